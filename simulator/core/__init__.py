@@ -1,0 +1,1 @@
+"""What every game shares: cards, random streams, run specs, the runner and the Parquet store."""

@@ -1,0 +1,14 @@
+"""The one error type for bad input: a single line naming the field, the value and what is allowed."""
+
+from __future__ import annotations
+
+
+class SpecError(ValueError):
+    """Bad user input. ``str(err)`` is one line: ``<field>: <value!r> is not allowed; <allowed>``."""
+
+    def __init__(self, field: str, value, allowed: str, reason: str | None = None):
+        self.field = field
+        self.value = value
+        self.allowed = allowed
+        what = reason or "is not allowed"
+        super().__init__(f"{field}: {value!r} {what}; allowed: {allowed}")

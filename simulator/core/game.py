@@ -1,0 +1,72 @@
+"""What a game package hands to the core: its options, strategies, levels and chunk kernel.
+
+The runner, the store, the spec validation and the CLI only ever talk to a :class:`GamePlugin`, so a
+new game or a new backend plugs in without either knowing the other.
+"""
+
+from __future__ import annotations
+
+import importlib
+from dataclasses import dataclass
+from typing import Callable
+
+from simulator.core.errors import SpecError
+from simulator.core.params import ParamSet
+
+GAMES = ("kamoul", "rami", "kems")
+
+
+@dataclass(frozen=True)
+class StrategyDef:
+    """A registered strategy: ``name`` as users type it, the kernel's integer ``kernel_id``, and its
+    declared parameters (a preset is the same kernel with other defaults)."""
+
+    name: str
+    kernel_id: int
+    params: ParamSet
+    doc: str
+    family: str = ""
+
+
+@dataclass(frozen=True)
+class GamePlugin:
+    """The contract between one game package and the core.
+
+    * ``simulate_chunk(spec, start, stop, threads)`` plays games ``start <= i < stop`` of the run and
+      returns ``{table_name: polars.DataFrame}`` whose rows are sorted by game index; game ``i``
+      depends only on ``(spec, i)``.
+    * ``tables(level)`` names the tables a run at that level writes, the first one being the
+      finest (e.g. ``("hands", "manches")``).
+    """
+
+    name: str
+    levels: tuple[str, ...]
+    default_level: str
+    options: ParamSet
+    strategies: dict[str, StrategyDef]
+    default_strategy: str
+    default_players: int
+    check_players: Callable[[int, dict], None]
+    tables: Callable[[str], tuple[str, ...]]
+    simulate_chunk: Callable
+    default_chunk_size: Callable[[str], int]
+    replay: Callable | None = None
+
+    def strategy(self, name: str, field: str = "--strategy") -> StrategyDef:
+        try:
+            return self.strategies[name]
+        except KeyError:
+            raise SpecError(field, name, ", ".join(self.strategies), "is not a strategy of " + self.name) from None
+
+
+def get_game(name: str) -> GamePlugin:
+    """The plugin of game ``name`` (imported on first use)."""
+    if name not in GAMES:
+        raise SpecError("game", name, ", ".join(GAMES))
+    try:
+        module = importlib.import_module(f"simulator.{name}.plugin")
+    except ModuleNotFoundError as err:
+        if err.name and err.name.startswith(f"simulator.{name}"):
+            raise SpecError("game", name, "kamoul (rami and kems are not built yet)") from None
+        raise
+    return module.PLUGIN

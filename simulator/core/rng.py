@@ -1,0 +1,121 @@
+"""Per-game random streams: xoshiro256** seeded by SplitMix64 from (run seed, game index).
+
+Game ``i`` of a run draws only from the stream ``stream_state(seed, i)``, so a game's outcome does
+not depend on thread count, chunk size or backend, and any game can be replayed alone.
+
+Two implementations give the same numbers bit for bit:
+
+* ``Stream``: a plain-Python object used by the reference engines;
+* ``next_u64``/``below``/``uniform`` over a ``uint64[4]`` state array: numba functions used by the
+  kernels (they also run as plain Python through ``.py_func``).
+
+``below(n)`` is Lemire's multiply-shift on the high 32 bits of one draw (bias < n / 2**32, about
+1e-8 for the card counts used here); ``uniform()`` is the top 53 bits as a float in [0, 1).
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from simulator.core.jit import njit
+
+MASK64 = (1 << 64) - 1
+GOLDEN = 0x9E3779B97F4A7C15
+
+
+def _mix64(z: int) -> int:
+    z = ((z ^ (z >> 30)) * 0xBF58476D1CE4E5B9) & MASK64
+    z = ((z ^ (z >> 27)) * 0x94D049BB133111EB) & MASK64
+    return z ^ (z >> 31)
+
+
+def stream_words(seed: int, index: int) -> tuple[int, int, int, int]:
+    """The four xoshiro256** state words of game ``index`` of a run seeded with ``seed``."""
+    z = _mix64(_mix64(seed & MASK64) ^ (index & MASK64))
+    words = []
+    for _ in range(4):
+        z = (z + GOLDEN) & MASK64
+        words.append(_mix64(z))
+    return tuple(words)
+
+
+def stream_state(seed: int, index: int) -> np.ndarray:
+    """``uint64[4]`` state array for the numba functions below."""
+    return np.array(stream_words(seed, index), dtype=np.uint64)
+
+
+class Stream:
+    """Plain-Python xoshiro256** stream, identical to the numba functions."""
+
+    __slots__ = ("s",)
+
+    def __init__(self, seed: int, index: int):
+        self.s = list(stream_words(seed, index))
+
+    def next_u64(self) -> int:
+        s = self.s
+        x = (s[1] * 5) & MASK64
+        result = ((((x << 7) | (x >> 57)) & MASK64) * 9) & MASK64
+        t = (s[1] << 17) & MASK64
+        s[2] ^= s[0]
+        s[3] ^= s[1]
+        s[1] ^= s[2]
+        s[0] ^= s[3]
+        s[2] ^= t
+        s[3] = ((s[3] << 45) | (s[3] >> 19)) & MASK64
+        return result
+
+    def below(self, n: int) -> int:
+        """Uniform integer in ``[0, n)``, ``n >= 1``."""
+        return ((self.next_u64() >> 32) * n) >> 32
+
+    def uniform(self) -> float:
+        """Uniform float in ``[0, 1)``."""
+        return (self.next_u64() >> 11) * (1.0 / 9007199254740992.0)
+
+
+@njit(inline="always")
+def _rotl(x, k):
+    return (x << np.uint64(k)) | (x >> np.uint64(64 - k))
+
+
+@njit(inline="always")
+def next_u64(s):
+    """Advance the ``uint64[4]`` state ``s`` in place and return the next ``uint64``."""
+    result = _rotl(s[1] * np.uint64(5), 7) * np.uint64(9)
+    t = s[1] << np.uint64(17)
+    s[2] ^= s[0]
+    s[3] ^= s[1]
+    s[1] ^= s[2]
+    s[0] ^= s[3]
+    s[2] ^= t
+    s[3] = _rotl(s[3], 45)
+    return result
+
+
+@njit(inline="always")
+def below(s, n):
+    """Uniform ``int64`` in ``[0, n)`` from state ``s`` (``n >= 1``)."""
+    return np.int64(((next_u64(s) >> np.uint64(32)) * np.uint64(n)) >> np.uint64(32))
+
+
+@njit(inline="always")
+def uniform(s):
+    """Uniform ``float64`` in ``[0, 1)`` from state ``s``."""
+    return np.float64(next_u64(s) >> np.uint64(11)) * (1.0 / 9007199254740992.0)
+
+
+@njit
+def seed_state(seed, index, s):
+    """Fill ``s`` (``uint64[4]``) with the state of game ``index``; same as ``stream_words``."""
+    z = _mix64_nb(_mix64_nb(np.uint64(seed)) ^ np.uint64(index))
+    for k in range(4):
+        z = z + np.uint64(GOLDEN)
+        s[k] = _mix64_nb(z)
+
+
+@njit(inline="always")
+def _mix64_nb(z):
+    z = (z ^ (z >> np.uint64(30))) * np.uint64(0xBF58476D1CE4E5B9)
+    z = (z ^ (z >> np.uint64(27))) * np.uint64(0x94D049BB133111EB)
+    return z ^ (z >> np.uint64(31))
