@@ -1,0 +1,76 @@
+"""Backends: where chunks of games are played. The runner hands a backend a task and the ranges.
+
+A backend knows nothing of games and a game knows nothing of backends: the task is a picklable
+callable ``task(start, stop, threads) -> {table: polars.DataFrame}`` (a :class:`ChunkTask` over a
+run spec), and a backend only decides where and in what order tasks run. :class:`LocalBackend` plays
+the chunks one after another in this process, each chunk using numba's threads; a cluster backend
+implements the same :class:`Backend` protocol.
+"""
+
+from __future__ import annotations
+
+from typing import Callable, Iterable, Iterator, Protocol
+
+import numba
+import polars as pl
+
+from simulator.core.errors import SpecError
+from simulator.core.spec import RunSpec
+
+Frames = dict[str, pl.DataFrame]
+Task = Callable[[int, int, "int | None"], Frames]
+
+
+class ChunkTask:
+    """Plays games ``start <= i < stop`` of ``spec`` through its game plugin. Picklable: it holds only
+    the spec and resolves the plugin where it runs."""
+
+    def __init__(self, spec: RunSpec):
+        self.spec = spec
+
+    def __call__(self, start: int, stop: int, threads: int | None = None) -> Frames:
+        return self.spec.plugin.simulate_chunk(self.spec, start, stop, threads)
+
+    def __repr__(self) -> str:
+        return f"ChunkTask({self.spec.game}, digest={self.spec.digest()})"
+
+
+class Backend(Protocol):
+    """Runs ``task`` over ``ranges`` and yields ``((start, stop), frames)`` as chunks finish, in any
+    order. Stopping iteration early (``close()`` on the generator) must not lose a yielded chunk."""
+
+    def run(self, task: Task, ranges: Iterable[tuple[int, int]], threads: int | None) -> Iterator[
+        tuple[tuple[int, int], Frames]
+    ]: ...
+
+
+def max_threads() -> int:
+    """The most threads numba can use in this process (``NUMBA_NUM_THREADS``)."""
+    return int(numba.config.NUMBA_NUM_THREADS)
+
+
+def check_threads(threads: int | None, field: str = "--threads") -> int | None:
+    """``threads`` validated against ``1..max_threads()`` (``None`` means all of them)."""
+    if threads is None:
+        return None
+    high = max_threads()
+    if isinstance(threads, bool) or not isinstance(threads, int) or not 1 <= threads <= high:
+        raise SpecError(field, threads, f"an integer in [1, {high}] (NUMBA_NUM_THREADS)")
+    return threads
+
+
+class LocalBackend:
+    """Plays chunks one after another in this process; a chunk uses ``threads`` numba threads."""
+
+    def run(self, task: Task, ranges: Iterable[tuple[int, int]], threads: int | None = None) -> Iterator[
+        tuple[tuple[int, int], Frames]
+    ]:
+        threads = check_threads(threads)
+        previous = numba.get_num_threads()
+        if threads is not None:
+            numba.set_num_threads(threads)
+        try:
+            for start, stop in ranges:
+                yield (start, stop), task(start, stop, threads)
+        finally:
+            numba.set_num_threads(previous)
