@@ -1,0 +1,53 @@
+"""Integer codes shared by the Kamoul engines, strategies and records (no branches on strings in kernels)."""
+
+from __future__ import annotations
+
+import numpy as np
+
+from simulator.core.cards import DECK_SIZE, N_RANKS
+
+# --- card values (K1, seed table): A=1, 2–10 face, J=Q=1, red K=0, black K=15 ----------------------
+_RANK_VALUE = (1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 1, 1, -1)
+CARD_VALUE = np.array(
+    [(_RANK_VALUE[c % N_RANKS] if c % N_RANKS != 12 else (0 if c // N_RANKS in (1, 2) else 15)) for c in range(DECK_SIZE)],
+    dtype=np.int64,
+)
+"""``int64[52]``: Kamoul points of each card id."""
+DECK_MEAN_VALUE = float(CARD_VALUE.mean())
+
+# --- powers of a stock card discarded directly (K5) -------------------------------------------------
+POWER_NONE, POWER_PEEK_OWN, POWER_PEEK_OPP, POWER_SWAP, POWER_KING = 0, 1, 2, 3, 4
+POWER_NAMES = ("none", "peek own", "peek opponent", "blind swap", "king look-and-swap")
+RANK_POWER = np.array([0, 0, 0, 0, 0, 0, 1, 1, 2, 2, 3, 3, 4], dtype=np.int64)
+"""``int64[13]``: power of each rank (7/8 peek own, 9/10 peek opponent, J/Q swap, K look and swap)."""
+
+# --- turn actions (K4) ------------------------------------------------------------------------------
+ACT_CALL, ACT_CONTRE, ACT_STOCK, ACT_TAKE = 0, 1, 2, 3
+
+# --- snap choices (K6) ------------------------------------------------------------------------------
+SNAP_NONE, SNAP_OWN, SNAP_OTHER = 0, 1, 2
+
+# --- outcome kinds of a hand (K7–K14) --------------------------------------------------------------
+OUT_NORMAL, OUT_FALSE, OUT_CONTRE_WON, OUT_CONTRE_LOST, OUT_ULTIME, OUT_AU_RESET, OUT_AU_M31, OUT_NO_CALL, OUT_BEATEN = range(9)
+OUTCOMES = (
+    "normal", "false call", "contre won", "contre lost", "ultime", "au-score reset", "au-score -31",
+    "no call", "call beaten",
+)
+
+# --- announcement classes at reveal (K10) ------------------------------------------------------------
+CLS_FALSE, CLS_AU, CLS_NORMAL = 0, 1, 2
+
+# --- events of the trace (both engines hash the same sequence) -----------------------------------
+(EV_DEAL, EV_PEEK, EV_DRAW, EV_KEEP, EV_DISCARD, EV_TAKE, EV_POWER, EV_SWAP, EV_SNAP_OK, EV_SNAP_BAD,
+ EV_PENALTY, EV_CALL, EV_CONTRE, EV_ULTIME, EV_RESHUFFLE, EV_FORGET, EV_REORDER, EV_FALSE_SHOWN, EV_END) = range(19)
+PENALTY_SNAP, PENALTY_STUCK, PENALTY_OUT_OF_TURN, PENALTY_REORDER, PENALTY_FALSE = 1, 2, 3, 4, 5
+
+MASK64 = (1 << 64) - 1
+FNV_PRIME = 0x100000001B3
+TRACE_SEED = 0xCBF29CE484222325
+
+
+def trace_py(h: int, ev: int, a: int, b: int, c: int) -> int:
+    """One event folded into the trace hash (the kernels do the same in uint64)."""
+    word = (ev & 0xFF) | ((a & 0xFF) << 8) | ((b & 0xFFFF) << 16) | ((c & 0xFFFF) << 32)
+    return ((h ^ word) * FNV_PRIME) & MASK64

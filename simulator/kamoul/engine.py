@@ -1,0 +1,88 @@
+"""Glue between a :class:`RunSpec` and the two Kamoul engines: arrays in, raw rows out, frames out.
+
+``raw_kernel`` and ``raw_reference`` return the same structure (``{table: int64[rows, cols]}`` plus
+``estimates`` and ``traces``) so tests can compare them exactly; ``to_frames`` makes the typed tables.
+"""
+
+from __future__ import annotations
+
+import numba
+import numpy as np
+import polars as pl
+
+from simulator.core.spec import RunSpec
+from simulator.kamoul import kernels, records
+from simulator.kamoul.reference import LEVELS, Seat, play_games
+from simulator.kamoul.rules import Rules, rules_arrays
+from strategies.kamoul import STRATEGIES, params_array
+
+# first guess of rows per game, per level and table; a block that overflows is re-run with more room
+_ROWS_PER_GAME = {
+    "hands": (1, 0, 0, 0),
+    "manches": (24, 1, 0, 0),
+    "parties": (60, 3, 1, 0),
+    "tops": (150, 8, 3, 1),
+}
+
+
+def seats_of(spec: RunSpec) -> list[Seat]:
+    out = []
+    for seat in spec.strategies:
+        sdef = STRATEGIES[seat.name]
+        out.append(Seat(sdef.kernel_id, params_array(sdef, dict(seat.params))))
+    return out
+
+
+def rules_of(spec: RunSpec) -> Rules:
+    return Rules.from_options(dict(spec.options))
+
+
+def raw_reference(spec: RunSpec, start: int, stop: int) -> dict:
+    return play_games(rules_of(spec), seats_of(spec), spec.seed, start, stop, spec.level)
+
+
+def raw_kernel(spec: RunSpec, start: int, stop: int, threads: int | None = None) -> dict:
+    """Play games ``[start, stop)`` with the numba engine; rows in game order whatever the thread count."""
+    ri, rf = rules_arrays(rules_of(spec))
+    seats = seats_of(spec)
+    sids = np.array([s.sid for s in seats], dtype=np.int64)
+    prm = np.zeros((len(seats), max(len(s.prm) for s in seats)), dtype=np.float64)
+    for p, s in enumerate(seats):
+        prm[p, : len(s.prm)] = s.prm
+    P = spec.players
+    n = stop - start
+    threads = threads or numba.get_num_threads()
+    n_blocks = max(1, min(n, 4 * threads))
+    per_block = -(-n // n_blocks)
+    level_id = LEVELS.index(spec.level)
+    factors = np.array(_ROWS_PER_GAME[spec.level], dtype=np.int64)
+    n_cols = np.array([records.n_cols(t, P) for t in LEVELS], dtype=np.int64)
+    while True:
+        caps = np.maximum(factors * per_block, 1)
+        hands, est, trace, manches, parties, tops, counts = kernels.simulate(
+            spec.seed, start, stop, level_id, ri, rf, sids, prm, n_blocks, caps, n_cols
+        )
+        if (counts <= caps[None, :]).all():
+            break
+        factors = factors * 2
+    out = {}
+    for k, (table, arr) in enumerate(zip(LEVELS, (hands, manches, parties, tops))):
+        out[table] = np.concatenate([arr[b, : counts[b, k]] for b in range(n_blocks)])
+    out["estimates"] = np.concatenate([est[b, : counts[b, 0]] for b in range(n_blocks)])
+    out["traces"] = np.concatenate([trace[b, : counts[b, 0]] for b in range(n_blocks)])
+    return out
+
+
+def to_frames(spec: RunSpec, raw: dict) -> dict[str, pl.DataFrame]:
+    labels = [s.label() for s in spec.strategies]
+    frames = {}
+    for table in records.TABLES[spec.level]:
+        frames[table] = records.to_frame(
+            table, raw[table], spec.players, labels,
+            raw["estimates"] if table == "hands" else None, raw["traces"] if table == "hands" else None,
+        )
+    return frames
+
+
+def simulate_chunk(spec: RunSpec, start: int, stop: int, threads: int | None = None) -> dict[str, pl.DataFrame]:
+    return to_frames(spec, raw_kernel(spec, start, stop, threads))

@@ -1,0 +1,81 @@
+"""The Kamoul output tables: column order of the kernel's integer rows, and their conversion to polars.
+
+Both engines produce the same raw rows: per table an ``int64[rows, cols]`` array in the column order
+below (per-seat columns last, seat 0 first), plus for hands ``float64`` call estimates and ``uint64``
+event-trace hashes. :func:`to_frames` turns them into typed polars frames.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+import polars as pl
+
+from simulator.kamoul.codes import OUTCOMES
+
+TABLES = {"hands": ("hands",), "manches": ("hands", "manches"), "parties": ("hands", "manches", "parties"),
+          "tops": ("hands", "manches", "parties", "tops")}
+
+HAND_FIXED = ("game", "partie", "manche", "hand", "hand_in_manche", "dealer", "winner", "outcome", "caller",
+              "call_turn", "call_true", "call_unknown", "contre_seats", "turns", "snaps", "wrong_snaps",
+              "penalty_cards")
+HAND_SEAT = ("points", "cum")
+MANCHE_FIXED = ("game", "partie", "manche", "hands", "winners", "winner", "credit")
+MANCHE_SEAT = ("cum",)
+PARTIE_FIXED = ("game", "partie", "manches", "winners", "winner")
+PARTIE_SEAT = ("manche_wins", "total")
+TOP_FIXED = ("game", "parties", "winners", "winner")
+TOP_SEAT = ("partie_wins", "total")
+
+LAYOUT = {
+    "hands": (HAND_FIXED, HAND_SEAT),
+    "manches": (MANCHE_FIXED, MANCHE_SEAT),
+    "parties": (PARTIE_FIXED, PARTIE_SEAT),
+    "tops": (TOP_FIXED, TOP_SEAT),
+}
+H = {name: i for i, name in enumerate(HAND_FIXED)}
+M = {name: i for i, name in enumerate(MANCHE_FIXED)}
+PT = {name: i for i, name in enumerate(PARTIE_FIXED)}
+T = {name: i for i, name in enumerate(TOP_FIXED)}
+
+_DTYPES = {
+    "game": pl.Int64, "hand": pl.Int32, "partie": pl.Int16, "manche": pl.Int16, "hand_in_manche": pl.Int16,
+    "dealer": pl.Int8, "winner": pl.Int8, "caller": pl.Int8, "call_turn": pl.Int16, "call_true": pl.Int16,
+    "call_unknown": pl.Int8, "contre_seats": pl.Int16, "turns": pl.Int16, "snaps": pl.Int16,
+    "wrong_snaps": pl.Int16, "penalty_cards": pl.Int16, "hands": pl.Int16, "winners": pl.Int16, "credit": pl.Int8,
+    "manches": pl.Int8, "parties": pl.Int8,
+}
+OUTCOME_ENUM = pl.Enum(list(OUTCOMES))
+
+
+def n_cols(table: str, players: int) -> int:
+    fixed, seat = LAYOUT[table]
+    return len(fixed) + len(seat) * players
+
+
+def column_names(table: str, players: int) -> list[str]:
+    fixed, seat = LAYOUT[table]
+    return list(fixed) + [f"{name}_{p}" for name in seat for p in range(players)]
+
+
+def to_frame(table: str, rows: np.ndarray, players: int, labels: list[str],
+             estimates: np.ndarray | None = None, traces: np.ndarray | None = None) -> pl.DataFrame:
+    """Typed frame of one table from its raw ``int64[rows, cols]`` array.
+
+    ``labels`` is each seat's strategy label (``strategy_<seat>`` columns). Hands also get
+    ``call_estimate`` (``float32``, null without a call), ``outcome`` as an enum and ``trace``.
+    """
+    names = column_names(table, players)
+    cols = {}
+    for i, name in enumerate(names):
+        base = name.rsplit("_", 1)[0] if name not in _DTYPES and name[-1].isdigit() else name
+        dtype = _DTYPES.get(name, pl.Int16 if base in ("points", "cum", "manche_wins", "partie_wins") else pl.Int32)
+        cols[name] = pl.Series(name, rows[:, i], dtype=pl.Int64).cast(dtype)
+    frame = pl.DataFrame(cols)
+    if table == "hands":
+        frame = frame.with_columns(
+            pl.Series("outcome", np.asarray(OUTCOMES, dtype=object)[rows[:, H["outcome"]]], dtype=OUTCOME_ENUM),
+            pl.Series("call_estimate", estimates, dtype=pl.Float32).fill_nan(None),
+            pl.Series("trace", traces, dtype=pl.UInt64),
+        )
+    strategy_cols = [pl.lit(labels[p], dtype=pl.String).alias(f"strategy_{p}") for p in range(players)]
+    return frame.with_columns(strategy_cols)

@@ -1,0 +1,49 @@
+"""Kamoul strategies: the registry maps each name users type to a kernel id and declared parameters.
+
+Adding a strategy: one module with its decision functions, one branch per decision in ``policy``, one
+entry here. A preset is an entry of an existing family with other defaults.
+"""
+
+from __future__ import annotations
+
+from dataclasses import replace
+
+import numpy as np
+
+from simulator.core.game import StrategyDef
+from simulator.core.params import ParamSet
+from strategies.kamoul import heuristic, random_play
+from strategies.kamoul.policy import HEURISTIC, RANDOM
+
+
+def _preset(base: ParamSet, **defaults) -> ParamSet:
+    unknown = set(defaults) - set(base.by_name)
+    assert not unknown, unknown
+    return ParamSet(tuple(replace(p, default=defaults.get(p.name, p.default)) for p in base.params), base.what)
+
+
+STRATEGIES: dict[str, StrategyDef] = {
+    s.name: s
+    for s in (
+        StrategyDef("random", RANDOM, random_play.PARAMS, "a uniformly random legal action at every decision", "random"),
+        StrategyDef("heuristic", HEURISTIC, heuristic.PARAMS, "memory-based player; every parameter adjustable (defaults = balanced)", "heuristic"),
+        StrategyDef(
+            "cautious", HEURISTIC,
+            _preset(heuristic.PARAMS, call_threshold=1.0, max_unknown_at_call=0, contre_threshold=1.0, unknown_value=6.0),
+            "heuristic preset: calls only on a fully known layout of at most 1 point", "heuristic",
+        ),
+        StrategyDef("balanced", HEURISTIC, heuristic.PARAMS, "heuristic preset: calls at an estimate of 3 with at most one unseen card", "heuristic"),
+        StrategyDef(
+            "aggressive", HEURISTIC,
+            _preset(heuristic.PARAMS, call_threshold=5.0, max_unknown_at_call=2, contre_threshold=4.0, unknown_value=4.0,
+                    take_discard_max=4.0),
+            "heuristic preset: calls at an estimate of 5 with up to two unseen cards", "heuristic",
+        ),
+    )
+}
+DEFAULT_STRATEGY = "balanced"
+
+
+def params_array(strategy: StrategyDef, values: dict) -> np.ndarray:
+    """``float64[K]``: the parameter values in the order the kernel indexes them (booleans as 0/1)."""
+    return np.array([float(values[p.name]) for p in strategy.params.params], dtype=np.float64)

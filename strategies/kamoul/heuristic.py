@@ -1,0 +1,225 @@
+"""``heuristic``: a memory-based player, the family behind the ``cautious``/``balanced``/``aggressive`` presets.
+
+It values its layout from memory (an unknown card counts ``unknown_value``), replaces its worst card
+with a better one from the stock or the discard, spends powers to learn its own unknown cards, spy on
+opponents and push its high cards onto them, snaps the cards it knows match, and calls KAMOUL when its
+estimate falls to ``call_threshold`` with at most ``max_unknown_at_call`` cards it has not seen.
+"""
+
+from __future__ import annotations
+
+from simulator.core.jit import njit
+from simulator.core.params import Param, ParamSet
+from simulator.core.rng import uniform
+from simulator.kamoul.codes import (
+    ACT_CALL, ACT_CONTRE, ACT_STOCK, ACT_TAKE, POWER_KING, POWER_PEEK_OPP, POWER_PEEK_OWN, POWER_SWAP, SNAP_NONE,
+    SNAP_OTHER, SNAP_OWN,
+)
+from strategies.kamoul.views import card_value, own_estimate, swappable, worst_own_slot
+
+(H_CALL, H_UNKNOWN_VALUE, H_MAX_UNKNOWN, H_TAKE_MAX, H_KEEP_MAX, H_PEEK_OWN, H_PEEK_OPP, H_SWAP, H_SWAP_MIN,
+ H_KING, H_CONTRE, H_SNAP, H_FORGET, H_AU_SCORE, H_SPEED) = range(15)
+
+PARAMS = ParamSet((
+    Param("call_threshold", "float", 3.0, "call KAMOUL when the own estimate is at most this", 0.0, 30.0),
+    Param("unknown_value", "float", 5.0, "points assumed for an own card never seen", 0.0, 15.0),
+    Param("max_unknown_at_call", "int", 1, "never call with more unseen own cards than this", 0, 8),
+    Param("take_discard_max", "float", 3.0, "take the top discard when it is worth at most this and beats the worst own card", 0.0, 15.0),
+    Param("keep_max", "float", 5.0, "keep a drawn card worth at most this when it beats the worst own card", 0.0, 15.0),
+    Param("peek_own", "float", 1.0, "probability of using a 7/8 on an unseen own card", 0.0, 1.0),
+    Param("peek_opponent", "float", 1.0, "probability of using a 9/10 on an unseen opponent card", 0.0, 1.0),
+    Param("swap", "float", 1.0, "probability of using a J/Q to push a high own card onto an opponent", 0.0, 1.0),
+    Param("swap_min_value", "float", 6.0, "own card value from which a J/Q blind swap is worth it", 0.0, 15.0),
+    Param("king", "float", 1.0, "probability of using a king to look at two cards and swap if it gains", 0.0, 1.0),
+    Param("contre_threshold", "float", 2.0, "in the final round, CONTRE when the own estimate is at most this", 0.0, 30.0),
+    Param("snap", "float", 1.0, "probability of snapping an own card it knows matches the discard", 0.0, 1.0),
+    Param("forget", "float", 0.0, "probability, per own turn, of forgetting each remembered card", 0.0, 1.0),
+    Param("au_score", "bool", True, "call KAMOUL au score when the whole layout is known to match"),
+    Param("speed", "float", 1.0, "reaction rate in snap races (race_policy=speed_weighted)", 0.01, 100.0),
+), what="parameter")
+
+
+@njit
+def peeks(prm, me, n, occ, nslots, out):
+    k = 0
+    for s in range(nslots[me]):
+        if k < n and occ[me, s]:
+            out[k] = s
+            k += 1
+    return k
+
+
+@njit
+def au_score_match(total, cum, au_ge):
+    return (cum >= 15 and total == cum) or (cum <= -15 and (total == 30 or (au_ge and total >= 30)))
+
+
+@njit
+def turn(prm, me, know_me, occ, nslots, top, can_call, can_contre, can_take, cum_me, au_ge, rng):
+    est, unknown = own_estimate(me, know_me, occ, nslots, prm[H_UNKNOWN_VALUE])
+    sure = unknown <= prm[H_MAX_UNKNOWN]
+    au = prm[H_AU_SCORE] != 0 and unknown == 0 and au_score_match(int(est), cum_me, au_ge)
+    if can_contre and ((sure and est <= prm[H_CONTRE]) or au):
+        return ACT_CONTRE
+    if can_call and ((sure and est <= prm[H_CALL]) or au):
+        return ACT_CALL
+    if can_take and top >= 0:
+        slot, worst = worst_own_slot(me, know_me, occ, nslots, prm[H_UNKNOWN_VALUE])
+        v = card_value(top)
+        if slot >= 0 and v <= prm[H_TAKE_MAX] and v < worst:
+            return ACT_TAKE
+    return ACT_STOCK
+
+
+@njit
+def take_slot(prm, me, know_me, occ, nslots):
+    return worst_own_slot(me, know_me, occ, nslots, prm[H_UNKNOWN_VALUE])[0]
+
+
+@njit
+def keep(prm, me, drawn, know_me, occ, nslots):
+    slot, worst = worst_own_slot(me, know_me, occ, nslots, prm[H_UNKNOWN_VALUE])
+    v = card_value(drawn)
+    if slot >= 0 and v <= prm[H_KEEP_MAX] and v < worst:
+        return slot
+    return -1
+
+
+@njit
+def _first_unknown(p, know_me, occ, nslots, faceup):
+    for s in range(nslots[p]):
+        if occ[p, s] and faceup[p, s] == 0 and know_me[p, s] < 0:
+            return s
+    return -1
+
+
+@njit
+def _lowest_known_opponent(me, P, know_me, occ, nslots, faceup, locked):
+    """``(player, slot, value)`` of the lowest card it knows in a swappable opponent slot."""
+    bp, bs, bv = -1, -1, 99
+    for k in range(1, P):
+        p = (me + k) % P
+        for s in range(nslots[p]):
+            c = know_me[p, s]
+            if c >= 0 and swappable(p, s, occ, faceup, locked) and card_value(c) < bv:
+                bp, bs, bv = p, s, card_value(c)
+    return bp, bs, bv
+
+
+@njit
+def _first_unknown_opponent(me, P, know_me, occ, nslots, faceup, locked):
+    for k in range(1, P):
+        p = (me + k) % P
+        if p == locked:
+            continue
+        s = _first_unknown(p, know_me, occ, nslots, faceup)
+        if s >= 0:
+            return p, s
+    return -1, -1
+
+
+@njit
+def power(prm, me, P, kind, know_me, occ, nslots, faceup, locked, rng, out):
+    """Fill ``out`` = (p1, s1, p2, s2) and return True to use the power of ``kind``."""
+    uv = prm[H_UNKNOWN_VALUE]
+    if kind == POWER_PEEK_OWN:
+        s = _first_unknown(me, know_me, occ, nslots, faceup)
+        if s < 0 or (prm[H_PEEK_OWN] < 1.0 and uniform(rng) >= prm[H_PEEK_OWN]):
+            return False
+        out[0] = me
+        out[1] = s
+        return True
+    if kind == POWER_PEEK_OPP:
+        p, s = _first_unknown_opponent(me, P, know_me, occ, nslots, faceup, -1)
+        if p < 0 or (prm[H_PEEK_OPP] < 1.0 and uniform(rng) >= prm[H_PEEK_OPP]):
+            return False
+        out[0] = p
+        out[1] = s
+        return True
+    if me == locked:
+        return False
+    if kind == POWER_SWAP:
+        # push the worst *known* own card onto an opponent: a known low card, else an unseen one
+        ws, wv = -1, -1.0
+        for s in range(nslots[me]):
+            c = know_me[me, s]
+            if c >= 0 and swappable(me, s, occ, faceup, locked) and card_value(c) > wv:
+                ws, wv = s, float(card_value(c))
+        if ws < 0 or wv < prm[H_SWAP_MIN]:
+            return False
+        p, s, v = _lowest_known_opponent(me, P, know_me, occ, nslots, faceup, locked)
+        if p < 0 or v >= wv:
+            p, s = _first_unknown_opponent(me, P, know_me, occ, nslots, faceup, locked)
+            if p < 0 or wv <= uv:
+                return False
+        if prm[H_SWAP] < 1.0 and uniform(rng) >= prm[H_SWAP]:
+            return False
+        out[0] = me
+        out[1] = ws
+        out[2] = p
+        out[3] = s
+        return True
+    if kind == POWER_KING:
+        a = _first_unknown(me, know_me, occ, nslots, faceup)
+        if a < 0:
+            a, wv = worst_own_slot(me, know_me, occ, nslots, uv)
+            if a >= 0 and not swappable(me, a, occ, faceup, locked):
+                a = -1
+        if a < 0:
+            return False
+        p, s, v = _lowest_known_opponent(me, P, know_me, occ, nslots, faceup, locked)
+        if p < 0:
+            p, s = _first_unknown_opponent(me, P, know_me, occ, nslots, faceup, locked)
+        if p < 0 or (prm[H_KING] < 1.0 and uniform(rng) >= prm[H_KING]):
+            return False
+        out[0] = me
+        out[1] = a
+        out[2] = p
+        out[3] = s
+        return True
+    return False
+
+
+@njit
+def king_swap(prm, me, pa, ca, pb, cb):
+    """After looking at ``ca`` (player ``pa``) and ``cb`` (player ``pb``): swap when it lowers the own layout."""
+    if pa == me and pb != me:
+        return card_value(cb) < card_value(ca)
+    if pb == me and pa != me:
+        return card_value(ca) < card_value(cb)
+    return False
+
+
+@njit
+def snap(prm, me, P, top_rank, know_me, occ, nslots, faceup, allow_others, locked, rng, out):
+    """``SNAP_OWN`` with out = (count, slots…), ``SNAP_OTHER`` with out = (player, slot, give_slot), or ``SNAP_NONE``."""
+    n = 0
+    for s in range(nslots[me]):
+        c = know_me[me, s]
+        if occ[me, s] and faceup[me, s] == 0 and c >= 0 and c % 13 == top_rank:
+            n += 1
+            out[n] = s
+    if n > 0:
+        if prm[H_SNAP] < 1.0 and uniform(rng) >= prm[H_SNAP]:
+            return SNAP_NONE
+        out[0] = n
+        return SNAP_OWN
+    if not allow_others:
+        return SNAP_NONE
+    give, wv = worst_own_slot(me, know_me, occ, nslots, prm[H_UNKNOWN_VALUE])
+    if give < 0:
+        return SNAP_NONE
+    for k in range(1, P):
+        p = (me + k) % P
+        if p == locked:
+            continue
+        for s in range(nslots[p]):
+            c = know_me[p, s]
+            if occ[p, s] and faceup[p, s] == 0 and c >= 0 and c % 13 == top_rank:
+                if prm[H_SNAP] < 1.0 and uniform(rng) >= prm[H_SNAP]:
+                    return SNAP_NONE
+                out[0] = p
+                out[1] = s
+                out[2] = give
+                return SNAP_OTHER
+    return SNAP_NONE
