@@ -10,5 +10,7 @@ class SpecError(ValueError):
         self.field = field
         self.value = value
         self.allowed = allowed
-        what = reason or "is not allowed"
-        super().__init__(f"{field}: {value!r} {what}; allowed: {allowed}")
+        if value is None:
+            super().__init__(f"{field}: {reason or 'is missing'}; allowed: {allowed}")
+        else:
+            super().__init__(f"{field}: {value!r} {reason or 'is not allowed'}; allowed: {allowed}")

@@ -2,8 +2,8 @@
 
 numba's on-disk cache does not notice when a jitted function in *another* module changes: the
 caller's cached machine code silently keeps the old callee. We therefore point numba's cache at a
-directory named after a hash of every ``.py`` file under ``simulator/`` and ``strategies/``: any edit
-to a kernel source moves the whole cache, and a user's second run of an unchanged install loads the
+directory named after a hash of every module that holds jitted code and of every project module those
+import (see :func:`kernel_sources`): any edit to a kernel source moves the whole cache, and a user's second run of an unchanged install loads the
 compiled kernels instead of compiling them again.
 
 Set ``CARDSIM_CACHE_DIR`` to move the cache root (default ``~/.cache/cardsim``).
@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import hashlib
 import os
+import re
 from pathlib import Path
 
 import numba
@@ -21,12 +22,43 @@ _ROOT = Path(__file__).resolve().parents[2]
 _SOURCE_DIRS = ("simulator", "strategies")
 
 
+_IMPORT = re.compile(r"^\s*(?:from\s+((?:simulator|strategies)[\w.]*)\s+import\s+(\([^)]*\)|[\w, ]+)|import\s+((?:simulator|strategies)[\w.]*))",
+                     re.M)
+
+
+def _module_path(module: str) -> Path | None:
+    base = _ROOT.joinpath(*module.split("."))
+    for candidate in (base.with_suffix(".py"), base / "__init__.py"):
+        if candidate.is_file():
+            return candidate
+    return None
+
+
+def kernel_sources() -> list[Path]:
+    """Every module that defines jitted code, and every project module those import (their constants are
+    frozen into the compiled code), found by following import lines."""
+    todo = [p for folder in _SOURCE_DIRS for p in (_ROOT / folder).rglob("*.py") if "njit" in p.read_text()]
+    seen: set[Path] = set()
+    while todo:
+        path = todo.pop()
+        if path in seen:
+            continue
+        seen.add(path)
+        for match in _IMPORT.finditer(path.read_text()):
+            module = match.group(1) or match.group(3)
+            names = [n.strip() for n in (match.group(2) or "").replace("(", "").replace(")", "").split(",")]
+            for target in [module] + [f"{module}.{n}" for n in names if n]:
+                found = _module_path(target)
+                if found is not None:
+                    todo.append(found)
+    return sorted(seen)
+
+
 def _sources_digest() -> str:
     digest = hashlib.sha256()
-    for folder in _SOURCE_DIRS:
-        for path in sorted((_ROOT / folder).rglob("*.py")):
-            digest.update(str(path.relative_to(_ROOT)).encode())
-            digest.update(path.read_bytes())
+    for path in kernel_sources():
+        digest.update(str(path.relative_to(_ROOT)).encode())
+        digest.update(path.read_bytes())
     digest.update(numba.__version__.encode())
     return digest.hexdigest()[:16]
 

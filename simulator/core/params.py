@@ -104,7 +104,7 @@ class ParamSet:
             param = self.by_name.get(key)
             if param is None:
                 raise SpecError(
-                    f"{field_prefix}{self.what}", key, ", ".join(self.names()) or "(none)", "does not exist"
+                    (field_prefix + self.what).strip(), key, ", ".join(self.names()) or "(none)", "does not exist"
                 )
             values[key] = param.parse(raw, f"{field_prefix}{key}")
         return values

@@ -46,7 +46,7 @@ OPTIONS = ParamSet((
     Param("on_stock_empty", "choice", "reshuffle", "when the stock runs out: reshuffle the discard (top card stays) or end the hand", choices=("reshuffle", "end_hand"), rule="K14"),
     Param("max_turns_per_hand", "int", 300, "guard: the hand ends with no winner after this many turns", 10, 100000, rule="K14"),
     Param("max_hands_per_manche", "int", 500, "guard: a manche ends on the lowest score after this many hands", 1, 100000, rule="K15"),
-), what="--option")
+), what="")
 
 CHOICES = {p.name: p.choices for p in OPTIONS.params if p.kind == "choice"}
 

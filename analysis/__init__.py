@@ -1,0 +1,1 @@
+"""Statistics and answers over run datasets: pure functions over polars frames."""

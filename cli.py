@@ -1,0 +1,156 @@
+"""``cardsim``: the command line, thin click commands over ``simulator.api``.
+
+Bad input of any kind prints one line naming the field, the value and what is allowed, and exits 2.
+"""
+
+from __future__ import annotations
+
+import os
+import sys
+from pathlib import Path
+
+import click
+
+from simulator import __version__
+from simulator.core.errors import SpecError
+
+GAME_HELP = "kamoul (rami and kems come later)"
+
+
+def _seat_options(f):
+    f = click.option("--option", "options", multiple=True, metavar="K=V",
+                     help="A rule option, repeatable (see `cardsim rules GAME`).")(f)
+    f = click.option("--strategy", "strategies", multiple=True, metavar="NAME[:k=v,...]",
+                     help="Strategy for all seats, or repeat once per seat (see `cardsim strategies GAME`).")(f)
+    f = click.option("--level", default=None, metavar="LEVEL",
+                     help="What one game is: hands | manches | parties | tops (Kamoul; default hands).")(f)
+    f = click.option("--players", type=int, default=None, help="Number of players (Kamoul: 2-6, default 4).")(f)
+    return f
+
+
+@click.group(context_settings={"help_option_names": ["-h", "--help"], "max_content_width": 100})
+@click.version_option(__version__, prog_name="cardsim")
+def cli():
+    """Monte-Carlo strategy simulator for Kamoul, Rami "Kracouil" and Kem's.
+
+    Simulate millions of games with pluggable strategies, store every result as Parquet, replay any
+    game from its seed, and read the answers with their 95% intervals.
+
+    \b
+    Examples:
+      cardsim simulate kamoul -n 1000000 --seed 1 --out runs/k1
+      cardsim simulate kamoul -n 20000 --level manches --strategy cautious --strategy aggressive \\
+          --strategy balanced --strategy random --out runs/k2
+      cardsim replay kamoul --seed 1 --game 42
+      cardsim strategies kamoul
+      cardsim rules kamoul
+    """
+
+
+@cli.command()
+@click.argument("game", metavar="GAME")
+@click.option("-n", "n", type=int, default=None, help="Number of games at --level (e.g. hands). Required unless in --spec.")
+@click.option("--seed", type=int, default=None, help="Run seed (default 0). Game i depends only on (seed, i).")
+@click.option("--out", type=click.Path(path_type=Path), required=True,
+              help="Run directory (new, empty, or the same run to resume).")
+@_seat_options
+@click.option("--threads", type=int, default=None, help="Worker threads (default: all cores). Never changes results.")
+@click.option("--chunk-size", type=int, default=None, help="Games per Parquet part file. Never changes results.")
+@click.option("--spec", "spec_file", type=click.Path(path_type=Path), default=None,
+              help="A TOML run spec; options given on the command line override it.")
+@click.option("--quiet", is_flag=True, help="No progress bar and no summary.")
+def simulate(game, n, seed, out, players, level, strategies, options, threads, chunk_size, spec_file, quiet):
+    """Play N games of GAME and write them to a run directory.
+
+    The run directory holds one folder per table (``hands/``, and ``manches/`` … at higher levels), each
+    readable as it is with ``pandas.read_parquet(DIR/"hands")`` or ``polars.scan_parquet(DIR/"hands")``,
+    plus ``_manifest.json`` with the full spec. Re-running the same command resumes an interrupted run;
+    Ctrl-C stops cleanly after the chunk in flight.
+    """
+    from simulator import api
+
+    result = api.simulate(game, out=out, n=n, seed=seed, players=players, level=level, strategies=list(strategies),
+                          options=list(options), spec_file=spec_file, threads=threads, chunk_size=chunk_size,
+                          progress=not quiet)
+    if result.interrupted:
+        click.echo(f"interrupted: the finished chunks are kept in {out}; re-run the same command to resume", err=True)
+        sys.exit(130)
+    if not quiet:
+        click.echo(_write_summary(out))
+
+
+def _write_summary(out: Path) -> str:
+    from analysis.summary import format_summary, run_summary
+    from reports.summary import save_summary_figure
+
+    summary = run_summary(out)
+    text = format_summary(summary)
+    tmp = out / ".summary.md.tmp"
+    tmp.write_text(text + "\n", encoding="utf-8")
+    os.replace(tmp, out / "summary.md")
+    save_summary_figure(summary, out / "summary.png")
+    return text + f"\n\nrun directory: {out}  (summary.md, summary.png, hands/ …)"
+
+
+@cli.command()
+@click.argument("game", metavar="GAME")
+@click.option("--seed", type=int, default=None, help="The run seed (default: the run's, or 0).")
+@click.option("--game", "index", type=int, required=True, help="Index of the game to replay.")
+@click.option("--run", "run_dir", type=click.Path(path_type=Path), default=None,
+              help="A run directory: replay with its spec and check the replay against it.")
+@_seat_options
+def replay(game, seed, index, run_dir, players, level, strategies, options):
+    """Print the play-by-play of one game: every card, peek, swap, snap, call and score.
+
+    Without --run, the game is played from --seed and the same seat and rule options as `simulate`.
+    """
+    from simulator import api
+
+    click.echo(api.replay(game, seed=seed, index=index, run_dir=run_dir, players=players, level=level,
+                          strategies=list(strategies), options=list(options)))
+
+
+@cli.command()
+@click.argument("game", metavar="GAME")
+def strategies(game):
+    """List GAME's strategies and their parameters (name, default, range, meaning)."""
+    from simulator import api
+
+    click.echo(api.strategies_text(game))
+
+
+@cli.command()
+@click.argument("game", metavar="GAME")
+def rules(game):
+    """List GAME's rule options with their defaults, allowed values and rule numbers."""
+    from simulator import api
+
+    click.echo(api.rules_text(game))
+
+
+def main(argv: list[str] | None = None) -> int:
+    """Entry point of the ``cardsim`` command: one-line errors and exit code 2 on bad input."""
+    try:
+        cli.main(args=argv, prog_name="cardsim", standalone_mode=False)
+    except SpecError as err:
+        click.echo(f"Error: {err}", err=True)
+        return 2
+    except click.UsageError as err:
+        hint = f" (see `cardsim {err.ctx.command_path.split(' ', 1)[1]} --help`)" if err.ctx and " " in err.ctx.command_path else ""
+        click.echo(f"Error: {err.format_message()}{hint}", err=True)
+        return 2
+    except click.exceptions.Abort:
+        click.echo("aborted", err=True)
+        return 130
+    except click.exceptions.Exit as err:
+        return err.exit_code
+    return 0
+
+
+def console() -> None:
+    """Console-script wrapper: exit with :func:`main`'s code."""
+    sys.exit(main())
+
+
+if __name__ == "__main__":
+    console()

@@ -1,0 +1,1 @@
+"""Charts and report builders: they draw frames computed by ``analysis``; they never compute."""

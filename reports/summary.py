@@ -1,0 +1,51 @@
+"""Charts of a run summary: ``plot_x(frame, *, ax=None) -> Axes`` over frames from ``analysis.summary``."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import matplotlib
+
+matplotlib.use("Agg")
+import matplotlib.pyplot as plt  # noqa: E402
+import polars as pl  # noqa: E402
+
+
+def plot_seat_win_rates(seats: pl.DataFrame, *, ax=None, title: str = "hands won per seat"):
+    """Bar per seat with its 95% Wilson interval (``analysis.summary.seat_table`` columns)."""
+    ax = ax or plt.gca()
+    x = list(range(seats.height))
+    rate = [100 * v for v in seats["win_rate"]]
+    err = [[100 * (r - lo) for r, lo in zip(seats["win_rate"], seats["win_low"])],
+           [100 * (hi - r) for r, hi in zip(seats["win_rate"], seats["win_high"])]]
+    ax.bar(x, rate, yerr=err, capsize=4, color="#4C72B0")
+    ax.set_xticks(x, [f"seat {s}\n{name}" for s, name in zip(seats["seat"], seats["strategy"])], fontsize=8)
+    ax.set_ylabel("% (95% interval)")
+    ax.set_title(title)
+    return ax
+
+
+def plot_outcomes(outcomes: pl.DataFrame, *, ax=None):
+    """Horizontal bars of outcome kinds with their 95% intervals (``analysis.summary.outcome_table``)."""
+    ax = ax or plt.gca()
+    y = list(range(outcomes.height))
+    share = [100 * v for v in outcomes["share"]]
+    err = [[100 * (s - lo) for s, lo in zip(outcomes["share"], outcomes["low"])],
+           [100 * (hi - s) for s, hi in zip(outcomes["share"], outcomes["high"])]]
+    ax.barh(y, share, xerr=err, capsize=3, color="#DD8452")
+    ax.set_yticks(y, outcomes["outcome"].to_list())
+    ax.invert_yaxis()
+    ax.set_xlabel("% of hands (95% interval)")
+    ax.set_title("how hands end")
+    return ax
+
+
+def save_summary_figure(summary: dict, path: str | Path) -> Path:
+    """One PNG with the seat win rates and the outcome kinds of a run summary."""
+    fig, axes = plt.subplots(1, 2, figsize=(11, 4))
+    plot_seat_win_rates(summary["seats"], ax=axes[0])
+    plot_outcomes(summary["outcomes"], ax=axes[1])
+    fig.tight_layout()
+    fig.savefig(path, dpi=100)
+    plt.close(fig)
+    return Path(path)

@@ -1,0 +1,130 @@
+"""Every CLI command as one library call, for notebooks and scripts.
+
+>>> from simulator import api
+>>> result = api.simulate("kamoul", n=100_000, seed=1, out="runs/k1")
+>>> hands = api.open_table("runs/k1", "hands")          # polars LazyFrame; pandas: pd.read_parquet("runs/k1/hands")
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import polars as pl
+
+from simulator.core.errors import SpecError
+from simulator.core.game import get_game
+from simulator.core.runner import RunResult, run
+from simulator.core.spec import RunSpec, build_spec, read_spec_file
+from simulator.core.store import read_manifest, read_table
+
+
+def make_spec(game: str, *, n: int | None = None, seed: int | None = None, players: int | None = None,
+              level: str | None = None, strategies: list[str] | None = None, options: dict | list[str] | None = None,
+              spec_file: str | Path | None = None) -> RunSpec:
+    """A validated :class:`RunSpec`; values given here override those of ``spec_file`` (TOML)."""
+    base = read_spec_file(spec_file) if spec_file else {}
+    if "game" in base and base["game"] != game:
+        raise SpecError("--spec game", base["game"], f"{game} (the game named on the command line)", "does not match")
+    opts = dict(base.get("options", {}))
+    opts.update(_options_dict(options))
+    values = {
+        "n": n if n is not None else base.get("n"),
+        "seed": seed if seed is not None else base.get("seed", 0),
+        "players": players if players is not None else base.get("players"),
+        "level": level if level is not None else base.get("level"),
+        "strategies": list(strategies) if strategies else base.get("strategies"),
+        "options": opts,
+    }
+    if values["n"] is None:
+        raise SpecError("-n", None, "a number of games >= 1, on the command line or as n in --spec")
+    return build_spec(game, **values)
+
+
+def _options_dict(options) -> dict:
+    if not options:
+        return {}
+    if isinstance(options, dict):
+        return dict(options)
+    out = {}
+    for item in options:
+        key, sep, value = str(item).partition("=")
+        if not sep or not key.strip():
+            raise SpecError("--option", item, "key=value, e.g. --option snap_chain=true")
+        out[key.strip()] = value.strip()
+    return out
+
+
+def simulate(game: str, *, out: str | Path, n: int | None = None, seed: int | None = None, players: int | None = None,
+             level: str | None = None, strategies: list[str] | None = None, options: dict | list[str] | None = None,
+             spec_file: str | Path | None = None, threads: int | None = None, chunk_size: int | None = None,
+             progress: bool = True, backend=None) -> RunResult:
+    """Run (or resume) a simulation into the run directory ``out``; see ``cardsim simulate --help``."""
+    spec = make_spec(game, n=n, seed=seed, players=players, level=level, strategies=strategies, options=options,
+                     spec_file=spec_file)
+    return run(spec, out, chunk_size=chunk_size, threads=threads, backend=backend, progress=progress)
+
+
+def open_table(run_dir: str | Path, table: str = "hands", lazy: bool = True) -> pl.LazyFrame | pl.DataFrame:
+    """One table of a run directory as a polars (Lazy)Frame."""
+    return read_table(run_dir, table, lazy=lazy)
+
+
+def run_spec(run_dir: str | Path) -> RunSpec:
+    return RunSpec.from_dict(read_manifest(run_dir, field="--run")["spec"])
+
+
+def replay(game: str, *, seed: int | None = None, index: int, run_dir: str | Path | None = None,
+           players: int | None = None, level: str | None = None, strategies: list[str] | None = None,
+           options: dict | list[str] | None = None) -> str:
+    """The play-by-play of game ``index``: from a stored run's spec, or from the given settings."""
+    plugin = get_game(game)
+    if run_dir is not None:
+        spec = run_spec(run_dir)
+        if spec.game != game:
+            raise SpecError("--run", str(run_dir), f"a {game} run", f"holds a {spec.game} run")
+        if seed is not None and seed != spec.seed:
+            raise SpecError("--seed", seed, f"{spec.seed} (the seed of {run_dir}) or nothing")
+    else:
+        spec = make_spec(game, n=max(index + 1, 1), seed=seed if seed is not None else 0, players=players,
+                         level=level, strategies=strategies, options=options)
+    if index < 0 or (run_dir is not None and index >= spec.n):
+        raise SpecError("--game", index, f"a game index in [0, {spec.n - 1}]" if run_dir else "a game index >= 0")
+    text = plugin.replay(spec, index)
+    if run_dir is not None:
+        text += "\n" + _check_against_run(spec, run_dir, index)
+    return text
+
+
+def _check_against_run(spec: RunSpec, run_dir, index: int) -> str:
+    from simulator.kamoul.replay import trace_hashes
+
+    stored = read_table(run_dir, "hands").filter(pl.col("game") == index).sort("hand").select("trace").collect()
+    if stored.height == 0:
+        return f"(game {index} is not on disk yet in {run_dir}: nothing to check against)"
+    replayed = trace_hashes(spec, index)
+    same = replayed == [int(t) for t in stored["trace"]]
+    return ("replay check: the event trace matches the stored run for every hand" if same
+            else "replay check: MISMATCH between this replay and the stored run (different cardsim version?)")
+
+
+def strategies_text(game: str) -> str:
+    """Registered strategies of ``game`` with their declared parameters."""
+    plugin = get_game(game)
+    lines = [f"{game} strategies (use --strategy NAME or NAME:param=value,...; default {plugin.default_strategy}):"]
+    for s in plugin.strategies.values():
+        lines.append(f"\n{s.name}: {s.doc}")
+        for p in s.params.params:
+            lines.append(f"    {p.describe()}")
+    return "\n".join(lines)
+
+
+def rules_text(game: str) -> str:
+    """Variant options of ``game``: name, default, allowed values, rule number."""
+    plugin = get_game(game)
+    lines = [f"{game} rule options (use --option name=value; rules in docs/rules/{game}.md):", ""]
+    for p in plugin.options.params:
+        lines.append(f"  {p.describe()}")
+    lines.append("")
+    lines.append(f"levels: {', '.join(plugin.levels)} (default {plugin.default_level}); "
+                 f"players: default {plugin.default_players}")
+    return "\n".join(lines)
