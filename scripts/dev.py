@@ -1,0 +1,52 @@
+#!/usr/bin/env python3
+"""Set up a fresh checkout and run its main job or its tests (only Python 3.11+ needed).
+
+    python3 scripts/dev.py main    # venv + install, then the default Kamoul study -> runs/kamoul-default
+    python3 scripts/dev.py test    # venv + install, then the whole test suite
+"""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+import venv
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+VENV = ROOT / ".venv"
+BIN = VENV / ("Scripts" if os.name == "nt" else "bin")
+
+
+def run(*cmd: str, **kw) -> None:
+    print("+", " ".join(cmd), flush=True)
+    subprocess.run(cmd, check=True, cwd=ROOT, **kw)
+
+
+def setup() -> None:
+    if sys.version_info < (3, 11):
+        sys.exit(f"cardsim needs Python 3.11 or newer (this is {sys.version.split()[0]})")
+    if not (BIN / "python").exists():
+        venv.EnvBuilder(with_pip=True).create(VENV)
+    run(str(BIN / "python"), "-m", "pip", "install", "--quiet", "--disable-pip-version-check", "-e", ".[test]")
+
+
+def main_job() -> None:
+    out = ROOT / "runs" / "kamoul-default"
+    run(str(BIN / "cardsim"), "simulate", "kamoul", "-n", "200000", "--seed", "1", "--out", str(out))
+    print(f"\nreport: {out / 'summary.md'} and {out / 'summary.png'}; data: {out / 'hands'} (Parquet)")
+
+
+def tests() -> None:
+    # compile the kernels once (numba's on-disk cache) so the test workers load them instead of compiling twice
+    run(str(BIN / "python"), "-c", "from simulator.core.spec import build_spec; from simulator.kamoul.engine import "
+        "raw_kernel; raw_kernel(build_spec('kamoul', n=1, seed=0), 0, 1, 1)")
+    run(str(BIN / "python"), "-m", "pytest", "-q", "-n", "2", "--dist", "loadfile", *sys.argv[2:])
+
+
+if __name__ == "__main__":
+    what = sys.argv[1] if len(sys.argv) > 1 else ""
+    if what not in ("main", "test", "setup"):
+        sys.exit(__doc__)
+    setup()
+    {"main": main_job, "test": tests, "setup": lambda: None}[what]()

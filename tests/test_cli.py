@@ -1,0 +1,155 @@
+"""The command line: help everywhere, one-line errors with exit 2, nothing on disk touched by bad input."""
+
+from __future__ import annotations
+
+import hashlib
+from pathlib import Path
+
+import pandas as pd
+import polars as pl
+import pytest
+
+import cli
+
+
+def tree_digest(root: Path) -> str:
+    digest = hashlib.sha256()
+    for path in sorted(root.rglob("*")):
+        digest.update(str(path.relative_to(root)).encode())
+        if path.is_file():
+            digest.update(path.read_bytes())
+    return digest.hexdigest()
+
+
+def run_cli(capsys, *args):
+    code = cli.main(list(args))
+    out = capsys.readouterr()
+    return code, out.out, out.err
+
+
+@pytest.mark.parametrize("command", [[], ["simulate"], ["replay"], ["strategies"], ["rules"]])
+def test_every_command_has_help(capsys, command):
+    code, out, err = run_cli(capsys, *command, "--help")
+    assert code == 0 and "Usage: cardsim" in out and len(out.splitlines()) > 5
+
+
+def test_strategies_and_rules_list_parameters_and_rule_numbers(capsys):
+    code, out, _ = run_cli(capsys, "strategies", "kamoul")
+    assert code == 0
+    for name in ("random", "balanced", "cautious", "aggressive", "call_threshold", "forget", "contre_threshold"):
+        assert name in out
+    code, out, _ = run_cli(capsys, "rules", "kamoul")
+    assert code == 0
+    for text in ("snap_chain", "[K6]", "false_call_mode", "[K12]", "on_stock_empty", "[K14]"):
+        assert text in out
+
+
+@pytest.fixture(scope="module")
+def existing_run(tmp_path_factory):
+    out = tmp_path_factory.mktemp("runs") / "k"
+    assert cli.main(["simulate", "kamoul", "-n", "3000", "--seed", "4", "--out", str(out), "--quiet"]) == 0
+    return out
+
+
+def test_simulate_writes_tables_that_pandas_and_polars_open(existing_run, capsys):
+    hands = pd.read_parquet(existing_run / "hands")
+    lazy = pl.scan_parquet(existing_run / "hands").collect()
+    assert len(hands) == 3000 == lazy.height
+    assert sorted(hands["game"]) == list(range(3000))
+    for col in ("points_0", "cum_3", "caller", "call_estimate", "call_true", "call_unknown", "contre_seats",
+                "outcome", "turns", "snaps", "penalty_cards", "strategy_0"):
+        assert col in lazy.columns
+
+
+def test_simulate_prints_a_summary_with_intervals(tmp_path, capsys):
+    code, out, _ = run_cli(capsys, "simulate", "kamoul", "-n", "500", "--seed", "1", "--out", str(tmp_path / "r"),
+                           "--level", "manches", "--strategy", "balanced", "--strategy", "random", "--players", "2")
+    assert code == 0
+    assert "seat 0 balanced" in out and "seat 1 random" in out and "manches won per seat" in out
+    assert "[" in out and "outcome kinds" in out
+    assert (tmp_path / "r" / "summary.md").exists() and (tmp_path / "r" / "summary.png").stat().st_size > 1000
+
+
+BAD_INPUTS = [
+    (["--strategy", "nope"], "--strategy", "balanced"),
+    (["--option", "nope=1"], "--option", "snap_chain"),
+    (["--option", "snap_chain=maybe"], "snap_chain", "true or false"),
+    (["--option", "p_stick=2"], "p_stick", "[0.0, 1.0]"),
+    (["--strategy", "balanced:call_threshold=99"], "call_threshold", "[0.0, 30.0]"),
+    (["--strategy", "balanced:nope=1"], "parameter", "call_threshold"),
+    (["--players", "1"], "--players", "2 to 6"),
+    (["--players", "9"], "--players", "2 to 6"),
+    (["--level", "rounds"], "--level", "hands | manches"),
+    (["--threads", "0"], "--threads", "integer"),
+    (["--strategy", "balanced", "--strategy", "random"], "--strategy", "one per seat"),
+]
+
+
+@pytest.mark.parametrize("extra,field,allowed", BAD_INPUTS)
+def test_bad_input_is_one_line_exit_2_and_touches_nothing(tmp_path, capsys, existing_run, extra, field, allowed):
+    before = tree_digest(existing_run)
+    for out in (tmp_path / "new", existing_run):
+        code, stdout, err = run_cli(capsys, "simulate", "kamoul", "-n", "3000", "--seed", "4", "--out", str(out), *extra)
+        assert code == 2
+        lines = err.strip().splitlines()
+        assert len(lines) == 1 and field in lines[0] and allowed in lines[0], err
+        assert "Traceback" not in err
+    assert not (tmp_path / "new").exists()
+    assert tree_digest(existing_run) == before
+
+
+def test_different_spec_on_an_existing_run_is_refused_untouched(existing_run, capsys):
+    before = tree_digest(existing_run)
+    code, _, err = run_cli(capsys, "simulate", "kamoul", "-n", "3000", "--seed", "5", "--out", str(existing_run))
+    assert code == 2 and "--out" in err and "different spec" in err and "seed" in err and len(err.strip().splitlines()) == 1
+    assert tree_digest(existing_run) == before
+
+
+def test_corrupt_toml_spec_is_refused(tmp_path, capsys):
+    spec = tmp_path / "bad.toml"
+    spec.write_text("n = 10\nseed = [\n")
+    code, _, err = run_cli(capsys, "simulate", "kamoul", "--spec", str(spec), "--out", str(tmp_path / "o"))
+    assert code == 2 and "--spec" in err and "TOML" in err and len(err.strip().splitlines()) == 1
+    assert not (tmp_path / "o").exists()
+
+
+def test_toml_spec_runs_and_cli_overrides_it(tmp_path, capsys):
+    spec = tmp_path / "run.toml"
+    spec.write_text('game = "kamoul"\nn = 200\nseed = 3\nplayers = 3\nstrategies = ["cautious"]\n'
+                    '[options]\nsnap_chain = true\n')
+    code, _, err = run_cli(capsys, "simulate", "kamoul", "--spec", str(spec), "-n", "150", "--out", str(tmp_path / "o"),
+                           "--quiet")
+    assert code == 0, err
+    frame = pl.read_parquet(tmp_path / "o" / "hands")
+    assert frame.height == 150 and "points_2" in frame.columns and "points_3" not in frame.columns
+    assert set(frame["strategy_0"]) == {"cautious"}
+
+
+def test_bad_values_in_a_toml_spec_name_the_field(tmp_path, capsys):
+    spec = tmp_path / "run.toml"
+    spec.write_text('n = 200\n[options]\nsnap_chain = 3\n')
+    code, _, err = run_cli(capsys, "simulate", "kamoul", "--spec", str(spec), "--out", str(tmp_path / "o"))
+    assert code == 2 and "snap_chain" in err
+
+
+def test_unknown_game_and_bad_number(tmp_path, capsys):
+    code, _, err = run_cli(capsys, "simulate", "chess", "-n", "5", "--out", str(tmp_path / "o"))
+    assert code == 2 and "kamoul" in err and len(err.strip().splitlines()) == 1
+    code, _, err = run_cli(capsys, "simulate", "kamoul", "-n", "abc", "--out", str(tmp_path / "o"))
+    assert code == 2 and "-n" in err and len(err.strip().splitlines()) == 1
+
+
+def test_replay_shows_every_move_and_matches_the_stored_run(existing_run, capsys):
+    code, out, err = run_cli(capsys, "replay", "kamoul", "--game", "17", "--run", str(existing_run))
+    assert code == 0, err
+    assert "peeks at own position" in out and "reveal P0" in out and "draws" in out
+    assert "matches the stored run" in out
+    code2, out2, _ = run_cli(capsys, "replay", "kamoul", "--seed", "4", "--game", "17")
+    assert code2 == 0 and out2.split("replay check")[0].strip() == out.split("replay check")[0].strip()
+
+
+def test_replay_of_a_missing_run_or_game_is_one_line(tmp_path, existing_run, capsys):
+    code, _, err = run_cli(capsys, "replay", "kamoul", "--game", "1", "--run", str(tmp_path / "nothing"))
+    assert code == 2 and len(err.strip().splitlines()) == 1
+    code, _, err = run_cli(capsys, "replay", "kamoul", "--game", "999999", "--run", str(existing_run))
+    assert code == 2 and "--game" in err
