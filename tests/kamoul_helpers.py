@@ -16,8 +16,6 @@ from __future__ import annotations
 
 from collections import Counter
 
-import numpy as np
-
 from simulator.core.cards import parse_card
 from simulator.core.rng import stream_state
 from simulator.kamoul import reference

@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import math
 
-import numpy as np
 import pytest
 
 from kamoul_helpers import (
@@ -18,9 +17,9 @@ from kamoul_helpers import (
 from simulator.core.errors import SpecError
 from simulator.kamoul import reference
 from simulator.kamoul.codes import (
-    ACT_CALL, ACT_CONTRE, ACT_STOCK, ACT_TAKE, CARD_VALUE, CLS_AU, CLS_FALSE, CLS_NORMAL, EV_PENALTY, EV_RESHUFFLE,
+    ACT_CALL, ACT_CONTRE, ACT_STOCK, CARD_VALUE, CLS_AU, CLS_FALSE, CLS_NORMAL, EV_PENALTY, EV_RESHUFFLE,
     OUT_AU_M31, OUT_AU_RESET, OUT_BEATEN, OUT_CONTRE_LOST, OUT_CONTRE_WON, OUT_FALSE, OUT_NO_CALL, OUT_NORMAL,
-    OUT_ULTIME, PENALTY_OUT_OF_TURN, PENALTY_SNAP, PENALTY_STUCK, POWER_KING, POWER_PEEK_OPP, POWER_PEEK_OWN,
+    OUT_ULTIME, PENALTY_OUT_OF_TURN, PENALTY_SNAP, POWER_KING, POWER_PEEK_OPP, POWER_PEEK_OWN,
     POWER_SWAP,
 )
 from simulator.kamoul.records import H, M, PT, T, HAND_FIXED, MANCHE_FIXED, PARTIE_FIXED, TOP_FIXED
