@@ -71,8 +71,18 @@ def cache_dir() -> Path:
 numba.config.CACHE_DIR = str(cache_dir())
 
 
-def njit(*args, **kwargs):
-    """``numba.njit`` with ``cache=True`` and no fastmath (results must match the Python engine bit for bit)."""
+def njit(*args, refcount: bool = True, **kwargs):
+    """``numba.njit`` with ``cache=True`` and no fastmath (results must match the Python engine bit for bit).
+
+    ``refcount=False`` compiles the function without numba's runtime (NRT) reference counting. Every array
+    a function receives, slices or unpacks from a tuple otherwise costs an atomic increment and decrement
+    of its owner's count; in the Kamoul kernel's hot path these atomics took ~60% of the time (and two
+    threads touching the same shared arrays contend on them). Use it only for functions that work on
+    arrays their caller keeps alive: they must not allocate an array nor return one (numba refuses to
+    compile an allocation there: "NRT required but not enabled").
+    """
+    if not refcount:
+        kwargs["_nrt"] = False
     kwargs.setdefault("cache", True)
     kwargs.setdefault("nogil", True)
     if args and callable(args[0]):

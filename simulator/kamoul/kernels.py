@@ -83,7 +83,7 @@ def _value(card):
     return CARD_VALUE[card % 52]
 
 
-@njit
+@njit(refcount=False)
 def _count(p, occ, nslots):
     n = 0
     for s in range(nslots[p]):
@@ -91,7 +91,7 @@ def _count(p, occ, nslots):
     return n
 
 
-@njit
+@njit(refcount=False)
 def _total(p, hand, occ, nslots):
     t = 0
     for s in range(nslots[p]):
@@ -100,7 +100,7 @@ def _total(p, hand, occ, nslots):
     return t
 
 
-@njit
+@njit(refcount=False)
 def _shuffle(cards, n, rng):
     for i in range(n - 1, 0, -1):
         j = below(rng, i + 1)
@@ -109,7 +109,7 @@ def _shuffle(cards, n, rng):
         cards[j] = tmp
 
 
-@njit
+@njit(refcount=False)
 def _reshuffle(ri, stock, discard, st, rng, h):
     """K14: the discard pile but its top card becomes the new stock."""
     nd = st[ST_NDISCARD]
@@ -127,7 +127,7 @@ def _reshuffle(ri, stock, discard, st, rng, h):
     return True
 
 
-@njit
+@njit(refcount=False)
 def _draw(ri, stock, discard, st, rng, h):
     if st[ST_NSTOCK] == 0 and not _reshuffle(ri, stock, discard, st, rng, h):
         return -1
@@ -135,7 +135,7 @@ def _draw(ri, stock, discard, st, rng, h):
     return np.int64(stock[st[ST_NSTOCK]])
 
 
-@njit
+@njit(refcount=False)
 def _place(p, card, hand, occ, faceup, know, nslots):
     s = 0
     while occ[p, s]:
@@ -150,7 +150,7 @@ def _place(p, card, hand, occ, faceup, know, nslots):
     return s
 
 
-@njit
+@njit(refcount=False)
 def _penalty(p, reason, ri, hand, occ, faceup, know, nslots, stock, discard, st, rng, h):
     """K13: +1 face-down card, unseen (skipped when no card can be drawn)."""
     card = _draw(ri, stock, discard, st, rng, h)
@@ -161,7 +161,7 @@ def _penalty(p, reason, ri, hand, occ, faceup, know, nslots, stock, discard, st,
     _trace(h, EV_PENALTY, p, s, reason)
 
 
-@njit
+@njit(refcount=False)
 def _stuck(p, pile, rf, hand, occ, faceup, know, nslots, stock, discard, st, rng, h):
     """K13 physical layer: 1 + Geom(0.8) extra cards come off the pile and are kept face down."""
     if rf[F_P_STICK] <= 0 or uniform(rng) >= rf[F_P_STICK]:
@@ -185,7 +185,7 @@ def _stuck(p, pile, rf, hand, occ, faceup, know, nslots, stock, discard, st, rng
         _trace(h, EV_PENALTY, p, s, PENALTY_STUCK)
 
 
-@njit
+@njit(refcount=False)
 def _classify(total, cum, ri):
     """K10/K11: valid normal KAMOUL (<= 5), valid au-score, or false."""
     if total <= 5:
@@ -197,7 +197,7 @@ def _classify(total, cum, ri):
     return CLS_FALSE
 
 
-@njit
+@njit(refcount=False)
 def _show_false(p, ri, hand, occ, faceup, know, nslots, stock, discard, st, rng, h):
     """K12 ``false_call_mode=tamalou``: the layout is shown to all, +1 card, play goes on."""
     for s in range(nslots[p]):
@@ -208,14 +208,14 @@ def _show_false(p, ri, hand, occ, faceup, know, nslots, stock, discard, st, rng,
     _penalty(p, PENALTY_FALSE, ri, hand, occ, faceup, know, nslots, stock, discard, st, rng, h)
 
 
-@njit
+@njit(refcount=False)
 def _swap_know(know, o, p1, s1, p2, s2):
     tmp = know[o, p1, s1]
     know[o, p1, s1] = know[o, p2, s2]
     know[o, p2, s2] = tmp
 
 
-@njit
+@njit(refcount=False)
 def _power(p, card, P, ri, rf, sids, prm, hand, occ, faceup, know, nslots, st, rng, h, tmp, out):
     """K5: the power of a stock card discarded directly (optional)."""
     kind = RANK_POWER[card % 13]
@@ -265,7 +265,7 @@ def _power(p, card, P, ri, rf, sids, prm, hand, occ, faceup, know, nslots, st, r
         _trace(h, EV_SWAP, p, p1 * 256 + s1, p2 * 256 + s2)
 
 
-@njit
+@njit(refcount=False)
 def _reorder(p, P, ri, hand, occ, faceup, know, nslots, stock, discard, st, rng, h):
     """K13 physical layer: swap two own positions; +1 card if another player had seen either."""
     n = _count(p, occ, nslots)
@@ -300,7 +300,7 @@ def _reorder(p, P, ri, hand, occ, faceup, know, nslots, stock, discard, st, rng,
         _penalty(p, PENALTY_REORDER, ri, hand, occ, faceup, know, nslots, stock, discard, st, rng, h)
 
 
-@njit
+@njit(refcount=False)
 def _race(n, claim_q, ri, sids, prm, rng):
     """0.2: index of the claimant who acts."""
     if n == 1 or ri[I_RACE] == RACE_TURN_ORDER:
@@ -319,7 +319,7 @@ def _race(n, claim_q, ri, sids, prm, rng):
     return n - 1
 
 
-@njit
+@njit(refcount=False)
 def _snap_window(p, card, P, ri, sids, prm, hand, occ, faceup, know, nslots, stock, discard, st, rng, h, tmp, out,
                  claim_q, claim_kind, claim_out):
     """K6: after a card lands on the discard, players may flip matching cards; K7 ULTIME."""
@@ -339,7 +339,8 @@ def _snap_window(p, card, P, ri, sids, prm, hand, occ, faceup, know, nslots, sto
             if kind != SNAP_NONE:
                 claim_q[n] = q
                 claim_kind[n] = kind
-                claim_out[n, :] = out
+                for j in range(out.shape[0]):
+                    claim_out[n, j] = out[j]
                 n += 1
         if n == 0:
             return
@@ -400,7 +401,7 @@ def _snap_window(p, card, P, ri, sids, prm, hand, occ, faceup, know, nslots, sto
             return
 
 
-@njit
+@njit(refcount=False)
 def _score(P, ri, cum, hand, occ, nslots, st, contres, points, cum_after, totals, cls, is_false, order):
     """K7, K10–K12: points of the hand; fills ``points``/``cum_after`` and ``st`` outcome and winner."""
     for p in range(P):
@@ -512,7 +513,7 @@ def _score(P, ri, cum, hand, occ, nslots, st, contres, points, cum_after, totals
         cum_after[p] = after
 
 
-@njit
+@njit(refcount=False)
 def play_hand(dealer, cum, P, ri, rf, sids, prm, rng, state, work, h, tmp, out, claim_q, claim_kind, claim_out,
               points, cum_after, est_out):
     """One hand (K2–K14). Fills ``points``/``cum_after`` (``int64[P]``); returns nothing, facts in ``st``."""
@@ -673,7 +674,7 @@ def play_hand(dealer, cum, P, ri, rf, sids, prm, rng, state, work, h, tmp, out, 
 
 
 # ------------------------------------------------------------------------------ K15–K16 match structure
-@njit
+@njit(refcount=False)
 def _write_hand(rows, est_rows, trace_rows, r, game, partie, manche, hand_no, in_manche, dealer, P, st, points,
                 cum_after, est, h, contre_mask):
     if r >= rows.shape[0]:
@@ -702,7 +703,7 @@ def _write_hand(rows, est_rows, trace_rows, r, game, partie, manche, hand_no, in
     trace_rows[r] = h
 
 
-@njit
+@njit(refcount=False)
 def _best(wins, totals, P):
     """Most wins, then lowest total, then shared: bit mask of the winners."""
     top = -1
@@ -720,7 +721,7 @@ def _best(wins, totals, P):
     return mask
 
 
-@njit
+@njit(refcount=False)
 def _single(mask, P):
     seat = -1
     for q in range(P):
@@ -731,28 +732,33 @@ def _single(mask, P):
     return seat
 
 
-@njit
+@njit(refcount=False)
 def play_game(game, level, seed, P, ri, rf, sids, prm, state, bufs, counts, outs):
     """Game ``game`` at ``level`` (K15–K16); appends rows to the block's output arrays ``outs``."""
     hands_rows, est_rows, trace_rows, manche_rows, partie_rows, top_rows = outs
-    rng, work, h, tmp, out, claim_q, claim_kind, claim_out, points, cum, cum_after, est, ctr = bufs
+    rng, work, h, tmp, out, claim_q, claim_kind, claim_out, points, cum, cum_after, est, ctr, acc = bufs
     seed_state(seed, game, rng)
-    ctr[:] = 0  # 0 dealer, 1 hand_no, 2 manche_no, 3 partie_no
+    for i in range(4):
+        ctr[i] = 0  # 0 dealer, 1 hand_no, 2 manche_no, 3 partie_no
     ctr[0] = P - 1
-    top_wins = np.zeros(P, dtype=np.int64)
-    top_totals = np.zeros(P, dtype=np.int64)
-    partie_wins = np.zeros(P, dtype=np.int64)
-    partie_totals = np.zeros(P, dtype=np.int64)
+    for i in range(acc.shape[0]):
+        acc[i] = 0
+    top_wins = acc[0:P]
+    top_totals = acc[P:2 * P]
+    partie_wins = acc[2 * P:3 * P]
+    partie_totals = acc[3 * P:4 * P]
     n_parties = 1 if level < LEVEL_TOPS else 3
     parties_played = 0
     for _partie in range(n_parties):
         partie = ctr[3]
-        partie_wins[:] = 0
-        partie_totals[:] = 0
+        for q in range(P):
+            partie_wins[q] = 0
+            partie_totals[q] = 0
         n_manches = 1 if level < LEVEL_PARTIES else 3
         manches_played = 0
         for _m in range(n_manches):
-            cum[:] = 0
+            for q in range(P):
+                cum[q] = 0
             in_manche = 0
             while True:
                 dealer = ctr[0]
@@ -910,6 +916,7 @@ def simulate(seed, start, stop, level, ri, rf, sids, prm, n_blocks, caps, n_cols
             np.zeros(P, dtype=np.int64),             # cum_after
             np.zeros(1, dtype=np.float64),           # estimate
             np.zeros(4, dtype=np.int64),             # counters
+            np.zeros(4 * P, dtype=np.int64),         # match accumulators (wins and totals per partie and top)
         )
         outs = (hands_all[b], est_all[b], trace_all[b], manche_all[b], partie_all[b], top_all[b])
         counts = counts_all[b]

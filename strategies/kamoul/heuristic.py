@@ -39,7 +39,7 @@ PARAMS = ParamSet((
 ), what="parameter")
 
 
-@njit
+@njit(refcount=False, inline="always")
 def peeks(prm, me, n, occ, nslots, out):
     k = 0
     for s in range(nslots[me]):
@@ -49,12 +49,12 @@ def peeks(prm, me, n, occ, nslots, out):
     return k
 
 
-@njit
+@njit(refcount=False, inline="always")
 def au_score_match(total, cum, au_ge):
     return (cum >= 15 and total == cum) or (cum <= -15 and (total == 30 or (au_ge and total >= 30)))
 
 
-@njit
+@njit(refcount=False, inline="always")
 def turn(prm, me, know_me, occ, nslots, top, can_call, can_contre, can_take, cum_me, au_ge, rng):
     est, unknown = own_estimate(me, know_me, occ, nslots, prm[H_UNKNOWN_VALUE])
     sure = unknown <= prm[H_MAX_UNKNOWN]
@@ -71,12 +71,12 @@ def turn(prm, me, know_me, occ, nslots, top, can_call, can_contre, can_take, cum
     return ACT_STOCK
 
 
-@njit
+@njit(refcount=False, inline="always")
 def take_slot(prm, me, know_me, occ, nslots):
     return worst_own_slot(me, know_me, occ, nslots, prm[H_UNKNOWN_VALUE])[0]
 
 
-@njit
+@njit(refcount=False, inline="always")
 def keep(prm, me, drawn, know_me, occ, nslots):
     slot, worst = worst_own_slot(me, know_me, occ, nslots, prm[H_UNKNOWN_VALUE])
     v = card_value(drawn)
@@ -85,7 +85,7 @@ def keep(prm, me, drawn, know_me, occ, nslots):
     return -1
 
 
-@njit
+@njit(refcount=False, inline="always")
 def _first_unknown(p, know_me, occ, nslots, faceup):
     for s in range(nslots[p]):
         if occ[p, s] and faceup[p, s] == 0 and know_me[p, s] < 0:
@@ -93,7 +93,7 @@ def _first_unknown(p, know_me, occ, nslots, faceup):
     return -1
 
 
-@njit
+@njit(refcount=False, inline="always")
 def _lowest_known_opponent(me, P, know_me, occ, nslots, faceup, locked):
     """``(player, slot, value)`` of the lowest card it knows in a swappable opponent slot."""
     bp, bs, bv = -1, -1, 99
@@ -106,7 +106,7 @@ def _lowest_known_opponent(me, P, know_me, occ, nslots, faceup, locked):
     return bp, bs, bv
 
 
-@njit
+@njit(refcount=False, inline="always")
 def _first_unknown_opponent(me, P, know_me, occ, nslots, faceup, locked):
     for k in range(1, P):
         p = (me + k) % P
@@ -118,7 +118,7 @@ def _first_unknown_opponent(me, P, know_me, occ, nslots, faceup, locked):
     return -1, -1
 
 
-@njit
+@njit(refcount=False, inline="always")
 def power(prm, me, P, kind, know_me, occ, nslots, faceup, locked, rng, out):
     """Fill ``out`` = (p1, s1, p2, s2) and return True to use the power of ``kind``."""
     uv = prm[H_UNKNOWN_VALUE]
@@ -180,7 +180,7 @@ def power(prm, me, P, kind, know_me, occ, nslots, faceup, locked, rng, out):
     return False
 
 
-@njit
+@njit(refcount=False, inline="always")
 def king_swap(prm, me, pa, ca, pb, cb):
     """After looking at ``ca`` (player ``pa``) and ``cb`` (player ``pb``): swap when it lowers the own layout."""
     if pa == me and pb != me:
@@ -190,7 +190,7 @@ def king_swap(prm, me, pa, ca, pb, cb):
     return False
 
 
-@njit
+@njit(refcount=False, inline="always")
 def snap(prm, me, P, top_rank, know_me, occ, nslots, faceup, allow_others, locked, rng, out):
     """``SNAP_OWN`` with out = (count, slots…), ``SNAP_OTHER`` with out = (player, slot, give_slot), or ``SNAP_NONE``."""
     n = 0

@@ -16,67 +16,67 @@ from strategies.kamoul.views import own_estimate
 RANDOM, HEURISTIC = 0, 1
 
 
-@njit
+@njit(refcount=False, inline="always")
 def decide_peeks(sid, prm, me, n, occ, nslots, rng, out):
     if sid == RANDOM:
         return random_play.peeks(prm, me, n, occ, nslots, rng, out)
     return heuristic.peeks(prm, me, n, occ, nslots, out)
 
 
-@njit
+@njit(refcount=False, inline="always")
 def decide_turn(sid, prm, me, know_me, occ, nslots, top, can_call, can_contre, can_take, cum_me, au_ge, rng):
     if sid == RANDOM:
         return random_play.turn(prm, me, can_call, can_contre, can_take, rng)
     return heuristic.turn(prm, me, know_me, occ, nslots, top, can_call, can_contre, can_take, cum_me, au_ge, rng)
 
 
-@njit
+@njit(refcount=False, inline="always")
 def decide_take_slot(sid, prm, me, know_me, occ, nslots, rng):
     if sid == RANDOM:
         return random_play.take_slot(prm, me, occ, nslots, rng)
     return heuristic.take_slot(prm, me, know_me, occ, nslots)
 
 
-@njit
+@njit(refcount=False, inline="always")
 def decide_keep(sid, prm, me, drawn, know_me, occ, nslots, rng):
     if sid == RANDOM:
         return random_play.keep(prm, me, occ, nslots, rng)
     return heuristic.keep(prm, me, drawn, know_me, occ, nslots)
 
 
-@njit
+@njit(refcount=False, inline="always")
 def decide_power(sid, prm, me, P, kind, know_me, occ, nslots, faceup, locked, own_vs_opp, rng, tmp, out):
     if sid == RANDOM:
         return random_play.power(prm, me, P, kind, occ, nslots, faceup, locked, own_vs_opp, rng, tmp, out)
     return heuristic.power(prm, me, P, kind, know_me, occ, nslots, faceup, locked, rng, out)
 
 
-@njit
+@njit(refcount=False, inline="always")
 def decide_king_swap(sid, prm, me, pa, ca, pb, cb, rng):
     if sid == RANDOM:
         return random_play.king_swap(prm, rng)
     return heuristic.king_swap(prm, me, pa, ca, pb, cb)
 
 
-@njit
+@njit(refcount=False, inline="always")
 def decide_snap(sid, prm, me, P, top_rank, know_me, occ, nslots, faceup, allow_others, locked, rng, tmp, out):
     if sid == RANDOM:
         return random_play.snap(prm, me, P, occ, nslots, faceup, allow_others, locked, rng, tmp, out)
     return heuristic.snap(prm, me, P, top_rank, know_me, occ, nslots, faceup, allow_others, locked, rng, out)
 
 
-@njit
+@njit(refcount=False, inline="always")
 def estimate(sid, prm, me, know_me, occ, nslots):
     """``(float64, int64)``: the player's own estimate of its layout and how many of its cards it has not seen."""
     unknown_value = DECK_MEAN_VALUE if sid == RANDOM else prm[heuristic.H_UNKNOWN_VALUE]
     return own_estimate(me, know_me, occ, nslots, unknown_value)
 
 
-@njit
+@njit(refcount=False, inline="always")
 def forget_prob(sid, prm):
     return 0.0 if sid == RANDOM else prm[heuristic.H_FORGET]
 
 
-@njit
+@njit(refcount=False, inline="always")
 def speed(sid, prm):
     return prm[random_play.P_SPEED] if sid == RANDOM else prm[heuristic.H_SPEED]

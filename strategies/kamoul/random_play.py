@@ -24,7 +24,7 @@ PARAMS = ParamSet((
 ), what="parameter")
 
 
-@njit
+@njit(refcount=False, inline="always")
 def peeks(prm, me, n, occ, nslots, rng, out):
     total = count_occupied(me, occ, nslots)
     for k in range(n):
@@ -42,7 +42,7 @@ def peeks(prm, me, n, occ, nslots, rng, out):
     return chosen
 
 
-@njit
+@njit(refcount=False, inline="always")
 def turn(prm, me, can_call, can_contre, can_take, rng):
     options = 1 + int(can_call) + int(can_contre) + int(can_take)
     k = below(rng, options)
@@ -59,12 +59,12 @@ def turn(prm, me, can_call, can_contre, can_take, rng):
     return ACT_TAKE
 
 
-@njit
+@njit(refcount=False, inline="always")
 def take_slot(prm, me, occ, nslots, rng):
     return nth_occupied(me, occ, nslots, below(rng, count_occupied(me, occ, nslots)))
 
 
-@njit
+@njit(refcount=False, inline="always")
 def keep(prm, me, occ, nslots, rng):
     k = below(rng, count_occupied(me, occ, nslots) + 1)
     if k == 0:
@@ -72,7 +72,7 @@ def keep(prm, me, occ, nslots, rng):
     return nth_occupied(me, occ, nslots, k - 1)
 
 
-@njit
+@njit(refcount=False, inline="always")
 def power(prm, me, P, kind, occ, nslots, faceup, locked, own_vs_opp, rng, tmp, out):
     """Fill ``out`` = (p1, s1, p2, s2) and return True to use the power of ``kind``."""
     if below(rng, 2) == 0:
@@ -126,12 +126,12 @@ def power(prm, me, P, kind, occ, nslots, faceup, locked, own_vs_opp, rng, tmp, o
     return False
 
 
-@njit
+@njit(refcount=False, inline="always")
 def king_swap(prm, rng):
     return below(rng, 2) == 1
 
 
-@njit
+@njit(refcount=False, inline="always")
 def snap(prm, me, P, occ, nslots, faceup, allow_others, locked, rng, tmp, out):
     """``SNAP_OWN`` with out = (1, slot), ``SNAP_OTHER`` with out = (player, slot, give_slot), or ``SNAP_NONE``."""
     if uniform(rng) >= prm[P_SNAP]:

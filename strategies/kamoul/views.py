@@ -23,7 +23,7 @@ def card_value(card):
     return CARD_VALUE[card % 52]
 
 
-@njit
+@njit(refcount=False)
 def own_estimate(me, know_me, occ, nslots, unknown_value):
     """``(float64 estimate, int64 unknown)``: believed value of the own layout, unknown cards at ``unknown_value``."""
     est = 0.0
@@ -39,7 +39,7 @@ def own_estimate(me, know_me, occ, nslots, unknown_value):
     return est, unknown
 
 
-@njit
+@njit(refcount=False)
 def worst_own_slot(me, know_me, occ, nslots, unknown_value):
     """``(slot, believed value)`` of the own card believed worst; ``(-1, -1.0)`` with an empty layout.
 
@@ -58,7 +58,7 @@ def worst_own_slot(me, know_me, occ, nslots, unknown_value):
     return best, best_value
 
 
-@njit
+@njit(refcount=False)
 def count_occupied(me, occ, nslots):
     n = 0
     for s in range(nslots[me]):
@@ -67,7 +67,7 @@ def count_occupied(me, occ, nslots):
     return n
 
 
-@njit
+@njit(refcount=False)
 def nth_occupied(me, occ, nslots, k):
     """Slot of the ``k``-th (0-based) occupied position of player ``me``."""
     for s in range(nslots[me]):
@@ -78,13 +78,13 @@ def nth_occupied(me, occ, nslots, k):
     return -1
 
 
-@njit
+@njit(refcount=False)
 def swappable(p, s, occ, faceup, locked):
     """A card a J/Q/K swap may target: present, face down, not in the immune caller's layout."""
     return occ[p, s] != 0 and faceup[p, s] == 0 and p != locked
 
 
-@njit
+@njit(refcount=False)
 def list_swap_targets(P, occ, nslots, faceup, locked, who, me, out_p, out_s):
     """Fill ``out_p``/``out_s`` with swappable slots: ``who`` 0 = everyone's, 1 = own only, 2 = opponents' only."""
     n = 0
