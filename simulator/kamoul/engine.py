@@ -67,10 +67,21 @@ def raw_kernel(spec: RunSpec, start: int, stop: int, threads: int | None = None)
         factors = factors * 2
     out = {}
     for k, (table, arr) in enumerate(zip(LEVELS, (hands, manches, parties, tops))):
-        out[table] = np.concatenate([arr[b, : counts[b, k]] for b in range(n_blocks)])
-    out["estimates"] = np.concatenate([est[b, : counts[b, 0]] for b in range(n_blocks)])
-    out["traces"] = np.concatenate([trace[b, : counts[b, 0]] for b in range(n_blocks)])
+        out[table] = _gather(arr, counts[:, k])
+    out["estimates"] = _gather(est, counts[:, 0])
+    out["traces"] = _gather(trace, counts[:, 0])
     return out
+
+
+def _gather(arr: np.ndarray, counts: np.ndarray) -> np.ndarray:
+    """The blocks' rows ``arr[b, :counts[b]]`` one after another; a view, not a copy, when every block
+    before the last non-empty one is full (always so at the hands level: one row per game)."""
+    cap = arr.shape[1]
+    used = np.flatnonzero(counts)
+    last = used[-1] if used.size else 0
+    if (counts[:last] == cap).all():
+        return arr.reshape((-1,) + arr.shape[2:])[: last * cap + counts[last]]
+    return np.concatenate([arr[b, : counts[b]] for b in range(arr.shape[0])])
 
 
 def to_frames(spec: RunSpec, raw: dict) -> dict[str, pl.DataFrame]:

@@ -319,7 +319,7 @@ def _race(n, claim_q, ri, sids, prm, rng):
     return n - 1
 
 
-@njit(refcount=False)
+@njit(refcount=False, inline="always")
 def _snap_window(p, card, P, ri, sids, prm, hand, occ, faceup, know, nslots, stock, discard, st, rng, h, tmp, out,
                  claim_q, claim_kind, claim_out):
     """K6: after a card lands on the discard, players may flip matching cards; K7 ULTIME."""
@@ -331,7 +331,7 @@ def _snap_window(p, card, P, ri, sids, prm, hand, occ, faceup, know, nslots, sto
     while True:
         n = 0
         for k in range(1, P + 1):
-            q = (p + k) % P
+            q = p + k if p + k < P else p + k - P
             if q == caller:
                 continue
             kind = decide_snap(sids[q], prm[q], q, P, rank, know[q], occ, nslots, faceup, ri[I_SNAP_OTHERS] != 0,
@@ -577,7 +577,7 @@ def play_hand(dealer, cum, P, ri, rf, sids, prm, rng, state, work, h, tmp, out, 
         p = current
         if rf[F_P_OUT_OF_TURN] > 0:  # K13 physical layer
             for k in range(1, P):
-                q = (p + k) % P
+                q = p + k if p + k < P else p + k - P
                 if uniform(rng) < rf[F_P_OUT_OF_TURN]:
                     _penalty(q, PENALTY_OUT_OF_TURN, ri, hand, occ, faceup, know, nslots, stock, discard, st, rng, h)
         if st[ST_NSTOCK] == 0 and not _reshuffle(ri, stock, discard, st, rng, h):
@@ -597,6 +597,7 @@ def play_hand(dealer, cum, P, ri, rf, sids, prm, rng, state, work, h, tmp, out, 
         nd = st[ST_NDISCARD]
         can_take = nd > 0 and _count(p, occ, nslots) > 0
         top = np.int64(discard[nd - 1]) if nd > 0 else np.int64(-1)
+        snap_card = np.int64(-1)
         act = decide_turn(sids[p], prm[p], p, know[p], occ, nslots, top, can_call, can_contre, can_take, cum[p],
                           ri[I_AU30] == 1, rng)
         if act == ACT_CALL:  # K8
@@ -634,16 +635,14 @@ def play_hand(dealer, cum, P, ri, rf, sids, prm, rng, state, work, h, tmp, out, 
                 discard[st[ST_NDISCARD]] = old
                 st[ST_NDISCARD] += 1
                 _trace(h, EV_KEEP, p, slot, old)
-                _snap_window(p, old, P, ri, sids, prm, hand, occ, faceup, know, nslots, stock, discard, st, rng, h,
-                             tmp, out, claim_q, claim_kind, claim_out)
+                snap_card = old
             else:
                 discard[st[ST_NDISCARD]] = card
                 st[ST_NDISCARD] += 1
                 _trace(h, EV_DISCARD, p, card, 0)
-                _power(p, card, P, ri, rf, sids, prm, hand, occ, faceup, know, nslots, st, rng, h, tmp, out)
-                if st[ST_ULTIME] < 0:
-                    _snap_window(p, card, P, ri, sids, prm, hand, occ, faceup, know, nslots, stock, discard, st,
-                                 rng, h, tmp, out, claim_q, claim_kind, claim_out)
+                if RANK_POWER[card % 13] != POWER_NONE:  # skip the call (and its arguments) for plain cards
+                    _power(p, card, P, ri, rf, sids, prm, hand, occ, faceup, know, nslots, st, rng, h, tmp, out)
+                snap_card = card
         else:  # K4(d)
             slot = decide_take_slot(sids[p], prm[p], p, know[p], occ, nslots, rng)
             st[ST_NDISCARD] -= 1
@@ -657,7 +656,10 @@ def play_hand(dealer, cum, P, ri, rf, sids, prm, rng, state, work, h, tmp, out, 
             discard[st[ST_NDISCARD]] = old
             st[ST_NDISCARD] += 1
             _trace(h, EV_TAKE, p, slot, card * 256 + old)
-            _snap_window(p, old, P, ri, sids, prm, hand, occ, faceup, know, nslots, stock, discard, st, rng, h,
+            snap_card = old
+        # one call site for the three ways a card lands on the discard, so that the window is inlined once
+        if snap_card >= 0 and st[ST_ULTIME] < 0:
+            _snap_window(p, snap_card, P, ri, sids, prm, hand, occ, faceup, know, nslots, stock, discard, st, rng, h,
                          tmp, out, claim_q, claim_kind, claim_out)
         if st[ST_ULTIME] >= 0:
             break  # K7
@@ -665,7 +667,7 @@ def play_hand(dealer, cum, P, ri, rf, sids, prm, rng, state, work, h, tmp, out, 
             _reorder(p, P, ri, hand, occ, faceup, know, nslots, stock, discard, st, rng, h)
         if in_final:
             final_left -= 1
-        current = (p + 1) % P
+        current = p + 1 if p + 1 < P else 0
     st[ST_TURNS] = turns
     st[ST_CONTRES] = n_contres
     contres[0] = st[ST_CALLER]
@@ -883,24 +885,29 @@ def play_game(game, level, seed, P, ri, rf, sids, prm, state, bufs, counts, outs
 def simulate(seed, start, stop, level, ri, rf, sids, prm, n_blocks, caps, n_cols):
     """Play games ``[start, stop)`` in ``n_blocks`` contiguous blocks (``prange``).
 
-    ``caps``: ``int64[4]`` row capacity per block for hands, manches, parties, tops; ``n_cols``: ``int64[4]``.
-    Returns ``(hands int64[B, cap0, c0], estimates float64[B, cap0], traces uint64[B, cap0],
+    Block ``b`` plays games ``[start + b * per, start + (b + 1) * per)`` (clipped to ``stop``), with
+    ``per = ceil((stop - start) / n_blocks)``; the split does not change any result (each game has its own
+    RNG stream). ``caps``: ``int64[4]`` row capacity per block for hands, manches, parties, tops; ``n_cols``:
+    ``int64[4]``. Returns ``(hands int64[B, cap0, c0], estimates float64[B, cap0], traces uint64[B, cap0],
     manches int64[B, cap1, c1], parties int64[B, cap2, c2], tops int64[B, cap3, c3], counts int64[B, 4])``;
-    a block whose count exceeds its capacity kept only the first ``cap`` rows (the caller retries bigger).
+    rows past a block's count are uninitialised; a block whose count exceeds its capacity kept only the
+    first ``cap`` rows (the caller retries bigger). With ``cap0 == per`` at the hands level every block but
+    the last is full, so ``hands.reshape(-1, c0)[:stop - start]`` is the game-ordered table without a copy.
     """
     P = sids.shape[0]
     S = 52 * ri[I_N_DECKS]
-    hands_all = np.zeros((n_blocks, caps[0], n_cols[0]), dtype=np.int64)
-    est_all = np.zeros((n_blocks, caps[0]), dtype=np.float64)
-    trace_all = np.zeros((n_blocks, caps[0]), dtype=np.uint64)
-    manche_all = np.zeros((n_blocks, caps[1], n_cols[1]), dtype=np.int64)
-    partie_all = np.zeros((n_blocks, caps[2], n_cols[2]), dtype=np.int64)
-    top_all = np.zeros((n_blocks, caps[3], n_cols[3]), dtype=np.int64)
+    hands_all = np.empty((n_blocks, caps[0], n_cols[0]), dtype=np.int64)
+    est_all = np.empty((n_blocks, caps[0]), dtype=np.float64)
+    trace_all = np.empty((n_blocks, caps[0]), dtype=np.uint64)
+    manche_all = np.empty((n_blocks, caps[1], n_cols[1]), dtype=np.int64)
+    partie_all = np.empty((n_blocks, caps[2], n_cols[2]), dtype=np.int64)
+    top_all = np.empty((n_blocks, caps[3], n_cols[3]), dtype=np.int64)
     counts_all = np.zeros((n_blocks, 4), dtype=np.int64)
     total = stop - start
+    per = (total + n_blocks - 1) // n_blocks
     for b in prange(n_blocks):
-        lo = start + (total * b) // n_blocks
-        hi = start + (total * (b + 1)) // n_blocks
+        lo = min(start + per * b, stop)
+        hi = min(start + per * (b + 1), stop)
         state = new_state(P, S)
         bufs = (
             np.zeros(4, dtype=np.uint64),            # rng

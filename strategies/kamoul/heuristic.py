@@ -98,7 +98,7 @@ def _lowest_known_opponent(me, P, know_me, occ, nslots, faceup, locked):
     """``(player, slot, value)`` of the lowest card it knows in a swappable opponent slot."""
     bp, bs, bv = -1, -1, 99
     for k in range(1, P):
-        p = (me + k) % P
+        p = me + k if me + k < P else me + k - P
         for s in range(nslots[p]):
             c = know_me[p, s]
             if c >= 0 and swappable(p, s, occ, faceup, locked) and card_value(c) < bv:
@@ -109,7 +109,7 @@ def _lowest_known_opponent(me, P, know_me, occ, nslots, faceup, locked):
 @njit(refcount=False, inline="always")
 def _first_unknown_opponent(me, P, know_me, occ, nslots, faceup, locked):
     for k in range(1, P):
-        p = (me + k) % P
+        p = me + k if me + k < P else me + k - P
         if p == locked:
             continue
         s = _first_unknown(p, know_me, occ, nslots, faceup)
@@ -210,7 +210,7 @@ def snap(prm, me, P, top_rank, know_me, occ, nslots, faceup, allow_others, locke
     if give < 0:
         return SNAP_NONE
     for k in range(1, P):
-        p = (me + k) % P
+        p = me + k if me + k < P else me + k - P
         if p == locked:
             continue
         for s in range(nslots[p]):
