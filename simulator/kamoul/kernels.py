@@ -46,7 +46,7 @@ from strategies.kamoul.policy import (
 
 LEVEL_HANDS, LEVEL_MANCHES, LEVEL_PARTIES, LEVEL_TOPS = 0, 1, 2, 3
 (ST_NSTOCK, ST_NDISCARD, ST_CALLER, ST_ULTIME, ST_PEN, ST_SNAPS, ST_WRONG, ST_CALL_TURN, ST_CALL_TRUE, ST_CALL_UNK,
- ST_OUTCOME, ST_WINNER, ST_TURNS, ST_CONTRES, N_ST) = range(15)
+ ST_OUTCOME, ST_WINNER, ST_TURNS, ST_CONTRES, ST_ABORTED, N_ST) = range(16)
 FALSE_SUM, FALSE_TAMALOU, FALSE_DUTCH = 0, 1, 2
 RACE_SPEED, RACE_UNIFORM, RACE_TURN_ORDER = 0, 1, 2
 PILE_STOCK, PILE_DISCARD = 0, 1
@@ -418,7 +418,7 @@ def _score(P, ri, cum, hand, occ, nslots, st, contres, points, cum_after, totals
         points[ultime] = -15
         st[ST_OUTCOME] = OUT_ULTIME
         st[ST_WINNER] = ultime
-    elif caller < 0:
+    elif caller < 0 or st[ST_ABORTED] != 0:
         st[ST_OUTCOME] = OUT_NO_CALL
     else:
         n_ann = 1 + st[ST_CONTRES]
@@ -444,22 +444,27 @@ def _score(P, ri, cum, hand, occ, nslots, st, contres, points, cum_after, totals
             for p in range(P):
                 if is_false[p]:
                     points[p] = totals[p] + (10 if ri[I_FALSE_MODE] == FALSE_DUTCH else 0)
+            # K10: implicit contenders lose every tie: first when ties go to the latest, last otherwise
             n_order = 0
-            if ri[I_IMPLICIT] != 0:
-                for q in range(P):
-                    announced = False
+            silent_first = ri[I_CONTRE_LOWER] == 0
+            for rnd in range(2):
+                if rnd == (0 if silent_first else 1):
+                    if ri[I_IMPLICIT] != 0:
+                        for q in range(P):
+                            announced = False
+                            for i in range(n_ann):
+                                if contres[i] == q:
+                                    announced = True
+                            if not announced and totals[q] <= 5:
+                                order[n_order] = q
+                                cls[q] = CLS_NORMAL
+                                n_order += 1
+                else:
                     for i in range(n_ann):
-                        if contres[i] == q:
-                            announced = True
-                    if not announced and totals[q] <= 5:
-                        order[n_order] = q
-                        cls[q] = CLS_NORMAL
-                        n_order += 1
-            for i in range(n_ann):
-                a = contres[i]
-                if cls[a] != CLS_FALSE:
-                    order[n_order] = a
-                    n_order += 1
+                        a = contres[i]
+                        if cls[a] != CLS_FALSE:
+                            order[n_order] = a
+                            n_order += 1
             if n_order == 0:
                 st[ST_OUTCOME] = OUT_FALSE
             else:
@@ -482,7 +487,7 @@ def _score(P, ri, cum, hand, occ, nslots, st, contres, points, cum_after, totals
                             winner = a
                 for i in range(n_ann):
                     a = contres[i]
-                    if a != winner and not is_false[a]:
+                    if a != winner and not is_false[a] and cls[a] != CLS_FALSE:
                         points[a] = 0 if ri[I_LOSER] == 0 else totals[a]
                 if best == CLS_NORMAL:
                     points[winner] = -5
@@ -573,7 +578,8 @@ def play_hand(dealer, cum, P, ri, rf, sids, prm, rng, state, work, h, tmp, out, 
         if st[ST_CALLER] >= 0 and final_left == 0:
             break  # K8: reveal
         if turns >= ri[I_MAX_TURNS]:
-            break  # K14 guard
+            st[ST_ABORTED] = 1
+            break  # K14 guard: a pending call is void
         p = current
         if rf[F_P_OUT_OF_TURN] > 0:  # K13 physical layer
             for k in range(1, P):
@@ -581,6 +587,7 @@ def play_hand(dealer, cum, P, ri, rf, sids, prm, rng, state, work, h, tmp, out, 
                 if uniform(rng) < rf[F_P_OUT_OF_TURN]:
                     _penalty(q, PENALTY_OUT_OF_TURN, ri, hand, occ, faceup, know, nslots, stock, discard, st, rng, h)
         if st[ST_NSTOCK] == 0 and not _reshuffle(ri, stock, discard, st, rng, h):
+            st[ST_ABORTED] = 1
             break  # K14
         f = forget_prob(sids[p], prm[p])
         if f > 0:
@@ -742,7 +749,7 @@ def play_game(game, level, seed, P, ri, rf, sids, prm, state, bufs, counts, outs
     seed_state(seed, game, rng)
     for i in range(4):
         ctr[i] = 0  # 0 dealer, 1 hand_no, 2 manche_no, 3 partie_no
-    ctr[0] = P - 1
+    ctr[0] = (game + P - 1) % P  # K3: game i starts with seat i mod P
     for i in range(acc.shape[0]):
         acc[i] = 0
     top_wins = acc[0:P]

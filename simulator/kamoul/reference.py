@@ -90,6 +90,9 @@ class Hand:
         self.stock: list[int] = []
         self.discard: list[int] = []
         self.h = TRACE_SEED
+        self.caller = -1
+        self.ultime = -1
+        self.aborted = False  # K14: the turn cap or an empty stock ended the hand (a pending call is void)
 
     # ------------------------------------------------------------------ helpers
     def say(self, text: str) -> None:
@@ -194,6 +197,7 @@ class Hand:
         self.penalties = self.snaps = self.wrong_snaps = 0
         self.ultime = -1
         self.caller = -1
+        self.aborted = False
         self.cum = cum
         # K1/K2: shuffle, deal hand_size cards one at a time from the dealer's left, turn the top card
         self.stock = [c for _ in range(r.n_decks) for c in range(52)]
@@ -231,8 +235,9 @@ class Hand:
             if self.caller >= 0 and final_left == 0:
                 break  # K8: everyone has had their final turn: reveal
             if turns >= r.max_turns_per_hand:
-                self.say(f"turn cap of {r.max_turns_per_hand} reached")
-                break  # K14 guard
+                self.say(f"turn cap of {r.max_turns_per_hand} reached: the hand ends without a winner")
+                self.aborted = True
+                break  # K14 guard: a pending call is void
             p = current
             seat = self.seats[p]
             if r.p_out_of_turn > 0:  # K13 physical layer
@@ -243,6 +248,7 @@ class Hand:
                         self.penalty(q, PENALTY_OUT_OF_TURN)
             if not self.stock and not self.reshuffle():
                 self.say("the stock is empty: the hand ends without a winner")
+                self.aborted = True
                 break  # K14 on_stock_empty=end_hand (or nothing left to reshuffle)
             self.forget(p)
             turns += 1
@@ -555,12 +561,12 @@ class Hand:
             points = [0 if r.ultime_others_score == "zero" else t for t in totals]
             points[u] = -15
             res.outcome, res.winner = OUT_ULTIME, u
-        elif self.caller < 0:  # K14: no call, turn cap or empty stock
+        elif self.caller < 0 or self.aborted:  # K14: no call, or the turn cap / empty stock voids it
             res.outcome = OUT_NO_CALL
         else:
             announcers = [self.caller] + contres
             classes = {a: self.classify(a, cum[a]) for a in announcers}
-            if not r.contre_requires_valid:  # K9: an invalid contre just loses
+            if not r.contre_requires_valid:  # K9: an invalid contre just loses (it scores its hand)
                 false = [a for a in announcers if classes[a] == CLS_FALSE and a == self.caller]
             else:
                 false = [a for a in announcers if classes[a] == CLS_FALSE]
@@ -572,12 +578,14 @@ class Hand:
             else:
                 for a in false:  # K12 dutch: +10 on top of the hand (tamalou: caught late, just the hand)
                     points[a] = totals[a] + (10 if r.false_call_mode == "dutch" else 0)
-                # K10: contenders in announcement order; implicit contenders come first (they lose ties)
+                # K10: contenders in announcement order; implicit contenders lose every tie, so they stand
+                # first when ties go to the latest announcer and last when they go to the earliest
                 order = [a for a in announcers if classes[a] != CLS_FALSE]
                 if r.implicit_contest:
-                    order = [q for q in range(P) if q not in announcers and totals[q] <= 5] + order
-                    for q in order:
-                        classes.setdefault(q, CLS_NORMAL)
+                    silent = [q for q in range(P) if q not in announcers and totals[q] <= 5]
+                    order = order + silent if r.contre_strictly_lower else silent + order
+                    for q in silent:
+                        classes[q] = CLS_NORMAL
                 if not order:
                     res.outcome = OUT_FALSE
                 else:
@@ -587,7 +595,7 @@ class Hand:
                     tied = [a for a in finalists if totals[a] == low]
                     winner = tied[0] if r.contre_strictly_lower else tied[-1]
                     for a in announcers:
-                        if a != winner and a not in false:
+                        if a != winner and a not in false and classes[a] != CLS_FALSE:
                             points[a] = 0 if r.loser_announcer_scores == "zero" else totals[a]
                     if best_cls == CLS_NORMAL:
                         points[winner] = -5
@@ -635,7 +643,7 @@ class Game:
         self.rows = {t: [] for t in LEVELS}
         self.estimates: list[float] = []
         self.traces: list[int] = []
-        self.dealer = self.P - 1  # seat 0 plays first in a game's first hand
+        self.dealer = (index + self.P - 1) % self.P  # K3: game i starts with seat i mod P (seats take turns)
         self.hand_no = 0
         self.manche_no = 0
         self.partie_no = 0
