@@ -62,10 +62,11 @@ def cli():
 def simulate(game, n, seed, out, players, level, strategies, options, threads, chunk_size, spec_file, quiet):
     """Play N games of GAME and write them to a run directory.
 
-    The run directory holds one folder per table (``hands/``, and ``manches/`` … at higher levels), each
-    readable as it is with ``pandas.read_parquet(DIR/"hands")`` or ``polars.scan_parquet(DIR/"hands")``,
-    plus ``_manifest.json`` with the full spec. Re-running the same command resumes an interrupted run;
-    Ctrl-C stops cleanly after the chunk in flight.
+    The run directory holds one folder per table (hands/, and manches/, parties/, tops/ at higher
+    levels), each readable as it is with pandas.read_parquet(DIR/"hands") or
+    polars.scan_parquet(DIR/"hands"), plus _manifest.json with the full spec, and summary.md/.png.
+    Re-running the same command resumes an interrupted run; Ctrl-C stops cleanly after the chunk in
+    flight.
     """
     from simulator import api
 
