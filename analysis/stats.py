@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import math
+from dataclasses import dataclass
 
 Z95 = 1.959963984540054
 
@@ -28,3 +29,108 @@ def mean_interval(total: float, total_sq: float, n: int, z: float = Z95) -> tupl
     var = max(0.0, (total_sq - n * mean * mean) / (n - 1))
     half = z * math.sqrt(var / n)
     return mean, mean - half, mean + half
+
+
+def normal_quantile(p: float) -> float:
+    """Inverse of the standard normal CDF (Acklam's rational approximation, |error| < 1.2e-9 after one Newton step)."""
+    if not 0.0 < p < 1.0:
+        raise ValueError(f"p must be in (0, 1), got {p}")
+    a = (-3.969683028665376e01, 2.209460984245205e02, -2.759285104469687e02, 1.383577518672690e02,
+         -3.066479806614716e01, 2.506628277459239e00)
+    b = (-5.447609879822406e01, 1.615858368580409e02, -1.556989798598866e02, 6.680131188771972e01,
+         -1.328068155288572e01)
+    c = (-7.784894002430293e-03, -3.223964580411365e-01, -2.400758277161838e00, -2.549732539343734e00,
+         4.374664141464968e00, 2.938163982698783e00)
+    d = (7.784695709041462e-03, 3.224671290700398e-01, 2.445134137142996e00, 3.754408661907416e00)
+    low = 0.02425
+    if p < low:
+        q = math.sqrt(-2 * math.log(p))
+        x = (((((c[0] * q + c[1]) * q + c[2]) * q + c[3]) * q + c[4]) * q + c[5]) / \
+            ((((d[0] * q + d[1]) * q + d[2]) * q + d[3]) * q + 1)
+    elif p > 1 - low:
+        q = math.sqrt(-2 * math.log(1 - p))
+        x = -(((((c[0] * q + c[1]) * q + c[2]) * q + c[3]) * q + c[4]) * q + c[5]) / \
+            ((((d[0] * q + d[1]) * q + d[2]) * q + d[3]) * q + 1)
+    else:
+        q = p - 0.5
+        r = q * q
+        x = (((((a[0] * r + a[1]) * r + a[2]) * r + a[3]) * r + a[4]) * r + a[5]) * q / \
+            (((((b[0] * r + b[1]) * r + b[2]) * r + b[3]) * r + b[4]) * r + 1)
+    e = 0.5 * math.erfc(-x / math.sqrt(2)) - p  # one Newton step on the exact CDF
+    return x - e * math.sqrt(2 * math.pi) * math.exp(x * x / 2)
+
+
+def paired_difference(a, b, z: float = Z95) -> tuple[float, float, float]:
+    """``(mean, low, high)`` of ``a - b`` over paired observations (the same deals played by A and by B).
+
+    ``a`` and ``b`` are equal-length sequences (e.g. points per deal, or 1/0 wins); pairing removes the
+    deal-to-deal luck both share, which is why comparisons use common random numbers.
+    """
+    if len(a) != len(b):
+        raise ValueError("paired samples must have the same length")
+    diffs = [float(x) - float(y) for x, y in zip(a, b)]
+    return mean_interval(sum(diffs), sum(d * d for d in diffs), len(diffs), z)
+
+
+def games_needed(p1: float, p2: float, alpha: float = 0.05, power: float = 0.8, paired_rho: float = 0.0) -> int:
+    """Games per strategy to tell win rates ``p1`` and ``p2`` apart (two-sided test at ``alpha`` with ``power``).
+
+    ``paired_rho`` is the correlation between the two strategies' results on the same deal (0 for
+    independent samples); pairing divides the variance by ``1 - rho`` roughly, which is the point of
+    common random numbers.
+    """
+    if p1 == p2:
+        raise ValueError("p1 and p2 must differ")
+    za = normal_quantile(1 - alpha / 2)
+    zb = normal_quantile(power)
+    var = p1 * (1 - p1) + p2 * (1 - p2) - 2 * paired_rho * math.sqrt(p1 * (1 - p1) * p2 * (1 - p2))
+    return math.ceil((za + zb) ** 2 * var / (p1 - p2) ** 2)
+
+
+@dataclass
+class SequentialComparison:
+    """Wald's sequential probability ratio tests on paired duels: does A beat B, B beat A, or neither by ``delta``?
+
+    Feed one paired result at a time (``+1`` A did better on that deal, ``-1`` B did, ``0`` a tie, which
+    is ignored). With ``p`` = P(A does better | not a tie), two SPRTs run side by side: H0 ``p = 1/2``
+    against H1 ``p = 1/2 + delta`` and against H1' ``p = 1/2 - delta``. The comparison stops with
+    ``"A beats B"`` or ``"B beats A"`` when one H1 is accepted, or ``"within delta"`` when both H0s are;
+    each test has type I error ``alpha`` and type II error ``beta`` (Wald's bounds, slightly conservative).
+    """
+
+    delta: float = 0.05
+    alpha: float = 0.05
+    beta: float = 0.05
+    n: int = 0
+    llr_up: float = 0.0
+    llr_down: float = 0.0
+    decision: str | None = None
+
+    def __post_init__(self):
+        if not 0 < self.delta < 0.5:
+            raise ValueError("delta must be in (0, 0.5)")
+        self.upper = math.log((1 - self.beta) / self.alpha)
+        self.lower = math.log(self.beta / (1 - self.alpha))
+        self.win = (math.log(2 * (0.5 + self.delta)), math.log(2 * (0.5 - self.delta)))
+        self.up_done = self.down_done = False
+
+    def add(self, outcome: int) -> str | None:
+        """Record one paired result; returns the decision once made (and keeps returning it)."""
+        if self.decision is not None or outcome == 0:
+            return self.decision
+        self.n += 1
+        a_better = outcome > 0
+        if not self.up_done:
+            self.llr_up += self.win[0] if a_better else self.win[1]
+        if not self.down_done:
+            self.llr_down += self.win[1] if a_better else self.win[0]
+        if self.llr_up >= self.upper:
+            self.decision = "A beats B"
+        elif self.llr_down >= self.upper:
+            self.decision = "B beats A"
+        else:
+            self.up_done = self.up_done or self.llr_up <= self.lower
+            self.down_done = self.down_done or self.llr_down <= self.lower
+            if self.up_done and self.down_done:
+                self.decision = "within delta"
+        return self.decision
