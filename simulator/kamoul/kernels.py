@@ -102,11 +102,30 @@ def _total(p, hand, occ, nslots):
 
 @njit(refcount=False)
 def _shuffle(cards, n, rng):
+    """Fisher-Yates with ``rng.below``; the xoshiro256** state is kept in locals (same draws, no memory
+    round trip per draw: numba cannot prove that ``cards`` and ``rng`` do not alias)."""
+    s0 = rng[0]
+    s1 = rng[1]
+    s2 = rng[2]
+    s3 = rng[3]
     for i in range(n - 1, 0, -1):
-        j = below(rng, i + 1)
+        x = s1 * np.uint64(5)
+        r = ((x << np.uint64(7)) | (x >> np.uint64(57))) * np.uint64(9)
+        t = s1 << np.uint64(17)
+        s2 ^= s0
+        s3 ^= s1
+        s1 ^= s2
+        s0 ^= s3
+        s2 ^= t
+        s3 = (s3 << np.uint64(45)) | (s3 >> np.uint64(19))
+        j = np.int64(((r >> np.uint64(32)) * np.uint64(i + 1)) >> np.uint64(32))
         tmp = cards[i]
         cards[i] = cards[j]
         cards[j] = tmp
+    rng[0] = s0
+    rng[1] = s1
+    rng[2] = s2
+    rng[3] = s3
 
 
 @njit(refcount=False)
@@ -339,7 +358,8 @@ def _snap_window(p, card, P, ri, sids, prm, hand, occ, faceup, know, nslots, sto
             if kind != SNAP_NONE:
                 claim_q[n] = q
                 claim_kind[n] = kind
-                for j in range(out.shape[0]):
+                used = out[0] + 1 if kind == SNAP_OWN else 3  # see decide_snap: (count, slots...) or (p, s, give)
+                for j in range(used):
                     claim_out[n, j] = out[j]
                 n += 1
         if n == 0:
@@ -523,11 +543,14 @@ def play_hand(dealer, cum, P, ri, rf, sids, prm, rng, state, work, h, tmp, out, 
               points, cum_after, est_out):
     """One hand (K2–K14). Fills ``points``/``cum_after`` (``int64[P]``); returns nothing, facts in ``st``."""
     hand, occ, faceup, know, nslots, stock, discard, st = state
-    S = hand.shape[1]
-    hand[:, :] = -1
-    occ[:, :] = 0
-    faceup[:, :] = 0
-    know[:, :, :] = -1
+    # positions at or past nslots[p] were never used: reset only the previous hand's slots
+    for p in range(P):
+        for s in range(nslots[p]):
+            hand[p, s] = -1
+            occ[p, s] = 0
+            faceup[p, s] = 0
+            for o in range(P):
+                know[o, p, s] = -1
     for i in range(N_ST):
         st[i] = 0
     st[ST_CALLER] = -1
@@ -602,7 +625,12 @@ def play_hand(dealer, cum, P, ri, rf, sids, prm, rng, state, work, h, tmp, out, 
         can_call = (not in_final) and own_turns[p] - 1 >= ri[I_MIN_TURNS]
         can_contre = in_final
         nd = st[ST_NDISCARD]
-        can_take = nd > 0 and _count(p, occ, nslots) > 0
+        can_take = False
+        if nd > 0:
+            for s in range(nslots[p]):
+                if occ[p, s]:
+                    can_take = True
+                    break
         top = np.int64(discard[nd - 1]) if nd > 0 else np.int64(-1)
         snap_card = np.int64(-1)
         act = decide_turn(sids[p], prm[p], p, know[p], occ, nslots, top, can_call, can_contre, can_take, cum[p],
@@ -630,7 +658,8 @@ def play_hand(dealer, cum, P, ri, rf, sids, prm, rng, state, work, h, tmp, out, 
             st[ST_NSTOCK] -= 1
             card = np.int64(stock[st[ST_NSTOCK]])
             _trace(h, EV_DRAW, p, card, 0)
-            _stuck(p, PILE_STOCK, rf, hand, occ, faceup, know, nslots, stock, discard, st, rng, h)
+            if rf[F_P_STICK] > 0:
+                _stuck(p, PILE_STOCK, rf, hand, occ, faceup, know, nslots, stock, discard, st, rng, h)
             slot = decide_keep(sids[p], prm[p], p, card, know[p], occ, nslots, rng)
             if slot >= 0:
                 old = np.int64(hand[p, slot])
@@ -654,7 +683,8 @@ def play_hand(dealer, cum, P, ri, rf, sids, prm, rng, state, work, h, tmp, out, 
             slot = decide_take_slot(sids[p], prm[p], p, know[p], occ, nslots, rng)
             st[ST_NDISCARD] -= 1
             card = np.int64(discard[st[ST_NDISCARD]])
-            _stuck(p, PILE_DISCARD, rf, hand, occ, faceup, know, nslots, stock, discard, st, rng, h)
+            if rf[F_P_STICK] > 0:
+                _stuck(p, PILE_DISCARD, rf, hand, occ, faceup, know, nslots, stock, discard, st, rng, h)
             old = np.int64(hand[p, slot])
             hand[p, slot] = card
             faceup[p, slot] = 1 if ri[I_PICK_FACE_UP] != 0 else 0

@@ -15,7 +15,7 @@ from simulator.kamoul.codes import (
     ACT_CALL, ACT_CONTRE, ACT_STOCK, ACT_TAKE, POWER_KING, POWER_PEEK_OPP, POWER_PEEK_OWN, POWER_SWAP, SNAP_NONE,
     SNAP_OTHER, SNAP_OWN,
 )
-from strategies.kamoul.views import card_value, own_estimate, swappable, worst_own_slot
+from strategies.kamoul.views import card_value, swappable, worst_own_slot
 
 (H_CALL, H_UNKNOWN_VALUE, H_MAX_UNKNOWN, H_TAKE_MAX, H_KEEP_MAX, H_PEEK_OWN, H_PEEK_OPP, H_SWAP, H_SWAP_MIN,
  H_KING, H_CONTRE, H_SNAP, H_FORGET, H_AU_SCORE, H_SPEED) = range(15)
@@ -55,8 +55,28 @@ def au_score_match(total, cum, au_ge):
 
 
 @njit(refcount=False, inline="always")
+def _own_scan(me, know_me, occ, nslots, unknown_value):
+    """``own_estimate`` and ``worst_own_slot`` in one pass: ``(estimate, unknown, worst slot, worst value)``."""
+    est = 0.0
+    unknown = 0
+    best = -1
+    best_value = -1.0
+    best_known = False
+    for s in range(nslots[me]):
+        if occ[me, s]:
+            c = know_me[me, s]
+            known = c >= 0
+            v = float(card_value(c)) if known else unknown_value
+            est += v
+            unknown += 0 if known else 1
+            if v > best_value or (v == best_value and known and not best_known):
+                best, best_value, best_known = s, v, known
+    return est, unknown, best, best_value
+
+
+@njit(refcount=False, inline="always")
 def turn(prm, me, know_me, occ, nslots, top, can_call, can_contre, can_take, cum_me, au_ge, rng):
-    est, unknown = own_estimate(me, know_me, occ, nslots, prm[H_UNKNOWN_VALUE])
+    est, unknown, slot, worst = _own_scan(me, know_me, occ, nslots, prm[H_UNKNOWN_VALUE])
     sure = unknown <= prm[H_MAX_UNKNOWN]
     au = prm[H_AU_SCORE] != 0 and unknown == 0 and au_score_match(int(est), cum_me, au_ge)
     if can_contre and ((sure and est <= prm[H_CONTRE]) or au):
@@ -64,7 +84,6 @@ def turn(prm, me, know_me, occ, nslots, top, can_call, can_contre, can_take, cum
     if can_call and ((sure and est <= prm[H_CALL]) or au):
         return ACT_CALL
     if can_take and top >= 0:
-        slot, worst = worst_own_slot(me, know_me, occ, nslots, prm[H_UNKNOWN_VALUE])
         v = card_value(top)
         if slot >= 0 and v <= prm[H_TAKE_MAX] and v < worst:
             return ACT_TAKE
@@ -78,7 +97,7 @@ def take_slot(prm, me, know_me, occ, nslots):
 
 @njit(refcount=False, inline="always")
 def keep(prm, me, drawn, know_me, occ, nslots):
-    slot, worst = worst_own_slot(me, know_me, occ, nslots, prm[H_UNKNOWN_VALUE])
+    _, _, slot, worst = _own_scan(me, know_me, occ, nslots, prm[H_UNKNOWN_VALUE])
     v = card_value(drawn)
     if slot >= 0 and v <= prm[H_KEEP_MAX] and v < worst:
         return slot
@@ -194,11 +213,10 @@ def king_swap(prm, me, pa, ca, pb, cb):
 def snap(prm, me, P, top_rank, know_me, occ, nslots, faceup, allow_others, locked, rng, out):
     """``SNAP_OWN`` with out = (count, slots…), ``SNAP_OTHER`` with out = (player, slot, give_slot), or ``SNAP_NONE``."""
     n = 0
-    for s in range(nslots[me]):
+    for s in range(nslots[me]):  # branch-free: out[n + 1] is overwritten until a match keeps it
         c = know_me[me, s]
-        if occ[me, s] and faceup[me, s] == 0 and c >= 0 and c % 13 == top_rank:
-            n += 1
-            out[n] = s
+        out[n + 1] = s
+        n += (occ[me, s] != 0) & (faceup[me, s] == 0) & (c >= 0) & (c % 13 == top_rank)
     if n > 0:
         if prm[H_SNAP] < 1.0 and uniform(rng) >= prm[H_SNAP]:
             return SNAP_NONE
