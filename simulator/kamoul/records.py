@@ -45,6 +45,7 @@ _DTYPES = {
     "manches": pl.Int8, "parties": pl.Int8,
 }
 OUTCOME_ENUM = pl.Enum(list(OUTCOMES))
+_OUTCOME_LEVELS = pl.Series("outcome", list(OUTCOMES), dtype=OUTCOME_ENUM)
 
 
 def n_cols(table: str, players: int) -> int:
@@ -73,7 +74,7 @@ def to_frame(table: str, rows: np.ndarray, players: int, labels: list[str],
     frame = pl.DataFrame(cols)
     if table == "hands":
         frame = frame.with_columns(
-            pl.Series("outcome", np.asarray(OUTCOMES, dtype=object)[rows[:, H["outcome"]]], dtype=OUTCOME_ENUM),
+            _OUTCOME_LEVELS.gather(rows[:, H["outcome"]]).alias("outcome"),
             pl.Series("call_estimate", estimates, dtype=pl.Float32).fill_nan(None),
             pl.Series("trace", traces, dtype=pl.UInt64),
         )
