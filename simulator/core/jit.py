@@ -1,17 +1,21 @@
-"""The project's numba decorator, with a cache keyed on the kernel sources.
+"""The project's numba decorator, with an on-disk cache keyed on each module's sources.
 
 numba's on-disk cache does not notice when a jitted function in *another* module changes: the
-caller's cached machine code silently keeps the old callee. We therefore point numba's cache at a
-directory named after a hash of every module that holds jitted code and of every project module those
-import (see :func:`kernel_sources`): any edit to a kernel source moves the whole cache, and a user's second run of an unchanged install loads the
-compiled kernels instead of compiling them again.
+caller's cached machine code silently keeps the old callee. Each jitted function is therefore cached
+in a directory named after a hash of its own module and of every project module that module imports,
+directly or not (:func:`module_closure`; their constants are frozen into the compiled code too). An
+edit to a kernel or a strategy moves exactly the caches that depend on it; an edit elsewhere (the
+CLI, the reference engine, another game) recompiles nothing, and a user's second run of an unchanged
+install loads the compiled kernels instead of compiling them again.
 
 Set ``CARDSIM_CACHE_DIR`` to move the cache root (default ``~/.cache/cardsim``).
 """
 
 from __future__ import annotations
 
+import functools
 import hashlib
+import inspect
 import os
 import re
 from pathlib import Path
@@ -19,7 +23,6 @@ from pathlib import Path
 import numba
 
 _ROOT = Path(__file__).resolve().parents[2]
-_SOURCE_DIRS = ("simulator", "strategies")
 
 
 _IMPORT = re.compile(r"^\s*(?:from\s+((?:simulator|strategies)[\w.]*)\s+import\s+(\([^)]*\)|[\w, ]+)|import\s+((?:simulator|strategies)[\w.]*))",
@@ -34,17 +37,16 @@ def _module_path(module: str) -> Path | None:
     return None
 
 
-def kernel_sources() -> list[Path]:
-    """Every module that defines jitted code, and every project module those import (their constants are
-    frozen into the compiled code), found by following import lines."""
-    todo = [p for folder in _SOURCE_DIRS for p in (_ROOT / folder).rglob("*.py") if "njit" in p.read_text()]
+def module_closure(path: Path) -> list[Path]:
+    """``path`` and every project module it imports, directly or not, found by following import lines."""
+    todo = [Path(path).resolve()]
     seen: set[Path] = set()
     while todo:
-        path = todo.pop()
-        if path in seen:
+        current = todo.pop()
+        if current in seen:
             continue
-        seen.add(path)
-        for match in _IMPORT.finditer(path.read_text()):
+        seen.add(current)
+        for match in _IMPORT.finditer(current.read_text()):
             module = match.group(1) or match.group(3)
             names = [n.strip() for n in (match.group(2) or "").replace("(", "").replace(")", "").split(",")]
             for target in [module] + [f"{module}.{n}" for n in names if n]:
@@ -54,21 +56,31 @@ def kernel_sources() -> list[Path]:
     return sorted(seen)
 
 
-def _sources_digest() -> str:
-    digest = hashlib.sha256()
-    for path in kernel_sources():
-        digest.update(str(path.relative_to(_ROOT)).encode())
-        digest.update(path.read_bytes())
-    digest.update(numba.__version__.encode())
+@functools.lru_cache(maxsize=None)
+def _closure_digest(path: Path) -> str:
+    digest = hashlib.sha256(numba.__version__.encode())
+    for source in module_closure(path):
+        digest.update(str(source.relative_to(_ROOT)).encode())
+        digest.update(source.read_bytes())
     return digest.hexdigest()[:16]
 
 
-def cache_dir() -> Path:
-    root = Path(os.environ.get("CARDSIM_CACHE_DIR", Path.home() / ".cache" / "cardsim"))
-    return root / f"numba-{_sources_digest()}"
+def cache_root() -> Path:
+    return Path(os.environ.get("CARDSIM_CACHE_DIR", Path.home() / ".cache" / "cardsim"))
 
 
-numba.config.CACHE_DIR = str(cache_dir())
+def cache_dir_for(func) -> Path:
+    """Where numba caches ``func``: one directory per hash of its module's import closure."""
+    source = Path(inspect.getsourcefile(func)).resolve()
+    if _ROOT not in source.parents:
+        return cache_root() / "numba-external"
+    return cache_root() / f"numba-{_closure_digest(source)}"
+
+
+def _jit(func, kwargs):
+    if kwargs.get("cache"):
+        numba.config.CACHE_DIR = str(cache_dir_for(func))  # read by numba when the dispatcher enables caching
+    return numba.njit(**kwargs)(func)
 
 
 def njit(*args, refcount: bool = True, **kwargs):
@@ -86,5 +98,5 @@ def njit(*args, refcount: bool = True, **kwargs):
     kwargs.setdefault("cache", True)
     kwargs.setdefault("nogil", True)
     if args and callable(args[0]):
-        return numba.njit(**kwargs)(args[0])
-    return numba.njit(*args, **kwargs)
+        return _jit(args[0], kwargs)
+    return lambda func: _jit(func, kwargs)
