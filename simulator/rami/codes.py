@@ -1,0 +1,53 @@
+"""Integer codes shared by the Rami engines, strategies and records (no branches on strings in kernels).
+
+Cards are ids ``suit*13 + rank`` (0–51) and ``JOKER = 52``; a hand is a count vector ``int8[53]``.
+A table meld is the ``int8[5]`` code of :mod:`simulator.rami.melds`:
+run ``(RUN, suit, start_rank, length, joker_slot)``, set ``(SET, rank, suit_mask, n_cards, joker_suit)``.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from simulator.core.cards import JOKER
+from simulator.rami.melds_ref import JOKER_END_VALUE, RANK_VALUE
+
+N_IDS = JOKER + 1          # 53 entries of a count vector
+MAX_MELDS = 64             # table melds in one round (3 decks: at most 162 / 3 = 54)
+MAX_MOVES = 5 * MAX_MELDS  # lay-off moves listed at once (layoffs_nb writes at most 5 per meld)
+
+END_VALUE = np.array(list(RANK_VALUE) * 4 + [JOKER_END_VALUE], dtype=np.int64)
+"""``int64[53]``: R13 value of each card id left in hand (ace 11, J/Q/K 10, joker 20)."""
+
+# --- draw sources (R4/R5) ---------------------------------------------------------------------------
+DRAW_STOCK, DRAW_DISCARD = 0, 1
+
+# --- what an unopened player does after drawing (R7/R12) -------------------------------------------
+OPEN_NONE, OPEN_OPEN, OPEN_SEC = 0, 1, 2
+
+# --- lay-down plan of an opened player (R8) -------------------------------------------------------
+LAY_NONE, LAY_ALL, LAY_KEEP_JOKERS = 0, 1, 2
+
+# --- outcome kinds of a round (R11–R15) -------------------------------------------------------------
+OUT_NORMAL, OUT_RAMI_SEC, OUT_TURN_CAP, OUT_BLOCKED = range(4)
+OUTCOMES = ("out", "rami sec", "turn cap", "blocked")
+
+# --- events of the trace (both engines hash the same sequence) -----------------------------------
+(EV_DEALER_DRAW, EV_DEALER, EV_DEAL, EV_DRAW, EV_TAKE, EV_OPEN, EV_MELD, EV_LAYOFF, EV_SWAP, EV_DISCARD,
+ EV_CLAIM, EV_RESHUFFLE, EV_END) = range(13)
+
+MASK64 = (1 << 64) - 1
+FNV_PRIME = 0x100000001B3
+TRACE_SEED = 0xCBF29CE484222325
+
+
+def trace_py(h: int, ev: int, a: int, b: int, c: int) -> int:
+    """One event folded into the trace hash (a kernel does the same in uint64)."""
+    word = (ev & 0xFF) | ((a & 0xFF) << 8) | ((b & 0xFFFF) << 16) | ((c & 0xFFFF) << 32)
+    return ((h ^ word) * FNV_PRIME) & MASK64
+
+
+def pack_meld(code) -> tuple[int, int]:
+    """A meld code as two trace words: ``(kind<<12 | a<<8 | b<<4 | n, joker + 1)`` (every field fits 4 bits)."""
+    kind, a, b, n, j = (int(x) for x in code)
+    return (kind << 12) | (a << 8) | (b << 4) | n, j + 1

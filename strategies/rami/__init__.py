@@ -1,0 +1,50 @@
+"""Rami strategies: the registry maps each name users type to a kernel id and declared parameters.
+
+Adding a strategy: one module with its decision functions, one branch per decision in ``policy``, one
+entry here. A preset is an entry of an existing family with other defaults.
+"""
+
+from __future__ import annotations
+
+from dataclasses import replace
+
+import numpy as np
+
+from simulator.core.game import StrategyDef
+from simulator.core.params import ParamSet
+from strategies.rami import opening, random_play
+from strategies.rami.policy import OPENING, RANDOM
+
+
+def _preset(base: ParamSet, **defaults) -> ParamSet:
+    unknown = set(defaults) - set(base.by_name)
+    assert not unknown, unknown
+    return ParamSet(tuple(replace(p, default=defaults.get(p.name, p.default)) for p in base.params), base.what)
+
+
+STRATEGIES: dict[str, StrategyDef] = {
+    s.name: s
+    for s in (
+        StrategyDef("random", RANDOM, random_play.PARAMS, "a uniformly random legal choice at every decision", "random"),
+        StrategyDef("opening", OPENING, opening.PARAMS, "opening family; every parameter adjustable (defaults = open-asap)", "opening"),
+        StrategyDef("open-asap", OPENING, opening.PARAMS, "opens as soon as 51 is reachable, spends jokers, takes a useful discard", "opening"),
+        StrategyDef("open-big", OPENING, _preset(opening.PARAMS, min_open_points=80),
+                    "opening preset: waits for an opening of at least 80 points", "opening"),
+        StrategyDef("rami-sec-hunter", OPENING, _preset(opening.PARAMS, hold_for_rami_sec_until_turn=8, hold_for_rami_sec_until_stock=15),
+                    "opening preset: holds everything for a rami sec until its 8th turn and while the stock holds more than 15 cards", "opening"),
+        StrategyDef("joker-keeper", OPENING, _preset(opening.PARAMS, joker_policy=0),
+                    "opening preset: keeps jokers in hand, takes table jokers back by swapping", "opening"),
+    )
+}
+DEFAULT_STRATEGY = "open-asap"
+
+
+def params_array(strategy: StrategyDef, values: dict) -> np.ndarray:
+    """``float64[K]``: the parameter values in the order the kernel indexes them (booleans as 0/1)."""
+    return np.array([float(values[p.name]) for p in strategy.params.params], dtype=np.float64)
+
+
+def default_params(name: str) -> np.ndarray:
+    """The parameter array of a registered strategy with its defaults."""
+    sdef = STRATEGIES[name]
+    return params_array(sdef, {p.name: p.default for p in sdef.params.params})

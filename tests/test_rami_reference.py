@@ -1,0 +1,718 @@
+"""Rami "Kracouil" rules R1–R15 (docs/rules/rami.md) on the reference engine ``simulator.rami.reference``.
+
+Three tiers:
+
+* scripted positions: a :class:`Round` whose hands, table and piles are set by hand (``set_hand``,
+  ``set_table``, ``set_piles``), one engine method called, the exact result checked; decisions are scripted
+  by replacing ``strategies.rami.policy.decide_*`` (called by the engine through ``reference.policy``);
+* random-play invariants: every card of every deck accounted for after every event, rounds end, scores add
+  up (R12/R13), games end at the target (R15), identical rows for identical (seed, index);
+* information: a strategy call never receives another player's hand.
+
+Hands are written ``"7H 8H 9H JK"``; table melds ``"5H JK=6H 7H"``; piles bottom first.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from simulator.core.cards import JOKER, parse_card
+from simulator.core.errors import SpecError
+from simulator.core.rng import stream_state
+from simulator.rami import reference
+from simulator.rami.codes import (
+    DRAW_DISCARD, DRAW_STOCK, LAY_ALL, LAY_NONE, OPEN_NONE, OPEN_OPEN, OUT_BLOCKED, OUT_NORMAL, OUT_RAMI_SEC,
+    OUT_TURN_CAP,
+)
+from simulator.rami.melds import SWAP_JOKER, InvalidMeld, encode_meld, parse_meld
+from simulator.rami.records import G, R, column_names, n_cols, seat_column, to_frame
+from simulator.rami.reference import Game, Round, Seat, play_games
+from simulator.rami.rules import Rules
+from simulator.rami.table import meld_text
+from strategies.rami import STRATEGIES, default_params
+from strategies.rami import policy as real_policy
+from strategies.rami.policy import decide_discard as real_decide_discard
+
+rule = pytest.mark.rule
+
+
+# ================================================================================================ helpers
+def C(text: str) -> int:
+    return parse_card(text)
+
+
+def seat(name: str = "open-asap") -> Seat:
+    return Seat(STRATEGIES[name].kernel_id, default_params(name))
+
+
+def make_round(P: int = 2, strategy: str = "open-asap", seed: int = 0, log=None, **options) -> Round:
+    return Round(Rules.from_options(options), [seat(strategy) for _ in range(P)], stream_state(seed, 0), log)
+
+
+def set_hand(rd: Round, p: int, text: str) -> None:
+    rd.hands[p, :] = 0
+    for t in text.split():
+        rd.hands[p, C(t)] += 1
+    rd.sizes[p] = int(rd.hands[p].sum())
+
+
+def hand(rd: Round, p: int) -> str:
+    return rd.hand_text(p)
+
+
+def set_table(rd: Round, melds: list[str], owner: int = 1) -> None:
+    for text in melds:
+        rd.table[rd.n_table] = encode_meld(parse_meld(text))
+        rd.owner[rd.n_table] = owner
+        rd.n_table += 1
+
+
+def table(rd: Round) -> list[str]:
+    return [meld_text(rd.table[t]) for t in range(rd.n_table)]
+
+
+def set_piles(rd: Round, stock: str = "", discard: str = "") -> None:
+    rd.stock = [C(t) for t in stock.split()]
+    rd.discard = [C(t) for t in discard.split()]
+
+
+def opened(rd: Round, *seats: int) -> None:
+    for p in seats:
+        rd.opened[p] = 1
+        rd.laid[p] = 1
+
+
+class Script:
+    """Replace some decisions: ``Script(monkeypatch, draw=DRAW_STOCK, discard=lambda p, hand: C("2C"))``.
+
+    A constant is returned as is (a forced lay-off takes the first move); a callable gets ``(me, hand_me)`` (plus the moves for ``layoff``). Every
+    call is recorded in ``calls`` as ``(decision, me)``."""
+
+    def __init__(self, monkeypatch, **answers):
+        self.calls = []
+        for key, fn in (("draw", "decide_draw"), ("open", "decide_open"), ("lay", "decide_lay"),
+                        ("layoff", "decide_layoff"), ("discard", "decide_discard"), ("claim", "decide_claim")):
+            if key in answers:
+                monkeypatch.setattr(reference.policy, fn, self._wrap(key, answers[key]))
+
+    def _wrap(self, key, answer):
+        def decide(sid, prm, me, hand_me, *args):
+            self.calls.append((key, me))
+            if key == "layoff" and args[2] and not callable(answer):
+                return 0  # a forced lay-off (taken or claimed card, reused joker): the first listed move
+            if not callable(answer):
+                return answer
+            if key == "layoff":
+                return answer(me, hand_me, args[0], args[1])
+            return answer(me, hand_me)
+        return decide
+
+
+def full_census(rd: Round) -> list[int]:
+    return [rd.decks] * 52 + [2 * rd.decks]
+
+
+# ================================================================================================ R1
+@rule("R1")
+@pytest.mark.parametrize("players,decks", [(2, 1), (3, 1), (4, 2), (5, 2), (6, 3), (8, 3)])
+def test_R1_decks_by_player_count_54_cards_each(players, decks):
+    rd = make_round(P=players)
+    assert rd.decks == decks
+    deck = rd.full_deck()
+    assert len(deck) == 54 * decks and deck.count(JOKER) == 2 * decks
+    rd.deal(0)
+    assert rd.census() == full_census(rd)
+
+
+@rule("R1")
+def test_R1_n_decks_option_overrides_the_player_count():
+    assert make_round(P=2, n_decks=2).decks == 2
+
+
+# ================================================================================================ R2
+@rule("R2")
+def test_R2_dealer_is_the_highest_draw_ace_high_jokers_redrawn(monkeypatch):
+    # pops from the end: P0 draws KS; P1 draws a joker, redraws AC (ace beats king); P2 draws QS
+    deck = [C("2C"), C("QS"), C("AC"), JOKER, C("KS")]
+    monkeypatch.setattr(Round, "full_deck", lambda self: list(deck))
+    monkeypatch.setattr(Round, "shuffle", lambda self, cards: None)
+    log: list[str] = []
+    g = Game(Rules(), [seat()] * 3, 0, 0, log=log)
+    assert g.choose_dealer() == 1
+    assert "dealer draw: P1 draws JK" in log
+
+
+@rule("R2")
+def test_R2_tied_highest_cards_draw_again(monkeypatch):
+    # P0 AH, P1 AS: tie; then P0 2C, P1 3D: P1 deals
+    deck = [C("3D"), C("2C"), C("AS"), C("AH")]
+    monkeypatch.setattr(Round, "full_deck", lambda self: list(deck))
+    monkeypatch.setattr(Round, "shuffle", lambda self, cards: None)
+    assert Game(Rules(), [seat()] * 2, 0, 0).choose_dealer() == 1
+
+
+@rule("R2")
+def test_R2_deal_13_each_14_to_the_dealers_right_who_plays_first_discard_turned():
+    rd = make_round(P=4)
+    first = rd.deal(2)
+    assert first == 1  # counter-clockwise: the dealer's right-hand neighbour is seat dealer - 1
+    assert list(rd.sizes) == [13, 14, 13, 13]
+    assert len(rd.discard) == 1 and len(rd.stock) == 108 - 53 - 1
+    assert rd.census() == full_census(rd)
+
+
+@rule("R2")
+def test_R2_play_and_deal_rotate_counter_clockwise():
+    log: list[str] = []
+    g = Game(Rules(max_turns_per_round=60, target=200), [seat("random")] * 3, 5, 0, log=log).play()
+    rows = g.rows["rounds"]
+    first_dealer = g.rows["games"][0][G["first_dealer"]]
+    for k, row in enumerate(rows):
+        assert row[R["dealer"]] == (first_dealer - k) % 3
+        assert row[R["first"]] == (row[R["dealer"]] - 1) % 3
+    turns = [int(line.split()[1][1:]) for line in log if line.startswith("T")]
+    first = rows[0][R["first"]]
+    for i, p in enumerate(turns[: rows[0][R["turns"]]]):
+        assert p == (first - i) % 3
+
+
+# ================================================================================================ R3
+@rule("R3")
+@pytest.mark.parametrize("draws", [False, True])
+def test_R3_the_14_card_player_does_not_draw_on_the_first_turn(monkeypatch, draws):
+    rd = make_round(first_player_draws=draws)
+    set_hand(rd, 0, "2C 4C 6C 8C 10C QC 2D 4D 6D 8D 10D QD 2H 4H")
+    set_piles(rd, stock="5S 7S", discard="KS")
+    Script(monkeypatch, open=OPEN_NONE, discard=lambda p, h: C("2C"), draw=DRAW_STOCK)
+    rd.turn(0, True)
+    assert len(rd.stock) == (1 if draws else 2)
+    assert rd.sizes[0] == (14 if draws else 13)
+
+
+# ================================================================================================ R4
+@rule("R4")
+def test_R4_a_turn_is_draw_then_discard(monkeypatch):
+    rd = make_round()
+    set_hand(rd, 0, "2C 4C 6C 8C 10C QC 2D 4D 6D 8D 10D QD 2H")
+    set_piles(rd, stock="5S 7S", discard="KS")
+    Script(monkeypatch, draw=DRAW_STOCK, open=OPEN_NONE, discard=lambda p, h: C("QC"))
+    assert rd.turn(0, False) is False
+    assert rd.sizes[0] == 13 and rd.hands[0, C("7S")] == 1 and rd.hands[0, C("QC")] == 0
+    assert rd.discard == [C("KS"), C("QC")] and rd.stock == [C("5S")]
+
+
+# ================================================================================================ R5
+def _unopened_take(**options) -> Round:
+    rd = make_round(**options)
+    set_hand(rd, 0, "7H 8H KC KD KS 2C 4D 6S")
+    set_piles(rd, stock="5S", discard="9H")
+    rd.own_turns[0] = 2  # the player's 2nd turn is under way
+    return rd
+
+
+@rule("R5")
+def test_R5_unopened_player_takes_the_discard_only_to_open_with_it():
+    rd = _unopened_take()
+    assert rd.take_plan(0) == (True, 54)  # 7H 8H 9H (24) + KC KD KS (30)
+    rd.discard = [C("2H")]
+    assert rd.take_plan(0)[0] is False
+
+
+@rule("R5")
+def test_R5_not_before_the_players_second_turn():
+    rd = _unopened_take()
+    rd.own_turns[0] = 1
+    assert rd.take_plan(0)[0] is False
+
+
+@rule("R5")
+def test_R5_discard_in_tierce_false_forbids_the_card_inside_the_only_tierce_franche():
+    assert _unopened_take(discard_in_tierce=False).take_plan(0)[0] is False
+    rd = _unopened_take(discard_in_tierce=False)
+    set_hand(rd, 0, "7H 8H 9H KC KD 2C 4D 6S")  # the franche is already in hand; KS completes the set
+    rd.discard = [C("KS")]
+    assert rd.take_plan(0)[0] is True
+
+
+@rule("R5")
+def test_R5_a_carte_player_never_takes_the_discard():
+    rd = make_round()
+    opened(rd, 0)
+    set_table(rd, ["6H 7H 8H"], owner=0)
+    set_hand(rd, 0, "2C")
+    set_piles(rd, stock="5S", discard="9H")
+    rd.own_turns[0] = 5
+    assert rd.take_plan(0)[0] is False
+    set_hand(rd, 0, "2C 3D")
+    assert rd.take_plan(0)[0] is True
+
+
+@rule("R5")
+def test_R5_the_taken_card_is_laid_in_the_same_turn(monkeypatch):
+    rd = make_round()
+    opened(rd, 0)
+    set_table(rd, ["6H 7H 8H"], owner=1)
+    set_hand(rd, 0, "2C 4D 6S KS")
+    set_piles(rd, stock="5S", discard="3C 9H")
+    rd.own_turns[0] = 4
+    Script(monkeypatch, draw=DRAW_DISCARD, lay=LAY_NONE, layoff=-1, discard=lambda p, h: C("KS"))
+    rd.turn(0, False)
+    assert table(rd) == ["6H 7H 8H 9H"]
+    assert hand(rd, 0) == "2C 4D 6S" and rd.discard == [C("3C"), C("KS")]
+
+
+@rule("R5")
+def test_R5_unopened_taker_opens_at_once_with_the_card(monkeypatch):
+    rd = _unopened_take()
+    rd.own_turns[0] = 1
+    Script(monkeypatch, draw=DRAW_DISCARD, lay=LAY_NONE, layoff=-1, discard=lambda p, h: C("2C"))
+    rd.turn(0, False)
+    assert rd.opened[0] == 1 and sorted(table(rd)) == ["7H 8H 9H", "KC KD KS"]
+
+
+# ================================================================================================ R6
+@rule("R6")
+def test_R6_an_invalid_combination_is_refused_before_anything_moves():
+    rd = make_round()
+    set_hand(rd, 0, "5H 6H")
+    bad = np.array([0, 2, 4, 2, -1], dtype=np.int8)  # a 2-card run
+    with pytest.raises(InvalidMeld):
+        rd.lay_meld(0, bad)
+    assert hand(rd, 0) == "5H 6H" and rd.n_table == 0
+
+
+@rule("R6")
+def test_R6_full_melds_take_no_more_cards_and_one_joker_per_meld():
+    rd = make_round()
+    opened(rd, 0)
+    set_table(rd, ["KC KD KH KS", "AS 2S 3S 4S 5S 6S 7S 8S 9S 10S JS QS KS", "5H JK=6H 7H"])
+    set_hand(rd, 0, "KC AS JK 2C")
+    moves = rd.legal_moves(0)
+    # the set of four and the 13-card run are full; the run holding a joker takes no second joker
+    assert len(moves) == 0
+    set_hand(rd, 0, "4H 2C")
+    assert [(int(m[0]), int(m[1])) for m in rd.legal_moves(0)] == [(C("4H"), 2)]
+
+
+# ================================================================================================ R7
+@rule("R7")
+def test_R7_opening_needs_a_tierce_franche_and_51_points():
+    rd = make_round()
+    assert rd.opening_melds(np.asarray(_counts("7H 8H 9H KC KD KS")))[0:2] == (True, 54)
+    assert rd.opening_melds(_counts("KC KD KS QC QD QS 10C 10D 10S"))[0] is False  # 90 but no franche
+    assert rd.opening_melds(_counts("2H 3H 4H KC KD KS"))[0] is False  # 39
+
+
+@rule("R7")
+def test_R7_joker_value_option():
+    assert make_round().opening_melds(_counts("7H 8H 9H KC KD JK"))[0:2] == (False, 44)
+    assert make_round(joker_opening_value="represented").opening_melds(_counts("7H 8H 9H KC KD JK"))[0:2] == (True, 54)
+
+
+@rule("R7")
+def test_R7_cumulative_opening_is_refused_as_not_implemented():
+    with pytest.raises(SpecError, match="opening_cumulative"):
+        make_round(opening_cumulative=True)
+
+
+@rule("R7")
+def test_R7_the_opening_lays_the_best_opening(monkeypatch):
+    rd = make_round()
+    set_hand(rd, 0, "7H 8H 9H KC KD KS 2C 4D 6S QC")
+    set_piles(rd, stock="5S", discard="3D")
+    Script(monkeypatch, open=OPEN_OPEN, lay=LAY_NONE, layoff=-1, discard=lambda p, h: C("QC"))
+    rd.turn(0, True)
+    assert rd.opened[0] == 1 and rd.open_turn[0] == 1 and sorted(table(rd)) == ["7H 8H 9H", "KC KD KS"]
+
+
+def _counts(text: str) -> np.ndarray:
+    counts = np.zeros(53, dtype=np.int8)
+    for t in text.split():
+        counts[C(t)] += 1
+    return counts
+
+
+# ================================================================================================ R8
+@rule("R8")
+def test_R8_lay_off_on_another_players_meld_in_the_opening_turn(monkeypatch):
+    rd = make_round()
+    set_table(rd, ["2S 3S 4S"], owner=1)
+    set_hand(rd, 0, "7H 8H 9H KC KD KS 5S 2C 4D 6C QC")
+    set_piles(rd, stock="5D", discard="3D")
+    Script(monkeypatch, open=OPEN_OPEN, lay=LAY_ALL, discard=lambda p, h: C("QC"))
+    rd.turn(0, True)
+    assert table(rd)[0] == "2S 3S 4S 5S" and rd.owner[0] == 1
+    assert hand(rd, 0) == "2C 6C 4D"
+
+
+# ================================================================================================ R9
+def _swap_position(**options) -> Round:
+    rd = make_round(**options)
+    opened(rd, 0)
+    set_table(rd, ["5H JK=6H 7H", "9C 10C JC"])
+    set_hand(rd, 0, "6H 2D 3S")
+    return rd
+
+
+@rule("R9")
+def test_R9_must_reuse_the_swapped_joker_is_laid_again_at_once():
+    rd = _swap_position()
+    moves = rd.legal_moves(0)
+    swap = [m for m in moves if m[2] == SWAP_JOKER]
+    assert len(swap) == 1 and int(swap[0][0]) == C("6H")
+    rd.do_move(0, swap[0])
+    assert rd.hands[0, JOKER] == 0 and hand(rd, 0) == "2D 3S"
+    assert rd.census().__getitem__(JOKER) == 1  # still on the table
+    assert any("JK" in m for m in table(rd)) and "5H 6H 7H" in " ".join(table(rd))
+
+
+@rule("R9")
+def test_R9_free_swap_keeps_the_joker_in_hand():
+    rd = _swap_position(joker_swap="free")
+    swap = [m for m in rd.legal_moves(0) if m[2] == SWAP_JOKER]
+    rd.do_move(0, swap[0])
+    assert hand(rd, 0) == "2D 3S JK" and table(rd)[0] == "5H 6H 7H"
+
+
+@rule("R9")
+def test_R9_forbidden_and_must_reuse_without_a_place():
+    rd = _swap_position(joker_swap="forbidden")
+    assert not any(m[2] == SWAP_JOKER for m in rd.legal_moves(0))
+    rd = make_round()
+    opened(rd, 0)
+    set_table(rd, ["KC KD JK=KH KS"])
+    set_hand(rd, 0, "KH 2D")
+    assert not any(m[2] == SWAP_JOKER for m in rd.legal_moves(0))  # the joker could go nowhere
+    rd = make_round(joker_swap="free")
+    opened(rd, 0)
+    set_table(rd, ["KC KD JK=KH KS"])
+    set_hand(rd, 0, "KH 2D")
+    assert any(m[2] == SWAP_JOKER for m in rd.legal_moves(0))
+
+
+# ================================================================================================ R10
+def _claim_position(P=3, **options) -> Round:
+    rd = make_round(P=P, **options)
+    set_table(rd, ["5H 6H 7H"], owner=1)
+    opened(rd, 1, 2)
+    set_hand(rd, 0, "2C 3C")
+    set_hand(rd, 1, "KC QD 4S")
+    set_hand(rd, 2, "KD JS 9S")
+    set_piles(rd, stock="2S 3S", discard="AC 8H")
+    return rd
+
+
+@rule("R10")
+def test_R10_a_playable_discard_is_claimed_laid_off_and_replaced(monkeypatch):
+    rd = _claim_position(race_policy="turn_order")
+    script = Script(monkeypatch, claim=True, discard=lambda p, h: C("KD") if p == 2 else C("KC"))
+    assert rd.claim_window(0, C("8H")) is False
+    assert table(rd) == ["5H 6H 7H 8H"]
+    assert hand(rd, 2) == "9S JS" and rd.discard == [C("AC"), C("KD")] and rd.claims == 1
+    assert [c for c in script.calls if c[0] == "claim"] == [("claim", 2), ("claim", 1)]  # from P0's next: 2, 1
+
+
+@rule("R10")
+def test_R10_only_opened_players_claim_unless_anyone():
+    rd = _claim_position(race_policy="turn_order")
+    rd.opened[2] = rd.laid[2] = 0
+    rd.claim_window(0, C("8H"))
+    assert rd.hands[1, C("8H")] == 0 and rd.sizes[1] == 2  # P1 claimed (8H laid off, one card discarded)
+    rd = _claim_position(race_policy="turn_order", claim_eligibility="anyone")
+    rd.opened[2] = rd.laid[2] = 0
+    rd.claim_window(0, C("8H"))
+    assert rd.sizes[2] == 2 and rd.opened[2] == 0 and rd.laid[2] == 1
+
+
+@rule("R10")
+def test_R10_claims_chain_and_a_claimant_can_go_out(monkeypatch):
+    rd = _claim_position(race_policy="turn_order")
+    set_hand(rd, 2, "9H")
+    Script(monkeypatch, discard=lambda p, h: C("9H") if p == 2 else C("KC"))
+    # P2 (one card, 9H) claims 8H, lays it off and discards its last card: P2 goes out (R11), no more claims
+    assert rd.claim_window(0, C("8H")) is True
+    assert rd.winner == 2 and rd.outcome == OUT_NORMAL
+
+
+@rule("R10")
+def test_R10_chain(monkeypatch):
+    rd = _claim_position(race_policy="turn_order")
+    set_hand(rd, 2, "9H 2D")
+    Script(monkeypatch, discard=lambda p, h: C("9H") if p == 2 else C("KC"))
+    assert rd.claim_window(0, C("8H")) is False
+    assert table(rd) == ["5H 6H 7H 8H 9H"] and rd.claims == 2 and rd.discard[-1] == C("KC")
+
+
+@rule("R10")
+def test_R10_forbidden_and_ignored(monkeypatch):
+    rd = _claim_position(playable_discard="ignored")
+    assert rd.claim_window(0, C("8H")) is False and rd.claims == 0
+    rd = _claim_position(playable_discard="forbidden")
+    set_hand(rd, 1, "8H KC QD")
+    set_piles(rd, stock="2S 3S", discard="AC")
+    rd.own_turns[1] = 3
+    Script(monkeypatch, draw=DRAW_STOCK, lay=LAY_NONE, layoff=-1, discard=lambda p, h: C("8H"))
+    with pytest.raises(AssertionError, match="playable"):
+        rd.turn(1, False)
+    fits = _claim_position().fits()
+    for _ in range(20):  # the random strategy never discards a fitting card when it is forbidden
+        card = real_decide_discard(0, default_params("random"), 1, _counts("8H 4H KC"), fits, True,
+                                          rd.opened, rd.sizes, stream_state(_, 1))
+        assert card == C("KC")
+
+
+@rule("R10")
+def test_R10_speed_weighted_race_favours_the_fast_player():
+    rd = _claim_position()
+    fast, slow = default_params("random"), default_params("random")
+    fast[1], slow[1] = 100.0, 0.01
+    rd.seats = [Seat(0, slow), Seat(0, slow), Seat(0, fast)]
+    wins = [rd.race([1, 2]) for _ in range(50)]
+    assert wins.count(2) >= 45
+    rd.r = Rules(race_policy="turn_order")
+    assert rd.race([1, 2]) == 1
+
+
+@rule("R10")
+def test_R10_notice_probability_zero_means_nobody_claims():
+    rd = _claim_position(notice_prob=0.0)
+    assert rd.claim_window(0, C("8H")) is False and rd.claims == 0
+
+
+# ================================================================================================ R11
+@rule("R11")
+def test_R11_going_out_by_melding_everything_needs_no_discard(monkeypatch):
+    rd = make_round()
+    opened(rd, 0)
+    set_table(rd, ["2S 3S 4S"], owner=1)
+    set_hand(rd, 0, "9H 10H JH")
+    set_piles(rd, stock="QH", discard="3D")
+    Script(monkeypatch, draw=DRAW_STOCK, lay=LAY_ALL)
+    assert rd.turn(0, False) is True
+    assert rd.winner == 0 and rd.outcome == OUT_NORMAL and rd.discard == [C("3D")]
+
+
+@rule("R11")
+def test_R11_final_discard_required_keeps_a_card(monkeypatch):
+    rd = make_round(final_discard_required=True)
+    opened(rd, 0)
+    set_hand(rd, 0, "9H 10H JH 2C")
+    set_piles(rd, stock="QH", discard="3D")
+    Script(monkeypatch, draw=DRAW_STOCK, lay=LAY_ALL, discard=lambda p, h: C("2C"))
+    assert rd.turn(0, False) is True
+    assert table(rd) == ["9H 10H JH QH"] and rd.discard[-1] == C("2C") and rd.winner == 0
+    rd = make_round(final_discard_required=True)
+    opened(rd, 0)
+    set_hand(rd, 0, "9H 10H JH")
+    set_piles(rd, stock="QH", discard="3D")
+    Script(monkeypatch, draw=DRAW_STOCK, lay=LAY_ALL, discard=lambda p, h: C("9H"))
+    assert rd.turn(0, False) is False and rd.sizes[0] == 3  # laying all four would leave nothing to discard
+
+
+# ================================================================================================ R12
+@rule("R12")
+def test_R12_rami_sec_scores_200_to_the_unopened_and_double_to_the_opened(monkeypatch):
+    rd = make_round(P=3)
+    set_hand(rd, 0, "7H 8H 9H 2C 3C 4C 5S 5D 5C 10S JS QS KS")
+    set_hand(rd, 1, "AC JK 2D")        # opened: 2 x (11 + 20 + 2)
+    set_hand(rd, 2, "KD")              # never opened: 200
+    opened(rd, 1)
+    set_piles(rd, stock="4D", discard="3D")
+    assert rd.rami_sec_plan(0) is not None and rd.opening_melds(rd.hands[0].copy())[0] is True
+    rd.own_turns[0] = 3
+    Script(monkeypatch, draw=DRAW_STOCK)
+    assert rd.turn(0, False) is True
+    assert rd.outcome == OUT_RAMI_SEC and rd.winner == 0 and rd.discard[-1] == C("4D")
+    assert rd.score() == [0, 66, 200]
+    rd.r = Rules(rami_sec_bonus=-50)
+    assert rd.score() == [-50, 66, 200]
+
+
+@rule("R12")
+def test_R12_rami_sec_needs_a_tierce_franche_not_51():
+    rd = make_round()
+    set_hand(rd, 0, "2H 3H 4H 2C 2D 2S")  # 18 points, franche: a rami sec
+    plan = rd.rami_sec_plan(0)
+    assert plan is not None and plan[1] == -1 and len(plan[0]) == 2
+    set_hand(rd, 0, "2H 2C 2D 3S 3C 3D")  # sets only
+    assert rd.rami_sec_plan(0) is None
+    rd.laid[0] = 1
+    set_hand(rd, 0, "2H 3H 4H 2C 2D 2S")  # laid something before: no rami sec
+    assert rd.rami_sec_plan(0) is None
+
+
+# ================================================================================================ R13
+@rule("R13")
+def test_R13_normal_end_others_score_their_hand_ace_11_joker_20():
+    rd = make_round(P=3)
+    set_hand(rd, 0, "")
+    set_hand(rd, 1, "AC JK KD 5S")
+    set_hand(rd, 2, "2C 3C")
+    opened(rd, 0, 1)
+    rd.winner, rd.outcome = 0, OUT_NORMAL
+    assert rd.score() == [0, 46, 5]
+    rd.r = Rules(unopened_penalty=100)
+    assert rd.score() == [0, 46, 100]
+
+
+# ================================================================================================ R14
+@rule("R14")
+def test_R14_empty_stock_reshuffles_the_discard_but_its_top(monkeypatch):
+    rd = make_round()
+    set_hand(rd, 0, "2C 4C 6C 8C 10C QC 2D 4D 6D 8D 10D QD 2H")
+    set_piles(rd, stock="", discard="3S 5S 7S 9S")
+    Script(monkeypatch, draw=DRAW_STOCK, open=OPEN_NONE, discard=lambda p, h: C("QC"))
+    rd.own_turns[0] = 3
+    rd.turn(0, False)
+    assert rd.reshuffles == 1 and rd.discard == [C("9S"), C("QC")]
+    assert sorted(rd.stock + [c for c in range(53) if rd.hands[0, c] and c in (C("3S"), C("5S"), C("7S"))]) == \
+        sorted([C("3S"), C("5S"), C("7S")])
+
+
+@rule("R14")
+def test_R14_nothing_to_draw_blocks_the_round():
+    rd = make_round()
+    set_hand(rd, 0, "2C 4C 6C")
+    set_piles(rd, stock="", discard="9S")
+    rd.own_turns[0] = 3
+    assert rd.turn(0, False) is True and rd.outcome == OUT_BLOCKED
+
+
+# ================================================================================================ R15
+@rule("R15")
+def test_R15_game_ends_when_someone_reaches_the_target_lowest_total_wins():
+    g = Game(Rules(target=150), [seat(), seat("random")], 11, 3).play()
+    rows = g.rows["rounds"]
+    totals = [[row[seat_column("rounds", 2, "total", p)] for p in range(2)] for row in rows]
+    assert max(totals[-1]) >= 150 and all(max(t) < 150 for t in totals[:-1])
+    game = g.rows["games"][0]
+    final = game[len(G):]
+    assert final == totals[-1]
+    winners = [p for p in range(2) if final[p] == min(final)]
+    assert game[G["winners"]] == sum(1 << p for p in winners)
+
+
+@rule("R15")
+def test_R15_ties_are_shared(monkeypatch):
+    def fake_play(self, dealer, scores):
+        return reference.RoundResult(dealer=dealer, first=(dealer - 1) % self.P, winner=-1, outcome=OUT_TURN_CAP,
+                                     points=[60, 60, 70], open_turn=[-1] * 3, cards_left=[0] * 3)
+    monkeypatch.setattr(Round, "play", fake_play)
+    g = Game(Rules(target=100), [seat()] * 3, 0, 0).play()
+    game = g.rows["games"][0]
+    assert game[G["rounds"]] == 2 and game[G["winners"]] == 0b011 and game[G["winner"]] == -1
+
+
+@rule("R15")
+def test_R15_turn_cap_ends_the_round_everyone_scores_the_hand():
+    for index in range(40):  # the first seeded round of two random players that reaches the cap
+        g = Game(Rules(max_turns_per_round=50), [seat("random")] * 2, 2, index, level="rounds").play()
+        row = g.rows["rounds"][0]
+        if row[R["outcome"]] == OUT_TURN_CAP:
+            break
+    assert row[R["outcome"]] == OUT_TURN_CAP and row[R["winner"]] == -1 and row[R["turns"]] == 50
+    for p in range(2):
+        assert row[seat_column("rounds", 2, "points", p)] > 0 and row[seat_column("rounds", 2, "cards_left", p)] > 0
+
+
+# ================================================================================================ invariants
+MIXES = [["random", "random"], ["open-asap", "random", "open-big"], ["joker-keeper", "rami-sec-hunter", "random", "open-asap"],
+         ["random"] * 5, ["open-asap", "random"] * 3]
+OPTION_SETS = [{}, {"playable_discard": "forbidden"},
+               {"joker_swap": "free", "claim_eligibility": "anyone", "notice_prob": 0.5, "race_policy": "uniform"},
+               {"final_discard_required": True, "discard_in_tierce": False, "first_player_draws": True},
+               {"joker_swap": "forbidden", "joker_opening_value": "represented", "franche_inside_longer_run": True,
+                "race_policy": "turn_order", "rami_sec_bonus": -50, "unopened_penalty": 100}]
+
+
+@pytest.mark.parametrize("k", range(len(OPTION_SETS)))
+def test_invariants_under_random_play_every_card_accounted_after_every_event(monkeypatch, k):
+    checks = []
+    original = Round.trace
+
+    def checked(self, ev, a=0, b=0, c=0):
+        assert self.census() == full_census(self), f"event {ev}: card census broken"
+        assert all(self.sizes[p] == self.hands[p].sum() for p in range(self.P))
+        checks.append(ev)
+        original(self, ev, a, b, c)
+
+    monkeypatch.setattr(Round, "trace", checked)
+    rules = Rules.from_options(dict(OPTION_SETS[k], max_turns_per_round=400, target=250))
+    for i, names in enumerate(MIXES):
+        g = Game(rules, [seat(n) for n in names], 100 + k, i).play()
+        P = len(names)
+        rows = g.rows["rounds"]
+        totals = [0] * P
+        for row in rows:
+            points = [row[seat_column("rounds", P, "points", p)] for p in range(P)]
+            totals = [t + x for t, x in zip(totals, points)]
+            assert totals == [row[seat_column("rounds", P, "total", p)] for p in range(P)]
+            out, w = row[R["outcome"]], row[R["winner"]]
+            left = [row[seat_column("rounds", P, "cards_left", p)] for p in range(P)]
+            if out in (OUT_NORMAL, OUT_RAMI_SEC):
+                assert left[w] == 0
+                assert points[w] == (rules.rami_sec_bonus if out == OUT_RAMI_SEC else 0)
+            else:
+                assert w == -1
+            for p in range(P):
+                if p != w and out == OUT_NORMAL and left[p] > 0 and not (rules.unopened_penalty and row[seat_column("rounds", P, "open_turn", p)] < 0):
+                    assert points[p] > 0
+        assert max(totals) >= rules.target
+        assert g.rows["games"][0][len(G):] == totals
+    assert len(checks) > 1000
+
+
+def test_same_seed_and_index_give_identical_rows_and_traces():
+    seats = [seat("random"), seat("open-asap"), seat("joker-keeper")]
+    a = play_games(Rules(target=200), seats, 9, 0, 4)
+    b = play_games(Rules(target=200), seats, 9, 2, 4)
+    assert a["rounds"].shape[1] == n_cols("rounds", 3) and a["games"].shape == (4, n_cols("games", 3))
+    games_b = set(b["rounds"][:, 0])
+    mask = np.isin(a["rounds"][:, 0], list(games_b))
+    assert np.array_equal(a["rounds"][mask], b["rounds"]) and np.array_equal(a["traces"][mask], b["traces"])
+    c = play_games(Rules(target=200), seats, 10, 0, 4)
+    assert not np.array_equal(c["traces"][:3], a["traces"][:3])
+    frame = to_frame("rounds", a["rounds"], 3, ["random", "open-asap", "joker-keeper"], a["traces"])
+    assert frame.columns[: len(column_names("rounds", 3))] == column_names("rounds", 3)
+    assert frame["outcome"].dtype.__class__.__name__ == "Enum"
+
+
+def test_strategies_see_only_their_own_hand(monkeypatch):
+    rounds: list[Round] = []
+    original_init = Round.__init__
+
+    def init(self, *args, **kwargs):
+        original_init(self, *args, **kwargs)
+        rounds.append(self)
+
+    monkeypatch.setattr(Round, "__init__", init)
+    seen = []
+    for fn in ("decide_draw", "decide_open", "decide_lay", "decide_layoff", "decide_discard", "decide_claim"):
+        real = getattr(real_policy, fn)
+
+        def spy(sid, prm, me, hand_me, *args, _real=real):
+            rd = rounds[-1]
+            assert np.shares_memory(hand_me, rd.hands[me]) and hand_me.shape == (53,)
+            for arg in args:
+                if isinstance(arg, np.ndarray):
+                    assert arg.shape != rd.hands.shape, "a strategy received every hand"
+                    for q in range(rd.P):
+                        assert q == me or not np.shares_memory(arg, rd.hands[q]), "another player's hand"
+            seen.append(me)
+            return _real(sid, prm, me, hand_me, *args)
+
+        monkeypatch.setattr(reference.policy, fn, spy)
+    Game(Rules(target=100), [seat("random"), seat("open-asap"), seat("joker-keeper")], 4, 0).play()
+    assert len(set(seen)) == 3
+
+
+def test_every_rule_R1_to_R15_has_a_test():
+    import sys
+    module = sys.modules[__name__]
+    marked = set()
+    for obj in vars(module).values():
+        for mark in getattr(obj, "pytestmark", []):
+            if mark.name == "rule":
+                marked.add(mark.args[0])
+    assert {f"R{i}" for i in range(1, 16)} <= marked
