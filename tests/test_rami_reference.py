@@ -2,7 +2,7 @@
 
 Three tiers:
 
-* scripted positions: a :class:`Round` whose hands, table and piles are set by hand (``set_hand``,
+* scripted positions (helpers in ``tests/rami_helpers.py``): a :class:`Round` whose hands, table and piles are set by hand (``set_hand``,
   ``set_table``, ``set_piles``), one engine method called, the exact result checked; decisions are scripted
   by replacing ``strategies.rami.policy.decide_*`` (called by the engine through ``reference.policy``);
 * random-play invariants: every card of every deck accounted for after every event, rounds end, scores add
@@ -17,7 +17,7 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from simulator.core.cards import JOKER, parse_card
+from simulator.core.cards import JOKER
 from simulator.core.errors import SpecError
 from simulator.core.rng import stream_state
 from simulator.rami import reference
@@ -25,92 +25,18 @@ from simulator.rami.codes import (
     DRAW_DISCARD, DRAW_STOCK, LAY_ALL, LAY_NONE, OPEN_NONE, OPEN_OPEN, OUT_BLOCKED, OUT_NORMAL, OUT_RAMI_SEC,
     OUT_TURN_CAP,
 )
-from simulator.rami.melds import SWAP_JOKER, InvalidMeld, encode_meld, parse_meld
+from simulator.rami.melds import SWAP_JOKER, InvalidMeld
 from simulator.rami.records import G, R, column_names, n_cols, seat_column, to_frame
 from simulator.rami.reference import Game, Round, Seat, play_games
 from simulator.rami.rules import Rules
-from simulator.rami.table import meld_text
-from strategies.rami import STRATEGIES, default_params
+from rami_helpers import (
+    C, Script, _counts, full_census, hand, make_round, opened, seat, set_hand, set_piles, set_table, table,
+)
+from strategies.rami import default_params
 from strategies.rami import policy as real_policy
 from strategies.rami.policy import decide_discard as real_decide_discard
 
 rule = pytest.mark.rule
-
-
-# ================================================================================================ helpers
-def C(text: str) -> int:
-    return parse_card(text)
-
-
-def seat(name: str = "open-asap") -> Seat:
-    return Seat(STRATEGIES[name].kernel_id, default_params(name))
-
-
-def make_round(P: int = 2, strategy: str = "open-asap", seed: int = 0, log=None, **options) -> Round:
-    return Round(Rules.from_options(options), [seat(strategy) for _ in range(P)], stream_state(seed, 0), log)
-
-
-def set_hand(rd: Round, p: int, text: str) -> None:
-    rd.hands[p, :] = 0
-    for t in text.split():
-        rd.hands[p, C(t)] += 1
-    rd.sizes[p] = int(rd.hands[p].sum())
-
-
-def hand(rd: Round, p: int) -> str:
-    return rd.hand_text(p)
-
-
-def set_table(rd: Round, melds: list[str], owner: int = 1) -> None:
-    for text in melds:
-        rd.table[rd.n_table] = encode_meld(parse_meld(text))
-        rd.owner[rd.n_table] = owner
-        rd.n_table += 1
-
-
-def table(rd: Round) -> list[str]:
-    return [meld_text(rd.table[t]) for t in range(rd.n_table)]
-
-
-def set_piles(rd: Round, stock: str = "", discard: str = "") -> None:
-    rd.stock = [C(t) for t in stock.split()]
-    rd.discard = [C(t) for t in discard.split()]
-
-
-def opened(rd: Round, *seats: int) -> None:
-    for p in seats:
-        rd.opened[p] = 1
-        rd.laid[p] = 1
-
-
-class Script:
-    """Replace some decisions: ``Script(monkeypatch, draw=DRAW_STOCK, discard=lambda p, hand: C("2C"))``.
-
-    A constant is returned as is (a forced lay-off takes the first move); a callable gets ``(me, hand_me)`` (plus the moves for ``layoff``). Every
-    call is recorded in ``calls`` as ``(decision, me)``."""
-
-    def __init__(self, monkeypatch, **answers):
-        self.calls = []
-        for key, fn in (("draw", "decide_draw"), ("open", "decide_open"), ("lay", "decide_lay"),
-                        ("layoff", "decide_layoff"), ("discard", "decide_discard"), ("claim", "decide_claim")):
-            if key in answers:
-                monkeypatch.setattr(reference.policy, fn, self._wrap(key, answers[key]))
-
-    def _wrap(self, key, answer):
-        def decide(sid, prm, me, hand_me, *args):
-            self.calls.append((key, me))
-            if key == "layoff" and args[2] and not callable(answer):
-                return 0  # a forced lay-off (taken or claimed card, reused joker): the first listed move
-            if not callable(answer):
-                return answer
-            if key == "layoff":
-                return answer(me, hand_me, args[0], args[1])
-            return answer(me, hand_me)
-        return decide
-
-
-def full_census(rd: Round) -> list[int]:
-    return [rd.decks] * 52 + [2 * rd.decks]
 
 
 # ================================================================================================ R1
@@ -324,13 +250,6 @@ def test_R7_the_opening_lays_the_best_opening(monkeypatch):
     Script(monkeypatch, open=OPEN_OPEN, lay=LAY_NONE, layoff=-1, discard=lambda p, h: C("QC"))
     rd.turn(0, True)
     assert rd.opened[0] == 1 and rd.open_turn[0] == 1 and sorted(table(rd)) == ["7H 8H 9H", "KC KD KS"]
-
-
-def _counts(text: str) -> np.ndarray:
-    counts = np.zeros(53, dtype=np.int8)
-    for t in text.split():
-        counts[C(t)] += 1
-    return counts
 
 
 # ================================================================================================ R8
