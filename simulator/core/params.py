@@ -6,7 +6,7 @@ one-line :class:`SpecError` that names the field, the value and what is allowed.
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
 from simulator.core.errors import SpecError
 
@@ -96,6 +96,13 @@ class ParamSet:
 
     def names(self) -> list[str]:
         return [p.name for p in self.params]
+
+    def with_defaults(self, **defaults) -> "ParamSet":
+        """The same parameters with other defaults (how a strategy preset is declared)."""
+        unknown = set(defaults) - set(self.by_name)
+        if unknown:
+            raise KeyError(f"unknown parameters {sorted(unknown)}")
+        return ParamSet(tuple(replace(p, default=defaults.get(p.name, p.default)) for p in self.params), self.what)
 
     def resolve(self, overrides: dict, field_prefix: str = "") -> dict:
         """Defaults with ``overrides`` applied, every value validated; unknown names are refused."""

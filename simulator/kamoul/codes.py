@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import numpy as np
 
+from simulator.core.trace import FNV_PRIME, MASK64, TRACE_SEED, trace_py  # noqa: F401  (re-exported)
+
 from simulator.core.cards import DECK_SIZE, N_RANKS
 
 # --- card values (K1, seed table): A=1, 2–10 face, J=Q=1, red K=0, black K=15 ----------------------
@@ -42,12 +44,3 @@ CLS_FALSE, CLS_AU, CLS_NORMAL = 0, 1, 2
  EV_PENALTY, EV_CALL, EV_CONTRE, EV_ULTIME, EV_RESHUFFLE, EV_FORGET, EV_REORDER, EV_FALSE_SHOWN, EV_END) = range(19)
 PENALTY_SNAP, PENALTY_STUCK, PENALTY_OUT_OF_TURN, PENALTY_REORDER, PENALTY_FALSE = 1, 2, 3, 4, 5
 
-MASK64 = (1 << 64) - 1
-FNV_PRIME = 0x100000001B3
-TRACE_SEED = 0xCBF29CE484222325
-
-
-def trace_py(h: int, ev: int, a: int, b: int, c: int) -> int:
-    """One event folded into the trace hash (the kernels do the same in uint64)."""
-    word = (ev & 0xFF) | ((a & 0xFF) << 8) | ((b & 0xFFFF) << 16) | ((c & 0xFFFF) << 32)
-    return ((h ^ word) * FNV_PRIME) & MASK64

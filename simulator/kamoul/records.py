@@ -10,6 +10,8 @@ from __future__ import annotations
 import numpy as np
 import polars as pl
 
+from simulator.core import records
+
 from simulator.kamoul.codes import OUTCOMES
 
 TABLES = {"hands": ("hands",), "manches": ("hands", "manches"), "parties": ("hands", "manches", "parties"),
@@ -49,13 +51,11 @@ _OUTCOME_LEVELS = pl.Series("outcome", list(OUTCOMES), dtype=OUTCOME_ENUM)
 
 
 def n_cols(table: str, players: int) -> int:
-    fixed, seat = LAYOUT[table]
-    return len(fixed) + len(seat) * players
+    return records.n_cols(LAYOUT, table, players)
 
 
 def column_names(table: str, players: int) -> list[str]:
-    fixed, seat = LAYOUT[table]
-    return list(fixed) + [f"{name}_{p}" for name in seat for p in range(players)]
+    return records.column_names(LAYOUT, table, players)
 
 
 def to_frame(table: str, rows: np.ndarray, players: int, labels: list[str],

@@ -9,6 +9,8 @@ from __future__ import annotations
 
 import numpy as np
 
+from simulator.core.trace import FNV_PRIME, MASK64, TRACE_SEED, trace_py  # noqa: F401  (re-exported)
+
 from simulator.core.cards import JOKER
 from simulator.rami.melds_ref import JOKER_END_VALUE, RANK_VALUE
 
@@ -35,16 +37,6 @@ OUTCOMES = ("out", "rami sec", "turn cap", "blocked")
 # --- events of the trace (both engines hash the same sequence) -----------------------------------
 (EV_DEALER_DRAW, EV_DEALER, EV_DEAL, EV_DRAW, EV_TAKE, EV_OPEN, EV_MELD, EV_LAYOFF, EV_SWAP, EV_DISCARD,
  EV_CLAIM, EV_RESHUFFLE, EV_END) = range(13)
-
-MASK64 = (1 << 64) - 1
-FNV_PRIME = 0x100000001B3
-TRACE_SEED = 0xCBF29CE484222325
-
-
-def trace_py(h: int, ev: int, a: int, b: int, c: int) -> int:
-    """One event folded into the trace hash (a kernel does the same in uint64)."""
-    word = (ev & 0xFF) | ((a & 0xFF) << 8) | ((b & 0xFFFF) << 16) | ((c & 0xFFFF) << 32)
-    return ((h ^ word) * FNV_PRIME) & MASK64
 
 
 def pack_meld(code) -> tuple[int, int]:

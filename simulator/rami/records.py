@@ -16,6 +16,8 @@ from __future__ import annotations
 import numpy as np
 import polars as pl
 
+from simulator.core import records
+
 from simulator.rami.codes import OUTCOMES
 
 TABLES = {"rounds": ("rounds",), "games": ("rounds", "games")}
@@ -40,13 +42,11 @@ _OUTCOME_LEVELS = pl.Series("outcome", list(OUTCOMES), dtype=OUTCOME_ENUM)
 
 
 def n_cols(table: str, players: int) -> int:
-    fixed, seat = LAYOUT[table]
-    return len(fixed) + len(seat) * players
+    return records.n_cols(LAYOUT, table, players)
 
 
 def column_names(table: str, players: int) -> list[str]:
-    fixed, seat = LAYOUT[table]
-    return list(fixed) + [f"{name}_{p}" for name in seat for p in range(players)]
+    return records.column_names(LAYOUT, table, players)
 
 
 def seat_column(table: str, players: int, name: str, seat: int) -> int:

@@ -6,20 +6,11 @@ entry here. A preset is an entry of an existing family with other defaults.
 
 from __future__ import annotations
 
-from dataclasses import replace
-
 import numpy as np
 
 from simulator.core.game import StrategyDef
-from simulator.core.params import ParamSet
 from strategies.kamoul import heuristic, random_play
 from strategies.kamoul.policy import HEURISTIC, RANDOM
-
-
-def _preset(base: ParamSet, **defaults) -> ParamSet:
-    unknown = set(defaults) - set(base.by_name)
-    assert not unknown, unknown
-    return ParamSet(tuple(replace(p, default=defaults.get(p.name, p.default)) for p in base.params), base.what)
 
 
 STRATEGIES: dict[str, StrategyDef] = {
@@ -29,13 +20,13 @@ STRATEGIES: dict[str, StrategyDef] = {
         StrategyDef("heuristic", HEURISTIC, heuristic.PARAMS, "memory-based player; every parameter adjustable (defaults = balanced)", "heuristic"),
         StrategyDef(
             "cautious", HEURISTIC,
-            _preset(heuristic.PARAMS, call_threshold=1.0, max_unknown_at_call=0, contre_threshold=1.0, unknown_value=6.0),
+            heuristic.PARAMS.with_defaults(call_threshold=1.0, max_unknown_at_call=0, contre_threshold=1.0, unknown_value=6.0),
             "heuristic preset: calls only on a fully known layout of at most 1 point", "heuristic",
         ),
         StrategyDef("balanced", HEURISTIC, heuristic.PARAMS, "heuristic preset: calls at an estimate of 3 with at most one unseen card", "heuristic"),
         StrategyDef(
             "aggressive", HEURISTIC,
-            _preset(heuristic.PARAMS, call_threshold=5.0, max_unknown_at_call=2, contre_threshold=4.0, unknown_value=4.0,
+            heuristic.PARAMS.with_defaults(call_threshold=5.0, max_unknown_at_call=2, contre_threshold=4.0, unknown_value=4.0,
                     take_discard_max=4.0),
             "heuristic preset: calls at an estimate of 5 with up to two unseen cards", "heuristic",
         ),

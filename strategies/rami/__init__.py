@@ -6,20 +6,11 @@ entry here. A preset is an entry of an existing family with other defaults.
 
 from __future__ import annotations
 
-from dataclasses import replace
-
 import numpy as np
 
 from simulator.core.game import StrategyDef
-from simulator.core.params import ParamSet
 from strategies.rami import opening, random_play
 from strategies.rami.policy import OPENING, RANDOM
-
-
-def _preset(base: ParamSet, **defaults) -> ParamSet:
-    unknown = set(defaults) - set(base.by_name)
-    assert not unknown, unknown
-    return ParamSet(tuple(replace(p, default=defaults.get(p.name, p.default)) for p in base.params), base.what)
 
 
 STRATEGIES: dict[str, StrategyDef] = {
@@ -28,11 +19,11 @@ STRATEGIES: dict[str, StrategyDef] = {
         StrategyDef("random", RANDOM, random_play.PARAMS, "a uniformly random legal choice at every decision", "random"),
         StrategyDef("opening", OPENING, opening.PARAMS, "opening family; every parameter adjustable (defaults = open-asap)", "opening"),
         StrategyDef("open-asap", OPENING, opening.PARAMS, "opens as soon as 51 is reachable, spends jokers, takes a useful discard", "opening"),
-        StrategyDef("open-big", OPENING, _preset(opening.PARAMS, min_open_points=80),
+        StrategyDef("open-big", OPENING, opening.PARAMS.with_defaults(min_open_points=80),
                     "opening preset: waits for an opening of at least 80 points", "opening"),
-        StrategyDef("rami-sec-hunter", OPENING, _preset(opening.PARAMS, hold_for_rami_sec_until_turn=8, hold_for_rami_sec_until_stock=15),
+        StrategyDef("rami-sec-hunter", OPENING, opening.PARAMS.with_defaults(hold_for_rami_sec_until_turn=8, hold_for_rami_sec_until_stock=15),
                     "opening preset: holds everything for a rami sec until its 8th turn and while the stock holds more than 15 cards", "opening"),
-        StrategyDef("joker-keeper", OPENING, _preset(opening.PARAMS, joker_policy=0),
+        StrategyDef("joker-keeper", OPENING, opening.PARAMS.with_defaults(joker_policy=0),
                     "opening preset: keeps jokers in hand, takes table jokers back by swapping", "opening"),
     )
 }
