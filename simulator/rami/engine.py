@@ -1,0 +1,85 @@
+"""Glue between the Rami engines and their inputs: rules and seats in, raw rows out, frames out.
+
+``raw_kernel`` and ``raw_reference`` return the same structure (``{"rounds": int64[rows, cols], "games":
+int64[rows, cols], "traces": uint64[rows]}``, layout of :mod:`simulator.rami.records`) so tests can compare
+them exactly; ``to_frames`` makes the typed tables.
+
+There is no Rami plugin yet (``build_spec("rami", ...)`` does not work), so both take the pieces a spec would
+hold: a :class:`~simulator.rami.rules.Rules`, the seats (each a :class:`~simulator.rami.reference.Seat` or a
+``(kernel_id, params array)`` pair), the run seed, the game range and the level.
+"""
+
+from __future__ import annotations
+
+import numba
+import numpy as np
+import polars as pl
+
+from simulator.core.errors import SpecError
+from simulator.rami import kernels, records
+from simulator.rami.reference import LEVELS, Seat, play_games
+from simulator.rami.rules import Rules, rules_arrays
+from strategies.rami import STRATEGIES, default_params
+
+# first guess of rows per game, per level and table (rounds, games); a block that overflows is re-run bigger
+_ROWS_PER_GAME = {"rounds": (1, 1), "games": (16, 1)}
+
+
+def seats_of(seats) -> list[Seat]:
+    """Seats as :class:`Seat`: from ``Seat`` objects, ``(kernel_id, params)`` pairs or registered names."""
+    out = []
+    for s in seats:
+        if isinstance(s, Seat):
+            out.append(s)
+        elif isinstance(s, str):
+            out.append(Seat(STRATEGIES[s].kernel_id, default_params(s)))
+        else:
+            sid, prm = s
+            out.append(Seat(int(sid), np.asarray(prm, dtype=np.float64)))
+    return out
+
+
+def raw_reference(rules: Rules, seats, seed: int, start: int, stop: int, level: str = "games") -> dict:
+    return play_games(rules, seats_of(seats), seed, start, stop, level)
+
+
+def raw_kernel(rules: Rules, seats, seed: int, start: int, stop: int, level: str = "games",
+               threads: int | None = None) -> dict:
+    """Play games ``[start, stop)`` with the numba engine; rows in game order whatever the thread count."""
+    if rules.opening_cumulative:  # R7: refused as in reference.Round
+        raise SpecError("--option opening_cumulative", True, "false (an opening spread over several turns "
+                        "is not implemented yet)")
+    assert level in LEVELS, level
+    seats = seats_of(seats)
+    P = len(seats)
+    ri, rf = rules_arrays(rules, P)
+    sids = np.array([s.sid for s in seats], dtype=np.int64)
+    prm = np.zeros((P, max(len(s.prm) for s in seats)), dtype=np.float64)
+    for p, s in enumerate(seats):
+        prm[p, : len(s.prm)] = s.prm
+    n = stop - start
+    threads = threads or numba.get_num_threads()
+    n_blocks = max(1, min(n, 4 * threads))
+    per_block = -(-n // n_blocks) if n > 0 else 1
+    level_id = LEVELS.index(level)
+    factors = np.array(_ROWS_PER_GAME[level], dtype=np.int64)
+    n_cols = np.array([records.n_cols(t, P) for t in LEVELS], dtype=np.int64)
+    while True:
+        caps = np.maximum(factors * per_block, 1)
+        rounds, traces, games, counts = kernels.simulate(seed, start, stop, level_id, ri, rf, sids, prm, n_blocks,
+                                                         caps, n_cols)
+        if (counts <= caps[None, :]).all():
+            break
+        factors = factors * 2
+    return {"rounds": _gather(rounds, counts[:, 0]), "games": _gather(games, counts[:, 1]),
+            "traces": _gather(traces, counts[:, 0])}
+
+
+def _gather(arr: np.ndarray, counts: np.ndarray) -> np.ndarray:
+    """The blocks' rows ``arr[b, :counts[b]]`` one after another."""
+    return np.ascontiguousarray(np.concatenate([arr[b, : counts[b]] for b in range(arr.shape[0])]))
+
+
+def to_frames(raw: dict, players: int, labels: list[str], level: str = "games") -> dict[str, pl.DataFrame]:
+    return {table: records.to_frame(table, raw[table], players, labels, raw["traces"] if table == "rounds" else None)
+            for table in records.TABLES[level]}
