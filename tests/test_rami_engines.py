@@ -100,3 +100,16 @@ def test_kernel_is_independent_of_threads_and_blocks():
 def test_kernel_refuses_cumulative_opening_like_the_reference():
     with pytest.raises(SpecError):
         raw_kernel(Rules(opening_cumulative=True), ["random", "random"], 1, 0, 1)
+    with pytest.raises(SpecError):  # not enough cards to deal: refused before the kernel runs
+        raw_kernel(Rules(n_decks=1, hand_cards=15), ["random"] * 4, 1, 0, 1)
+
+
+def test_kernel_rows_make_the_typed_tables():
+    from simulator.rami.engine import to_frames
+    from simulator.rami.records import column_names
+
+    raw = raw_kernel(Rules(target=300), ["random", "open-asap"], 3, 0, 5, "games")
+    frames = to_frames(raw, 2, ["random", "open-asap"], "games")
+    assert frames["rounds"].columns[: len(column_names("rounds", 2))] == column_names("rounds", 2)
+    assert frames["rounds"]["trace"].to_list() == raw["traces"].tolist()
+    assert len(frames["games"]) == 5

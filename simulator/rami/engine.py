@@ -18,7 +18,7 @@ import polars as pl
 from simulator.core.errors import SpecError
 from simulator.rami import kernels, records
 from simulator.rami.reference import LEVELS, Seat, play_games
-from simulator.rami.rules import Rules, rules_arrays
+from simulator.rami.rules import Rules, check_players, rules_arrays
 from strategies.rami import STRATEGIES, default_params
 
 # first guess of rows per game, per level and table (rounds, games); a block that overflows is re-run bigger
@@ -52,6 +52,7 @@ def raw_kernel(rules: Rules, seats, seed: int, start: int, stop: int, level: str
     assert level in LEVELS, level
     seats = seats_of(seats)
     P = len(seats)
+    check_players(P, {"n_decks": rules.n_decks, "hand_cards": rules.hand_cards})  # R1/R2: the kernel has no bounds checks
     ri, rf = rules_arrays(rules, P)
     sids = np.array([s.sid for s in seats], dtype=np.int64)
     prm = np.zeros((P, max(len(s.prm) for s in seats)), dtype=np.float64)
