@@ -37,10 +37,25 @@ def main_job() -> None:
     print(f"\nreport: {out / 'summary.md'} and {out / 'summary.png'}; data: {out / 'hands'} (Parquet)")
 
 
+WARM_UP = """
+from simulator.core.errors import SpecError
+from simulator.core.game import GAMES, get_game
+from simulator.core.spec import build_spec
+for game in GAMES:
+    try:
+        plugin = get_game(game)
+    except SpecError:
+        continue  # not built yet
+    for level in plugin.levels[:1]:
+        plugin.simulate_chunk(build_spec(game, n=1, seed=0, level=level), 0, 1, 1)
+    print("compiled", game)
+"""
+
+
 def tests() -> None:
-    # compile the kernels once (numba's on-disk cache) so the test workers load them instead of compiling twice
-    run(str(BIN / "python"), "-c", "from simulator.core.spec import build_spec; from simulator.kamoul.engine import "
-        "raw_kernel; raw_kernel(build_spec('kamoul', n=1, seed=0), 0, 1, 1)")
+    # compile every game's kernels once (numba's on-disk cache) so the test workers load them instead of
+    # compiling the same code twice in parallel
+    run(str(BIN / "python"), "-c", WARM_UP)
     run(str(BIN / "python"), "-m", "pytest", "-q", "-n", "2", "--dist", "loadfile", *sys.argv[2:])
 
 
