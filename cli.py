@@ -14,7 +14,7 @@ import click
 from simulator import __version__
 from simulator.core.errors import SpecError
 
-GAME_HELP = "kamoul (rami and kems come later)"
+GAME_HELP = "kamoul, rami (kems comes later)"
 
 
 def _seat_options(f):
@@ -23,8 +23,9 @@ def _seat_options(f):
     f = click.option("--strategy", "strategies", multiple=True, metavar="NAME[:k=v,...]",
                      help="Strategy for all seats, or repeat once per seat (see `cardsim strategies GAME`).")(f)
     f = click.option("--level", default=None, metavar="LEVEL",
-                     help="What one game is: hands | manches | parties | tops (Kamoul; default hands).")(f)
-    f = click.option("--players", type=int, default=None, help="Number of players (Kamoul: 2-6, default 4).")(f)
+                     help="What one game is: hands | manches | parties | tops (Kamoul; default hands); "
+                          "rounds | games (Rami; default rounds).")(f)
+    f = click.option("--players", type=int, default=None, help="Number of players (Kamoul: 2-6, Rami: 2-8; default 4).")(f)
     return f
 
 
@@ -44,6 +45,8 @@ def cli():
       cardsim replay kamoul --seed 1 --game 42
       cardsim strategies kamoul
       cardsim rules kamoul
+      cardsim simulate rami -n 100000 --seed 1 --out runs/r1
+      cardsim rami opening --hand "7H 8H 9H KS KH KD JK"
     """
 
 
@@ -62,8 +65,8 @@ def cli():
 def simulate(game, n, seed, out, players, level, strategies, options, threads, chunk_size, spec_file, quiet):
     """Play N games of GAME and write them to a run directory.
 
-    The run directory holds one folder per table (hands/, and manches/, parties/, tops/ at higher
-    levels), each readable as it is with pandas.read_parquet(DIR/"hands") or
+    The run directory holds one folder per table (Kamoul: hands/, and manches/, parties/, tops/ at higher
+    levels; Rami: rounds/, and games/), each readable as it is with pandas.read_parquet(DIR/"hands") or
     polars.scan_parquet(DIR/"hands"), plus _manifest.json with the full spec, and summary.md/.png.
     Re-running the same command resumes an interrupted run; Ctrl-C stops cleanly after the chunk in
     flight.
@@ -90,7 +93,7 @@ def _write_summary(out: Path) -> str:
     tmp.write_text(text + "\n", encoding="utf-8")
     os.replace(tmp, out / "summary.md")
     save_summary_figure(summary, out / "summary.png")
-    return text + f"\n\nrun directory: {out}  (summary.md, summary.png, hands/ …)"
+    return text + f"\n\nrun directory: {out}  (summary.md, summary.png, {summary.get('table', 'hands')}/ …)"
 
 
 @cli.command()
@@ -127,6 +130,43 @@ def rules(game):
     from simulator import api
 
     click.echo(api.rules_text(game))
+
+
+@cli.group()
+def rami():
+    """Rami "Kracouil" tools (rules in docs/rules/rami.md)."""
+
+
+@rami.command()
+@click.option("--hand", "hand", required=True, metavar="CARDS",
+              help='The hand, card names separated by spaces: "7H 8H 9H KS KH KD JK" (JK = joker, 10H or TH).')
+@click.option("--decks", type=int, default=2, show_default=True,
+              help="54-card decks in play (1-3): at most that many copies of a card, twice that many jokers.")
+@click.option("--opening-points", type=int, default=51, show_default=True, help="Points an opening must total (R7).")
+@click.option("--json", "as_json", is_flag=True, help="Print JSON: can_open, points, threshold, melds, hand, decks.")
+def opening(hand, decks, opening_points, as_json):
+    """Can HAND open (R7), for how many points, with which melds? Exact search.
+
+    Melds must include a tierce franche (a pure run of three); a joker counts zero toward the opening.
+    A joker is shown as JK=<card it stands for>.
+    """
+    from simulator import api
+
+    result = api.rami_opening(hand, decks=decks, opening_points=opening_points)
+    if as_json:
+        import json
+
+        click.echo(json.dumps(result))
+        return
+    click.echo(f"hand: {' '.join(result['hand'])} ({len(result['hand'])} cards, {result['decks']} deck(s))")
+    verdict = "yes" if result["can_open"] else "no"
+    click.echo(f"can open: {verdict} (best opening {result['points']} points; {result['threshold']} needed)")
+    if result["melds"]:
+        click.echo("melds:")
+        for meld in result["melds"]:
+            click.echo("  " + " ".join(meld))
+    else:
+        click.echo("melds: none (no tierce franche in this hand)")
 
 
 def main(argv: list[str] | None = None) -> int:

@@ -62,13 +62,16 @@ def outcome_table(hands: pl.LazyFrame) -> pl.DataFrame:
 
 
 def run_summary(run: str | Path) -> dict:
-    """Frames of a finished (or partial) run: ``seats``, ``outcomes`` and, at higher levels, ``manches``…"""
+    """Frames of a finished (or partial) run: ``seats``, ``outcomes`` (from the game's finest table, named by
+    ``table``) and, at higher levels, one win table per coarser table (``manches``…, ``games``)."""
     manifest = read_manifest(run)
     spec = RunSpec.from_dict(manifest["spec"])
     labels = [s.label() for s in spec.strategies]
-    hands = read_table(run, "hands")
-    out = {"spec": spec, "seats": seat_table(hands, spec.players, labels), "outcomes": outcome_table(hands)}
-    for table in spec.plugin.tables(spec.level)[1:]:
+    tables = spec.plugin.tables(spec.level)
+    finest = read_table(run, tables[0])  # one row per hand (Kamoul) or round (Rami): winner, outcome, points_<p>
+    out = {"spec": spec, "table": tables[0], "seats": seat_table(finest, spec.players, labels),
+           "outcomes": outcome_table(finest)}
+    for table in tables[1:]:
         out[table] = level_wins(read_table(run, table), spec.players, labels)
     return out
 
@@ -78,13 +81,15 @@ def format_summary(summary: dict) -> str:
     spec: RunSpec = summary["spec"]
     lines = [f"{spec.game}: {spec.n:,} {spec.level}, {spec.players} players, seed {spec.seed}", ""]
     seats = summary["seats"]
-    lines.append(f"hands won per seat (95% interval) and mean points per hand, over {seats['n'][0]:,} hands:")
+    finest = summary.get("table", "hands")
+    unit = finest[:-1] if finest.endswith("s") else finest
+    lines.append(f"{finest} won per seat (95% interval) and mean points per {unit}, over {seats['n'][0]:,} {finest}:")
     for r in seats.iter_rows(named=True):
         lines.append(
             f"  seat {r['seat']} {r['strategy']:<24} {100 * r['win_rate']:6.2f}% [{100 * r['win_low']:.2f}, "
             f"{100 * r['win_high']:.2f}]   points {r['mean_points']:+7.3f} [{r['points_low']:+.3f}, {r['points_high']:+.3f}]"
         )
-    for table in ("manches", "parties", "tops"):
+    for table in spec.plugin.tables(spec.level)[1:]:
         if table in summary:
             frame = summary[table]
             lines.append(f"{table} won per seat over {frame['n'][0]:,} {table} (shared wins count for each):")

@@ -25,7 +25,7 @@ def plot_seat_win_rates(seats: pl.DataFrame, *, ax=None, title: str = "hands won
     return ax
 
 
-def plot_outcomes(outcomes: pl.DataFrame, *, ax=None):
+def plot_outcomes(outcomes: pl.DataFrame, *, ax=None, table: str = "hands"):
     """Horizontal bars of outcome kinds with their 95% intervals (``analysis.summary.outcome_table``)."""
     ax = ax or plt.gca()
     y = list(range(outcomes.height))
@@ -35,16 +35,17 @@ def plot_outcomes(outcomes: pl.DataFrame, *, ax=None):
     ax.barh(y, share, xerr=err, capsize=3, color="#DD8452")
     ax.set_yticks(y, outcomes["outcome"].to_list())
     ax.invert_yaxis()
-    ax.set_xlabel("% of hands (95% interval)")
-    ax.set_title("how hands end")
+    ax.set_xlabel(f"% of {table} (95% interval)")
+    ax.set_title(f"how {table} end")
     return ax
 
 
 def save_summary_figure(summary: dict, path: str | Path) -> Path:
     """One PNG with the seat win rates and the outcome kinds of a run summary."""
     fig, axes = plt.subplots(1, 2, figsize=(11, 4))
-    plot_seat_win_rates(summary["seats"], ax=axes[0])
-    plot_outcomes(summary["outcomes"], ax=axes[1])
+    table = summary.get("table", "hands")
+    plot_seat_win_rates(summary["seats"], ax=axes[0], title=f"{table} won per seat")
+    plot_outcomes(summary["outcomes"], ax=axes[1], table=table)
     fig.tight_layout()
     fig.savefig(path, dpi=100)
     plt.close(fig)

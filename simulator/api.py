@@ -95,15 +95,23 @@ def replay(game: str, *, seed: int | None = None, index: int, run_dir: str | Pat
     return text
 
 
-def _check_against_run(spec: RunSpec, run_dir, index: int) -> str:
-    from simulator.kamoul.replay import trace_hashes
+_ROW_ORDER = {"hands": "hand", "rounds": "round"}  # the per-game row number of each finest table
 
-    stored = read_table(run_dir, "hands").filter(pl.col("game") == index).sort("hand").select("trace").collect()
+
+def _check_against_run(spec: RunSpec, run_dir, index: int) -> str:
+    plugin = spec.plugin
+    if plugin.trace_hashes is None:
+        return "(this game has no event trace: nothing to check against)"
+    table = plugin.tables(spec.level)[0]
+    stored = read_table(run_dir, table).filter(pl.col("game") == index)
+    if table in _ROW_ORDER:
+        stored = stored.sort(_ROW_ORDER[table])
+    stored = stored.select("trace").collect()
     if stored.height == 0:
         return f"(game {index} is not on disk yet in {run_dir}: nothing to check against)"
-    replayed = trace_hashes(spec, index)
+    replayed = plugin.trace_hashes(spec, index)
     same = replayed == [int(t) for t in stored["trace"]]
-    return ("replay check: the event trace matches the stored run for every hand" if same
+    return (f"replay check: the event trace matches the stored run for every row of {table}" if same
             else "replay check: MISMATCH between this replay and the stored run (different cardsim version?)")
 
 
@@ -128,3 +136,43 @@ def rules_text(game: str) -> str:
     lines.append(f"levels: {', '.join(plugin.levels)} (default {plugin.default_level}); "
                  f"players: default {plugin.default_players}")
     return "\n".join(lines)
+
+
+def rami_opening(hand_text: str, *, decks: int = 2, opening_points: int = 51) -> dict:
+    """R7: can this Rami hand open, for how many points, with which melds (exact, :func:`melds.best_opening`).
+
+    ``hand_text``: card names separated by spaces or commas (``"7H 8H 9H KS KH KD JK"``; JK = joker). With
+    ``decks`` 54-card decks a hand holds at most ``decks`` copies of a natural card and ``2 * decks`` jokers.
+    Returns ``{"can_open", "points", "threshold", "melds"}``, melds as lists of card names (a joker as
+    ``"JK=AH"``: the card it stands for).
+    """
+    from collections import Counter
+
+    from simulator.core.cards import JOKER, card_name, parse_card
+    from simulator.rami.melds import best_opening
+
+    if isinstance(decks, bool) or not isinstance(decks, int) or not 1 <= decks <= 3:
+        raise SpecError("--decks", decks, "1, 2 or 3")
+    if isinstance(opening_points, bool) or not isinstance(opening_points, int) or not 0 <= opening_points <= 200:
+        raise SpecError("--opening-points", opening_points, "an integer in [0, 200]")
+    tokens = hand_text.replace(",", " ").split()
+    if not tokens:
+        raise SpecError("--hand", hand_text, 'card names separated by spaces, e.g. "7H 8H 9H KS KH KD JK"',
+                        "holds no card")
+    cards = []
+    for tok in tokens:
+        try:
+            cards.append(parse_card(tok))
+        except ValueError:
+            raise SpecError("--hand", tok, "cards such as AH 10D KS JK (rank A 2-10 J Q K, suit C D H S; JK joker)",
+                            "is not a card") from None
+    for card, count in Counter(cards).items():
+        most = 2 * decks if card == JOKER else decks
+        if count > most:
+            raise SpecError("--hand", card_name(card), f"at most {most} of it with {decks} deck(s) (--decks)",
+                            f"appears {count} times")
+    result = best_opening(cards, threshold=opening_points)
+    melds = [[("JK=" + card_name(c)) if i == m.joker else card_name(c) for i, c in enumerate(m.cards)]
+             for m in result.melds]
+    return {"hand": [card_name(c) for c in cards], "decks": decks, "threshold": opening_points,
+            "can_open": result.can_open, "points": result.points, "melds": melds}

@@ -51,6 +51,9 @@ class GamePlugin:
     simulate_chunk: Callable
     default_chunk_size: Callable[[str], int]
     replay: Callable | None = None
+    trace_hashes: Callable | None = None
+    """``trace_hashes(spec, index)``: the event-trace hash of each row of game ``index`` in the finest table
+    (its ``trace`` column, in row order), replayed with the reference engine; ``None`` if the game has none."""
 
     def strategy(self, name: str, field: str = "--strategy") -> StrategyDef:
         try:
@@ -67,6 +70,6 @@ def get_game(name: str) -> GamePlugin:
         module = importlib.import_module(f"simulator.{name}.plugin")
     except ModuleNotFoundError as err:
         if err.name and err.name.startswith(f"simulator.{name}"):
-            raise SpecError("game", name, "kamoul (rami and kems are not built yet)") from None
+            raise SpecError("game", name, "kamoul, rami (kems is not built yet)") from None
         raise
     return module.PLUGIN

@@ -18,6 +18,12 @@ def _replay(spec, index: int) -> str:
     return replay_text(spec, index)
 
 
+def _trace_hashes(spec, index: int) -> list[int]:
+    from simulator.kamoul.replay import trace_hashes
+
+    return trace_hashes(spec, index)
+
+
 PLUGIN = GamePlugin(
     name="kamoul",
     levels=LEVELS,
@@ -31,4 +37,5 @@ PLUGIN = GamePlugin(
     simulate_chunk=simulate_chunk,
     default_chunk_size=lambda level: _CHUNK[level],
     replay=_replay,
+    trace_hashes=_trace_hashes,
 )

@@ -4,8 +4,8 @@
 int64[rows, cols], "traces": uint64[rows]}``, layout of :mod:`simulator.rami.records`) so tests can compare
 them exactly; ``to_frames`` makes the typed tables.
 
-There is no Rami plugin yet (``build_spec("rami", ...)`` does not work), so both take the pieces a spec would
-hold: a :class:`~simulator.rami.rules.Rules`, the seats (each a :class:`~simulator.rami.reference.Seat` or a
+Both take the pieces a spec holds (``simulator.rami.plugin`` builds them from a :class:`RunSpec`): a
+:class:`~simulator.rami.rules.Rules`, the seats (each a :class:`~simulator.rami.reference.Seat` or a
 ``(kernel_id, params array)`` pair), the run seed, the game range and the level.
 """
 

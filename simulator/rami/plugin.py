@@ -1,0 +1,70 @@
+"""Rami "Kracouil" as the core sees it (see ``simulator.core.game.GamePlugin``)."""
+
+from __future__ import annotations
+
+import polars as pl
+
+from simulator.core.errors import SpecError
+from simulator.core.game import GamePlugin
+from simulator.core.spec import RunSpec
+from simulator.rami import records
+from simulator.rami.engine import raw_kernel, to_frames
+from simulator.rami.reference import LEVELS, Seat
+from simulator.rami.rules import OPTIONS, Rules, check_players
+from strategies.rami import DEFAULT_STRATEGY, STRATEGIES, params_array
+
+_CHUNK = {"rounds": 20_000, "games": 200}
+
+
+def check_spec(players: int, values: dict) -> None:
+    """Spec-time checks: R1/R2 player count and deck size, and R7 options the engines do not implement."""
+    check_players(players, values)
+    if values.get("opening_cumulative"):
+        raise SpecError("--option opening_cumulative", "true", "false (an opening spread over several turns "
+                        "is not implemented yet)")
+
+
+def seats_of(spec: RunSpec) -> list[Seat]:
+    out = []
+    for seat in spec.strategies:
+        sdef = STRATEGIES[seat.name]
+        out.append(Seat(sdef.kernel_id, params_array(sdef, dict(seat.params))))
+    return out
+
+
+def rules_of(spec: RunSpec) -> Rules:
+    return Rules.from_options(dict(spec.options))
+
+
+def simulate_chunk(spec: RunSpec, start: int, stop: int, threads: int | None = None) -> dict[str, pl.DataFrame]:
+    raw = raw_kernel(rules_of(spec), seats_of(spec), spec.seed, start, stop, spec.level, threads)
+    return to_frames(raw, spec.players, [s.label() for s in spec.strategies], spec.level)
+
+
+def _replay(spec: RunSpec, index: int) -> str:
+    from simulator.rami.replay import replay_text
+
+    return replay_text(spec, index)
+
+
+def _trace_hashes(spec: RunSpec, index: int) -> list[int]:
+    from simulator.rami.replay import trace_hashes
+
+    return trace_hashes(spec, index)
+
+
+PLUGIN = GamePlugin(
+    name="rami",
+    levels=LEVELS,
+    default_level="rounds",
+    options=OPTIONS,
+    strategies=STRATEGIES,
+    default_strategy=DEFAULT_STRATEGY,
+    default_players=4,
+    check_players=check_spec,
+    tables=lambda level: records.TABLES[level],
+    simulate_chunk=simulate_chunk,
+    default_chunk_size=lambda level: _CHUNK[level],
+    replay=_replay,
+    trace_hashes=_trace_hashes,
+)

@@ -1,0 +1,29 @@
+"""A readable play-by-play of one Rami game, from the reference engine and the game's own stream."""
+
+from __future__ import annotations
+
+from simulator.core.spec import RunSpec
+from simulator.rami.plugin import rules_of, seats_of
+from simulator.rami.reference import Game
+
+
+def replay_game(spec: RunSpec, index: int) -> tuple[list[str], Game]:
+    """Play game ``index`` of ``spec`` again with the reference engine; returns its log lines and the game."""
+    log: list[str] = []
+    game = Game(rules_of(spec), seats_of(spec), spec.seed, index, spec.level, log).play()
+    return log, game
+
+
+def replay_text(spec: RunSpec, index: int) -> str:
+    log, _ = replay_game(spec, index)
+    seats = ", ".join(f"P{p}={s.label()}" for p, s in enumerate(spec.strategies))
+    head = [f"rami game {index} of seed {spec.seed} ({spec.level}, {spec.players} players: {seats})",
+            "cards: rank + suit (C D H S), JK = joker (JK=7H: a joker standing for 7H); "
+            "end values A=11, J/Q/K=10, joker 20; lower totals are better"]
+    return "\n".join(head + log)
+
+
+def trace_hashes(spec: RunSpec, index: int) -> list[int]:
+    """Event-trace hash of each round of game ``index`` (the ``trace`` column of the ``rounds`` table)."""
+    _, game = replay_game(spec, index)
+    return [int(t) for t in game.traces]
