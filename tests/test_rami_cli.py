@@ -36,8 +36,13 @@ def test_simulate_writes_rounds_that_pandas_and_polars_open(rami_run):
     lazy = pl.scan_parquet(rami_run / "rounds").collect()
     assert len(rounds) == 400 == lazy.height
     assert sorted(rounds["game"]) == list(range(400))
-    for col in ("winner", "outcome", "points_0", "total_3", "open_turn_1", "cards_left_2", "trace", "strategy_0"):
+    for col in ("winner", "outcome", "points_0", "total_3", "open_turn_1", "cards_left_2", "open_points_2",
+                "jokers_laid", "jokers_swapped", "trace", "strategy_0"):
         assert col in lazy.columns
+    for col in ("open_points_0", "jokers_laid", "jokers_swapped"):
+        assert lazy[col].dtype == pl.Int16
+    assert ((lazy["open_points_0"] >= 0) == (lazy["open_turn_0"] >= 0)).all()
+    assert (lazy["jokers_laid"] >= lazy["jokers_swapped"]).all()
     assert set(lazy["strategy_0"]) == {"open-asap"}
 
 

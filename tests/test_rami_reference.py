@@ -635,3 +635,59 @@ def test_every_rule_R1_to_R15_has_a_test():
             if mark.name == "rule":
                 marked.add(mark.args[0])
     assert {f"R{i}" for i in range(1, 16)} <= marked
+
+
+# ================================================================================================ opening points, jokers
+@pytest.mark.parametrize("options", [{}, {"joker_swap": "free", "joker_opening_value": "represented"},
+                                     {"joker_swap": "must_reuse", "playable_discard": "ignored"}])
+def test_rounds_open_points_and_joker_counters(monkeypatch, options):
+    """``open_points_<p>`` is the R7 value of the opening melds laid (``opening_value`` with the option; 0 for a
+    rami sec, -1 never, as ``open_turn``); ``jokers_laid``/``jokers_swapped`` count the events of the round."""
+    from simulator.rami.melds import decode_meld, opening_value
+
+    openings, sec, events = {}, set(), {"laid": 0, "swapped": 0}
+    original_open, original_meld, original_move = Round.open_with, Round.lay_meld, Round.apply_move
+
+    def open_with(self, p, melds, points):
+        openings[p] = (sum(opening_value(decode_meld(m), self.r.joker_opening_value) for m in melds), points)
+        original_open(self, p, melds, points)
+
+    def lay_meld(self, p, code):
+        events["laid"] += int(decode_meld(code).joker >= 0)
+        original_meld(self, p, code)
+
+    def apply_move(self, p, move):
+        if int(move[2]) == SWAP_JOKER:
+            events["swapped"] += 1
+        elif int(move[0]) == JOKER:
+            events["laid"] += 1
+        original_move(self, p, move)
+
+    monkeypatch.setattr(Round, "open_with", open_with)
+    monkeypatch.setattr(Round, "lay_meld", lay_meld)
+    monkeypatch.setattr(Round, "apply_move", apply_move)
+    rules = Rules.from_options(dict(options, max_turns_per_round=400))
+    names = ["open-asap", "random", "joker-keeper"]
+    P = len(names)
+    laid_rounds = swapped_rounds = opened_seats = 0
+    for i in range(300):
+        openings.clear()
+        events.update(laid=0, swapped=0)
+        row = Game(rules, [seat(n) for n in names], 21, i, level="rounds").play().rows["rounds"][0]
+        assert row[R["jokers_laid"]] == events["laid"] and row[R["jokers_swapped"]] == events["swapped"]
+        assert row[R["jokers_laid"]] >= row[R["jokers_swapped"]] >= 0
+        laid_rounds += row[R["jokers_laid"]] > 0
+        swapped_rounds += row[R["jokers_swapped"]] > 0
+        for p in range(P):
+            pts = row[seat_column("rounds", P, "open_points", p)]
+            turn = row[seat_column("rounds", P, "open_turn", p)]
+            if turn < 0:
+                assert pts == -1 and p not in openings
+            elif p in openings:  # an R7 opening: the value of its melds, at least the threshold
+                value, points = openings[p]
+                assert pts == value == points >= rules.opening_points
+                opened_seats += 1
+            else:  # a rami sec
+                assert pts == 0 and row[R["outcome"]] == OUT_RAMI_SEC and row[R["winner"]] == p
+    assert laid_rounds > 0 and opened_seats > 100
+    assert (swapped_rounds > 0) == (rules.joker_swap != "forbidden")

@@ -10,7 +10,7 @@ method it mirrors; rule numbers are cited where a rule is applied.
 Per-block state (the tuple ``g``, reused from round to round; see :func:`new_state`):
 
 * ``hands`` ``int8[P, 53]`` count vectors, ``sizes`` ``int64[P]``, ``opened``/``laid`` ``int8[P]``,
-  ``open_turn``/``own_turns`` ``int64[P]``;
+  ``open_turn``/``own_turns``/``open_points`` ``int64[P]``;
 * ``table`` ``int8[MAX_MELDS, 5]`` meld codes, ``owner`` ``int8[MAX_MELDS]``;
 * ``stock``/``discard`` ``int16[54 * decks]`` piles (top = last), sizes in ``st``;
 * ``st`` ``int64[N_ST]`` scalars (``ST_*``); ``h`` ``uint64[1]`` the trace hash; ``rng`` ``uint64[4]``;
@@ -71,7 +71,8 @@ SWAP_MUST_REUSE, SWAP_FREE, SWAP_FORBIDDEN = 0, 1, 2
 PD_SNAP, PD_FORBIDDEN, PD_IGNORED = 0, 1, 2
 RACE_SPEED, RACE_UNIFORM, RACE_TURN_ORDER = 0, 1, 2
 
-(ST_NSTOCK, ST_NDISCARD, ST_NTABLE, ST_TURNS, ST_CLAIMS, ST_RESHUFFLES, ST_WINNER, ST_OUTCOME, N_ST) = range(9)
+(ST_NSTOCK, ST_NDISCARD, ST_NTABLE, ST_TURNS, ST_CLAIMS, ST_RESHUFFLES, ST_WINNER, ST_OUTCOME, ST_JOKERS_LAID,
+ ST_JOKERS_SWAPPED, N_ST) = range(11)
 N_ROUND_FIXED = len(ROUND_FIXED)
 N_GAME_FIXED = len(GAME_FIXED)
 
@@ -109,6 +110,7 @@ def new_state(P, decks):
         np.zeros(P, dtype=np.int64),                # 25 contenders
         np.zeros(P, dtype=np.int64),                # 26 points
         np.zeros(P, dtype=np.int64),                # 27 scores (cumulative)
+        np.zeros(P, dtype=np.int64),                # 28 open_points
     )
 
 
@@ -214,6 +216,8 @@ def _lay_meld(p, src, i, g):
     owner[t] = p
     st[ST_NTABLE] = t + 1
     laid[p] = 1
+    if code[4] >= 0:
+        st[ST_JOKERS_LAID] += 1
     b = ((np.int64(code[0]) << 12) | (np.int64(code[1]) << 8) | (np.int64(code[2]) << 4) | np.int64(code[3]))
     _trace(h, EV_MELD, p, b, np.int64(code[4]) + 1)
 
@@ -221,7 +225,7 @@ def _lay_meld(p, src, i, g):
 @njit(refcount=False)
 def _apply_move(p, card, t, action, declared, g):
     """TableOps.apply_move: one lay-off (R8) or joker swap (R9) onto table meld ``t``."""
-    hands, sizes, laid, table, h = g[0], g[1], g[3], g[6], g[20]
+    hands, sizes, laid, table, st, h = g[0], g[1], g[3], g[6], g[10], g[20]
     kind = np.int64(table[t, 0])
     b = np.int64(table[t, 2])
     n = np.int64(table[t, 3])
@@ -247,6 +251,10 @@ def _apply_move(p, card, t, action, declared, g):
         hands[p, card] -= 1
         sizes[p] -= 1
     laid[p] = 1
+    if action == SWAP_JOKER:
+        st[ST_JOKERS_SWAPPED] += 1
+    elif card == JOKER:
+        st[ST_JOKERS_LAID] += 1
     _trace(h, EV_SWAP if action == SWAP_JOKER else EV_LAYOFF, p, t, card * 16 + action)
 
 
@@ -478,6 +486,7 @@ def _open_with(p, n, points, g):
         _lay_meld(p, out_a, i, g)
     opened[p] = 1
     open_turn[p] = own_turns[p]
+    g[28][p] = points
 
 
 @njit(refcount=False)
@@ -523,6 +532,7 @@ def _unopened_phase(p, ri, sids, prm, ws, g, rng):
             _lay_meld(p, out_b, i, g)
         opened[p] = 1
         open_turn[p] = own_turns[p]
+        g[28][p] = 0  # rami sec: 0 points (Round.unopened_phase)
         return last
     if choice == OPEN_OPEN:
         _open_with(p, n, points, g)
@@ -718,6 +728,7 @@ def play_round(dealer, P, ri, rf, sids, prm, ws, g, rng):
         opened[q] = 0
         laid[q] = 0
         open_turn[q] = -1
+        g[28][q] = -1
         own_turns[q] = 0
     for i in range(N_ST):
         st[i] = 0
@@ -819,11 +830,14 @@ def play_game(game, level, seed, P, ri, rf, sids, prm, ws, g, counts, round_rows
             row[7] = st[ST_CLAIMS]
             row[8] = st[ST_RESHUFFLES]
             row[9] = st[ST_NTABLE]
+            row[10] = st[ST_JOKERS_LAID]
+            row[11] = st[ST_JOKERS_SWAPPED]
             for q in range(P):
                 row[N_ROUND_FIXED + q] = points[q]
                 row[N_ROUND_FIXED + P + q] = scores[q]
                 row[N_ROUND_FIXED + 2 * P + q] = open_turn[q]
                 row[N_ROUND_FIXED + 3 * P + q] = sizes[q]
+                row[N_ROUND_FIXED + 4 * P + q] = g[28][q]
             trace_rows[r] = h[0]
         counts[0] += 1
         rounds += 1

@@ -4,9 +4,11 @@ Both engines produce the same raw rows: per table an ``int64[rows, cols]`` array
 below (per-seat columns last, seat 0 first), plus one ``uint64`` event-trace hash per round.
 
 * ``rounds``: one row per round: who dealt and played first, the winner (-1 without one), the outcome
-  (:data:`simulator.rami.codes.OUTCOMES`), turns, R10 claims, R14 reshuffles, melds on the table at the end;
-  per seat the round's points, the cumulative total after it, the own turn of the opening (-1 never) and
-  the cards left in hand.
+  (:data:`simulator.rami.codes.OUTCOMES`), turns, R10 claims, R14 reshuffles, melds on the table at the end,
+  jokers laid on the table (in new melds and lay-offs, an R9 re-laid joker included) and jokers taken back by
+  R9 swaps; per seat the round's points, the cumulative total after it, the own turn of the opening (-1
+  never), the cards left in hand and the opening's R7 points (``joker_opening_value`` applied; 0 for a rami
+  sec, which is no R7 opening; -1 never).
 * ``games``: one row per game: rounds played, the first dealer (R2), the winners as a bit mask and the
   single winner (-1 on a shared win); per seat the final total (R15).
 """
@@ -22,8 +24,9 @@ from simulator.rami.codes import OUTCOMES
 
 TABLES = {"rounds": ("rounds",), "games": ("rounds", "games")}
 
-ROUND_FIXED = ("game", "round", "dealer", "first", "winner", "outcome", "turns", "claims", "reshuffles", "melds")
-ROUND_SEAT = ("points", "total", "open_turn", "cards_left")
+ROUND_FIXED = ("game", "round", "dealer", "first", "winner", "outcome", "turns", "claims", "reshuffles", "melds",
+               "jokers_laid", "jokers_swapped")
+ROUND_SEAT = ("points", "total", "open_turn", "cards_left", "open_points")
 GAME_FIXED = ("game", "rounds", "first_dealer", "winners", "winner")
 GAME_SEAT = ("total",)
 
@@ -33,10 +36,11 @@ G = {name: i for i, name in enumerate(GAME_FIXED)}
 
 _DTYPES = {
     "game": pl.Int64, "round": pl.Int16, "dealer": pl.Int8, "first": pl.Int8, "winner": pl.Int8, "turns": pl.Int16,
-    "claims": pl.Int16, "reshuffles": pl.Int16, "melds": pl.Int16, "rounds": pl.Int16, "first_dealer": pl.Int8,
+    "claims": pl.Int16, "reshuffles": pl.Int16, "melds": pl.Int16, "jokers_laid": pl.Int16, "jokers_swapped": pl.Int16, "rounds": pl.Int16, "first_dealer": pl.Int8,
     "winners": pl.Int16,
 }
-_SEAT_DTYPES = {"points": pl.Int16, "total": pl.Int32, "open_turn": pl.Int16, "cards_left": pl.Int16}
+_SEAT_DTYPES = {"points": pl.Int16, "total": pl.Int32, "open_turn": pl.Int16, "cards_left": pl.Int16,
+                "open_points": pl.Int16}
 OUTCOME_ENUM = pl.Enum(list(OUTCOMES))
 _OUTCOME_LEVELS = pl.Series("outcome", list(OUTCOMES), dtype=OUTCOME_ENUM)
 

@@ -58,9 +58,12 @@ class RoundResult:
     claims: int = 0
     reshuffles: int = 0
     melds: int = 0
+    jokers_laid: int = 0
+    jokers_swapped: int = 0
     points: list[int] = field(default_factory=list)
     open_turn: list[int] = field(default_factory=list)
     cards_left: list[int] = field(default_factory=list)
+    open_points: list[int] = field(default_factory=list)
     trace: int = 0
 
 
@@ -79,6 +82,9 @@ class Round(TableOps):
         self.opened = np.zeros(P, dtype=np.int8)
         self.laid = np.zeros(P, dtype=np.int8)          # laid any card this round (R12 "laid nothing before")
         self.open_turn = [-1] * P
+        self.open_points = [-1] * P                    # R7 value of the opening (0 for a rami sec), -1 never
+        self.jokers_laid = 0                            # jokers put on the table (melds, lay-offs, R9 re-lays)
+        self.jokers_swapped = 0                         # table jokers taken back by an R9 swap
         self.own_turns = [0] * P
         self.table = np.zeros((MAX_MELDS, 5), dtype=np.int8)
         self.owner = np.full(MAX_MELDS, -1, dtype=np.int8)
@@ -279,6 +285,7 @@ class Round(TableOps):
             self.lay_meld(p, m)
         self.opened[p] = 1
         self.open_turn[p] = self.own_turns[p]
+        self.open_points[p] = points
 
     def unopened_phase(self, p: int) -> int:
         """R7/R12 for an unopened player; returns the forced last discard of a rami sec, -1 for a rami sec
@@ -298,6 +305,7 @@ class Round(TableOps):
                 self.lay_meld(p, m)
             self.opened[p] = 1
             self.open_turn[p] = self.own_turns[p]
+            self.open_points[p] = 0  # a rami sec is no R7 opening: recorded as 0 points (as its EV_OPEN)
             return last
         if choice == OPEN_OPEN:
             assert can_open, "opened when R7 does not allow it"
@@ -434,6 +442,8 @@ class Round(TableOps):
             p = (p - 1) % P  # R2: play runs counter-clockwise
         res.winner, res.outcome = self.winner, self.outcome
         res.turns, res.claims, res.reshuffles, res.melds = self.turns, self.claims, self.reshuffles, self.n_table
+        res.jokers_laid, res.jokers_swapped = self.jokers_laid, self.jokers_swapped
+        res.open_points = list(self.open_points)
         res.points = self.score()
         res.open_turn = list(self.open_turn)
         res.cards_left = [int(x) for x in self.sizes]
@@ -522,7 +532,8 @@ class Game:
             scores = [s + x for s, x in zip(scores, res.points)]
             self.rows["rounds"].append(
                 [self.index, rounds, res.dealer, res.first, res.winner, res.outcome, res.turns, res.claims,
-                 res.reshuffles, res.melds] + res.points + scores + res.open_turn + res.cards_left)
+                 res.reshuffles, res.melds, res.jokers_laid, res.jokers_swapped]
+                + res.points + scores + res.open_turn + res.cards_left + res.open_points)
             self.traces.append(res.trace)
             rounds += 1
             dealer = (dealer - 1) % P  # R2: the next dealer sits on the previous dealer's right

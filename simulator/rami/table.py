@@ -85,6 +85,8 @@ class TableOps:
         self.owner[self.n_table] = p
         self.n_table += 1
         self.laid[p] = 1
+        if meld.joker >= 0:
+            self.jokers_laid += 1
         b, c = pack_meld(code)
         self.trace(EV_MELD, p, b, c)
         self.say(f"  P{p} lays {meld}")
@@ -120,6 +122,10 @@ class TableOps:
         assert (declared in meld.cards) and (card == JOKER or card == declared), (move, code, meld)
         self.table[t] = code
         self.laid[p] = 1
+        if action == SWAP_JOKER:
+            self.jokers_swapped += 1
+        elif card == JOKER:
+            self.jokers_laid += 1
         self.trace(EV_SWAP if action == SWAP_JOKER else EV_LAYOFF, p, t, card * 16 + action)
         verb = "swaps in" if action == SWAP_JOKER else f"lays off ({ACTION_NAMES[action]})"
         self.say(f"  P{p} {verb} {name(card)}{'=' + name(declared) if card == JOKER else ''} on meld {t}: {meld}")
