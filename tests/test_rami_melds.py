@@ -23,7 +23,7 @@ from simulator.core.cards import JOKER, card_name, parse_card
 from simulator.rami import melds as M
 from simulator.rami import melds_ref as R
 from simulator.rami.melds import (
-    ADD_TO_SET, EXTEND_HIGH, EXTEND_LOW, RUN, SET, SWAP_JOKER, InvalidMeld, LayOff, Meld, best_opening, is_combination,
+    ADD_TO_SET, EXTEND_HIGH, EXTEND_LOW, RUN, SET, SWAP_JOKER, InvalidMeld, LayOff, best_opening, is_combination,
     layoffs, least_left, opening_value, parse_meld, remaining, verify_combination,
 )
 

@@ -10,6 +10,8 @@ import importlib
 from dataclasses import dataclass
 from typing import Callable
 
+import numpy as np
+
 from simulator.core.errors import SpecError
 from simulator.core.params import ParamSet
 
@@ -26,6 +28,26 @@ class StrategyDef:
     params: ParamSet
     doc: str
     family: str = ""
+
+
+@dataclass
+class Seat:
+    """A seat's strategy as the engines see it: kernel id and parameter array."""
+
+    sid: int
+    prm: np.ndarray
+
+
+def params_array(strategy: StrategyDef, values: dict) -> np.ndarray:
+    """``float64[K]``: the parameter values in the order the kernel indexes them (booleans as 0/1)."""
+    return np.array([float(values[p.name]) for p in strategy.params.params], dtype=np.float64)
+
+
+def seats_of(spec) -> list[Seat]:
+    """The :class:`Seat` of every seat of a run spec (its game's registered strategies, resolved parameters)."""
+    strategies = spec.plugin.strategies
+    return [Seat(strategies[s.name].kernel_id, params_array(strategies[s.name], dict(s.params)))
+            for s in spec.strategies]
 
 
 @dataclass(frozen=True)

@@ -10,11 +10,11 @@ import numba
 import numpy as np
 import polars as pl
 
+from simulator.core.game import seats_of  # noqa: F401  (re-exported for replay and tests)
 from simulator.core.spec import RunSpec
 from simulator.kamoul import kernels, records
-from simulator.kamoul.reference import LEVELS, Seat, play_games
+from simulator.kamoul.reference import LEVELS, play_games
 from simulator.kamoul.rules import Rules, rules_arrays
-from strategies.kamoul import STRATEGIES, params_array
 
 # first guess of rows per game, per level and table; a block that overflows is re-run with more room
 _ROWS_PER_GAME = {
@@ -23,14 +23,6 @@ _ROWS_PER_GAME = {
     "parties": (60, 3, 1, 0),
     "tops": (150, 8, 3, 1),
 }
-
-
-def seats_of(spec: RunSpec) -> list[Seat]:
-    out = []
-    for seat in spec.strategies:
-        sdef = STRATEGIES[seat.name]
-        out.append(Seat(sdef.kernel_id, params_array(sdef, dict(seat.params))))
-    return out
 
 
 def rules_of(spec: RunSpec) -> Rules:

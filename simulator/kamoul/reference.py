@@ -11,11 +11,12 @@ piles are never passed to them.
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 
 import numpy as np
 
 from simulator.core.cards import IS_RED, card_name
+from simulator.core.game import Seat  # noqa: F401  (re-exported)
 from simulator.core.rng import below, stream_state, uniform
 from simulator.kamoul.codes import (
     ACT_CALL, ACT_CONTRE, ACT_STOCK, ACT_TAKE, CARD_VALUE, CLS_AU, CLS_FALSE, CLS_NORMAL, EV_CALL, EV_CONTRE, EV_DEAL,
@@ -23,7 +24,7 @@ from simulator.kamoul.codes import (
     EV_RESHUFFLE, EV_SNAP_BAD, EV_SNAP_OK, EV_SWAP, EV_TAKE, EV_ULTIME, OUT_AU_M31, OUT_AU_RESET, OUT_BEATEN,
     OUT_CONTRE_LOST, OUT_CONTRE_WON, OUT_FALSE, OUT_NO_CALL, OUT_NORMAL, OUT_ULTIME, OUTCOMES, PENALTY_FALSE,
     PENALTY_OUT_OF_TURN, PENALTY_REORDER, PENALTY_SNAP, PENALTY_STUCK, POWER_KING, POWER_NAMES, POWER_NONE,
-    POWER_PEEK_OPP, POWER_PEEK_OWN, POWER_SWAP, RANK_POWER, SNAP_NONE, SNAP_OTHER, SNAP_OWN, TRACE_SEED, trace_py,
+    POWER_PEEK_OPP, POWER_PEEK_OWN, POWER_SWAP, RANK_POWER, SNAP_NONE, SNAP_OWN, TRACE_SEED, trace_py,
 )
 from simulator.kamoul.rules import Rules
 from strategies.kamoul import policy
@@ -37,14 +38,6 @@ def value(card: int) -> int:
 
 def name(card: int) -> str:
     return card_name(card % 52) if card >= 0 else "--"
-
-
-@dataclass
-class Seat:
-    """A seat's strategy as the engines see it: kernel id and parameter array."""
-
-    sid: int
-    prm: np.ndarray
 
 
 @dataclass

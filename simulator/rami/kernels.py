@@ -35,7 +35,7 @@ from simulator.rami.codes import (
     N_IDS, OPEN_OPEN, OPEN_SEC, OUT_BLOCKED, OUT_NORMAL, OUT_RAMI_SEC, OUT_TURN_CAP, TRACE_SEED,
 )
 from simulator.rami.melds import (
-    ADD_TO_SET, EXTEND_LOW, MAX_OUT, RUN, SWAP_JOKER, best_opening_nb, layoffs_nb, least_left_nb, new_workspace,
+    EXTEND_LOW, MAX_OUT, RUN, SWAP_JOKER, best_opening_nb, layoffs_nb, least_left_nb, new_workspace,
 )
 from simulator.rami.records import GAME_FIXED, ROUND_FIXED
 from simulator.rami.rules import FLOAT_INDEX, INT_INDEX

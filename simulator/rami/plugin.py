@@ -5,13 +5,13 @@ from __future__ import annotations
 import polars as pl
 
 from simulator.core.errors import SpecError
-from simulator.core.game import GamePlugin
+from simulator.core.game import GamePlugin, seats_of
 from simulator.core.spec import RunSpec
 from simulator.rami import records
 from simulator.rami.engine import raw_kernel, to_frames
-from simulator.rami.reference import LEVELS, Seat
+from simulator.rami.reference import LEVELS
 from simulator.rami.rules import OPTIONS, Rules, check_players
-from strategies.rami import DEFAULT_STRATEGY, STRATEGIES, params_array
+from strategies.rami import DEFAULT_STRATEGY, STRATEGIES
 
 _CHUNK = {"rounds": 20_000, "games": 200}
 
@@ -22,14 +22,6 @@ def check_spec(players: int, values: dict) -> None:
     if values.get("opening_cumulative"):
         raise SpecError("--option opening_cumulative", "true", "false (an opening spread over several turns "
                         "is not implemented yet)")
-
-
-def seats_of(spec: RunSpec) -> list[Seat]:
-    out = []
-    for seat in spec.strategies:
-        sdef = STRATEGIES[seat.name]
-        out.append(Seat(sdef.kernel_id, params_array(sdef, dict(seat.params))))
-    return out
 
 
 def rules_of(spec: RunSpec) -> Rules:

@@ -22,6 +22,7 @@ import numpy as np
 
 from simulator.core.cards import JOKER
 from simulator.core.errors import SpecError
+from simulator.core.game import Seat  # noqa: F401  (re-exported)
 from simulator.core.rng import below, stream_state, uniform
 from simulator.rami.codes import (
     DRAW_DISCARD, END_VALUE, EV_CLAIM, EV_DEAL, EV_DEALER, EV_DEALER_DRAW, EV_DISCARD, EV_DRAW, EV_END, EV_OPEN, EV_RESHUFFLE,
@@ -36,14 +37,6 @@ from strategies.rami import policy
 LEVELS = ("rounds", "games")
 MAX_ROUNDS = 1000       # R15 guard: a game stops after this many rounds (only reachable with odd options)
 MAX_STEPS = 400         # lay-off steps in one turn (each removes a natural card or a joker: never reached)
-
-
-@dataclass
-class Seat:
-    """A seat's strategy as the engines see it: kernel id and parameter array."""
-
-    sid: int
-    prm: np.ndarray
 
 
 @dataclass

@@ -6,9 +6,7 @@ entry here. A preset is an entry of an existing family with other defaults.
 
 from __future__ import annotations
 
-import numpy as np
-
-from simulator.core.game import StrategyDef
+from simulator.core.game import StrategyDef, params_array  # noqa: F401  (re-exported)
 from strategies.kamoul import heuristic, random_play
 from strategies.kamoul.policy import HEURISTIC, RANDOM
 
@@ -34,7 +32,3 @@ STRATEGIES: dict[str, StrategyDef] = {
 }
 DEFAULT_STRATEGY = "balanced"
 
-
-def params_array(strategy: StrategyDef, values: dict) -> np.ndarray:
-    """``float64[K]``: the parameter values in the order the kernel indexes them (booleans as 0/1)."""
-    return np.array([float(values[p.name]) for p in strategy.params.params], dtype=np.float64)

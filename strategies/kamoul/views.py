@@ -12,8 +12,6 @@ A strategy never receives the hidden layout. It gets:
 
 from __future__ import annotations
 
-import numpy as np
-
 from simulator.core.jit import njit
 from simulator.kamoul.codes import CARD_VALUE
 

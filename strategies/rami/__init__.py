@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from simulator.core.game import StrategyDef
+from simulator.core.game import StrategyDef, params_array  # noqa: F401  (re-exported)
 from strategies.rami import opening, random_play
 from strategies.rami.policy import OPENING, RANDOM
 
@@ -29,10 +29,6 @@ STRATEGIES: dict[str, StrategyDef] = {
 }
 DEFAULT_STRATEGY = "open-asap"
 
-
-def params_array(strategy: StrategyDef, values: dict) -> np.ndarray:
-    """``float64[K]``: the parameter values in the order the kernel indexes them (booleans as 0/1)."""
-    return np.array([float(values[p.name]) for p in strategy.params.params], dtype=np.float64)
 
 
 def default_params(name: str) -> np.ndarray:
