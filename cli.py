@@ -14,7 +14,7 @@ import click
 from simulator import __version__
 from simulator.core.errors import SpecError
 
-GAME_HELP = "kamoul, rami (kems comes later)"
+GAME_HELP = "kamoul, rami, kems"
 
 
 def _seat_options(f):
@@ -24,8 +24,8 @@ def _seat_options(f):
                      help="Strategy for all seats, or repeat once per seat (see `cardsim strategies GAME`).")(f)
     f = click.option("--level", default=None, metavar="LEVEL",
                      help="What one game is: hands | manches | parties | tops (Kamoul; default hands); "
-                          "rounds | games (Rami; default rounds).")(f)
-    f = click.option("--players", type=int, default=None, help="Number of players (Kamoul: 2-6, Rami: 2-8; default 4).")(f)
+                          "rounds | games (Rami; default rounds); manches | games (Kem's; default manches).")(f)
+    f = click.option("--players", type=int, default=None, help="Number of players (Kamoul: 2-6, Rami: 2-8, Kem's: 4 or 6; default 4).")(f)
     return f
 
 
@@ -47,6 +47,8 @@ def cli():
       cardsim rules kamoul
       cardsim simulate rami -n 100000 --seed 1 --out runs/r1
       cardsim rami opening --hand "7H 8H 9H KS KH KD JK"
+      cardsim simulate kems -n 100000 --seed 1 --players 6 --out runs/km1
+      cardsim replay kems --seed 1 --game 7
     """
 
 

@@ -119,3 +119,32 @@ def _mix64_nb(z):
     z = (z ^ (z >> np.uint64(30))) * np.uint64(0xBF58476D1CE4E5B9)
     z = (z ^ (z >> np.uint64(27))) * np.uint64(0x94D049BB133111EB)
     return z ^ (z >> np.uint64(31))
+
+
+NEVER = np.int64(1) << np.int64(60)
+"""A tick that never comes (an event with probability 0)."""
+
+
+@njit
+def geometric(s, p):
+    """Trials up to and including the first success, each succeeding with probability ``p``: ``int64 >= 1``.
+
+    One draw (inversion), so a per-tick Bernoulli(``p``) process can jump straight to its next success;
+    ``p <= 0`` returns :data:`NEVER` without drawing, ``p >= 1`` returns 1 without drawing."""
+    if p <= 0.0:
+        return NEVER
+    if p >= 1.0:
+        return np.int64(1)
+    u = uniform(s)
+    g = np.floor(np.log1p(-u) / np.log1p(-p))
+    if g > 1e17:
+        return NEVER
+    return np.int64(g) + 1
+
+
+@njit
+def exponential(s, rate):
+    """An ``Exp(rate)`` waiting time (one draw; ``rate <= 0`` returns ``inf`` without drawing)."""
+    if rate <= 0.0:
+        return np.inf
+    return -np.log1p(-uniform(s)) / rate

@@ -1,0 +1,83 @@
+"""Glue between the Kem's engines and their inputs: rules and seats in, raw rows out, frames out.
+
+``raw_kernel`` and ``raw_reference`` return the same structure (``{"manches": int64[rows, cols], "games":
+int64[rows, cols], "traces": uint64[rows]}``, layout of :mod:`simulator.kems.records`) so tests can compare
+them exactly; ``to_frames`` makes the typed tables.
+"""
+
+from __future__ import annotations
+
+import numba
+import numpy as np
+import polars as pl
+
+from simulator.core.game import Seat
+from simulator.kems import kernels, records
+from simulator.kems.reference import LEVELS, play_games, seat_model
+from simulator.kems.rules import Rules, check_players, rules_arrays
+from strategies.kems import STRATEGIES, default_params
+
+# first guess of rows per game, per level and table (manches, games); a block that overflows is re-run bigger
+_ROWS_PER_GAME = {"manches": (1, 1), "games": (16, 1)}
+
+
+def seats_of(seats) -> list[Seat]:
+    """Seats as :class:`Seat`: from ``Seat`` objects, ``(kernel_id, params)`` pairs or registered names."""
+    out = []
+    for s in seats:
+        if isinstance(s, Seat):
+            out.append(s)
+        elif isinstance(s, str):
+            out.append(Seat(STRATEGIES[s].kernel_id, default_params(s)))
+        else:
+            sid, prm = s
+            out.append(Seat(int(sid), np.asarray(prm, dtype=np.float64)))
+    return out
+
+
+def raw_reference(rules: Rules, seats, seed: int, start: int, stop: int, level: str = "games") -> dict:
+    seats = seats_of(seats)
+    check_players(len(seats), {})
+    return play_games(rules, seats, seed, start, stop, level)
+
+
+def raw_kernel(rules: Rules, seats, seed: int, start: int, stop: int, level: str = "games",
+               threads: int | None = None) -> dict:
+    """Play games ``[start, stop)`` with the numba engine; rows in game order whatever the thread count."""
+    assert level in LEVELS, level
+    seats = seats_of(seats)
+    P = len(seats)
+    check_players(P, {})  # KM1: the kernel has no bounds checks
+    ri, rf = rules_arrays(rules)
+    model = seat_model(seats, rules)
+    sids = np.array([s.sid for s in seats], dtype=np.int64)
+    prm = np.zeros((P, max(len(s.prm) for s in seats)), dtype=np.float64)
+    for p, s in enumerate(seats):
+        prm[p, : len(s.prm)] = s.prm
+    deck = np.array(rules.cards(), dtype=np.int64)
+    n = stop - start
+    threads = threads or numba.get_num_threads()
+    n_blocks = max(1, min(n, 4 * threads))
+    per_block = -(-n // n_blocks) if n > 0 else 1
+    level_id = LEVELS.index(level)
+    factors = np.array(_ROWS_PER_GAME[level], dtype=np.int64)
+    n_cols = np.array([records.n_cols(t, P) for t in LEVELS], dtype=np.int64)
+    while True:
+        caps = np.maximum(factors * per_block, 1)
+        manches, traces, games, counts = kernels.simulate(seed, start, stop, level_id, ri, rf, deck, sids, prm, model,
+                                                          n_blocks, caps, n_cols)
+        if (counts <= caps[None, :]).all():
+            break
+        factors = factors * 2
+    return {"manches": _gather(manches, counts[:, 0]), "games": _gather(games, counts[:, 1]),
+            "traces": _gather(traces, counts[:, 0])}
+
+
+def _gather(arr: np.ndarray, counts: np.ndarray) -> np.ndarray:
+    """The blocks' rows ``arr[b, :counts[b]]`` one after another."""
+    return np.ascontiguousarray(np.concatenate([arr[b, : counts[b]] for b in range(arr.shape[0])]))
+
+
+def to_frames(raw: dict, players: int, labels: list[str], level: str = "games") -> dict[str, pl.DataFrame]:
+    return {table: records.to_frame(table, raw[table], players, labels, raw["traces"] if table == "manches" else None)
+            for table in records.TABLES[level]}

@@ -1,0 +1,179 @@
+"""Kem's variant options and discrete-time model settings (docs/rules/kems.md), each with its rule number.
+
+``OPTIONS`` validates user input; :class:`Rules` is the frozen object the reference engine reads;
+:func:`rules_arrays` packs the same values, durations already converted to ticks, into the ``int64`` and
+``float64`` arrays the kernel reads (indices ``I_*`` and ``F_*``), so both engines share one conversion.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+
+import numpy as np
+
+from simulator.core.errors import SpecError
+from simulator.core.params import Param, ParamSet
+
+PLAYERS = (4, 6)
+HAND = 4          # KM3: cards per hand, always (KM5 exchanges are one for one)
+TABLE = 4         # KM4: face-up slots in the centre
+MAX_LAG = 6       # §3.2 L: the perceived-table history keeps the last MAX_LAG + 2 changes of each slot
+ATTENTION_REF = 0.4
+"""§3.2: the table share of attention at which a player's grab rate equals its ``speed`` (the default 4-player
+budget 1 − a_p − a_o); watching the table more raises the rate in proportion, watching it less lowers it."""
+
+OPTIONS = ParamSet((
+    Param("target", "int", 5, "a team that reaches this many points wins the game", 1, 1000, rule="KM1"),
+    Param("deck", "choice", "52", "52 cards, or the 32-card piquet deck (7 to ace)", choices=("52", "32"), rule="KM2"),
+    Param("multi_swap", "bool", False, "a player may exchange several cards in one move (each still one for one)", rule="KM5"),
+    Param("sweep_on_all_pass", "bool", False, "the dealer also sweeps as soon as no player wants any table card", rule="KM6"),
+    Param("double_mode", "choice", "auto", "double Kem's: auto = the caller also holds four of a kind at the call; "
+          "second_call = the holder must see the caller's sign and call again within double_window",
+          choices=("auto", "second_call"), rule="KM8"),
+    Param("double_window", "float", 2.0, "seconds the second partner has to call double (second_call)", 0.0, 60.0, rule="KM8"),
+    Param("wrong_kems_ends", "bool", True, "a wrong Kem's ends the manche (the hands have been shown)", rule="KM9"),
+    Param("contre_target", "choice", "team", "a contre-kem's names an opposing team (either member may hold) or one player",
+          choices=("team", "player"), rule="KM10"),
+    Param("wrong_contre", "choice", "ban", "after a wrong contre: the caller is banned from contre for the manche; "
+          "ban_show2: and shows two of its cards; opponents_plus1: and the accused team scores 1",
+          choices=("ban", "ban_show2", "opponents_plus1"), rule="KM11"),
+    Param("negative_points", "bool", False, "penalties take a point off the offending team instead of giving points "
+          "to the others (English Kemps)", rule="KM12"),
+    Param("signs_change_each_manche", "bool", False, "teams change their sign between manches: opponents' "
+          "recognition starts again from kappa0", rule="KM12"),
+    Param("tick", "float", 0.2, "seconds per tick (Δ)", 0.05, 1.0, rule="M-time"),
+    Param("lag_ticks", "int", 1, "perception lag L: players see the table as it was this many ticks earlier", 0, MAX_LAG, rule="M-perception"),
+    Param("turn_up_time", "float", 1.0, "seconds from turning up the centre to \"Top\" (no exchanges meanwhile)", 0.0, 10.0, rule="M-phases"),
+    Param("sweep_time", "float", 1.5, "seconds the dealer takes to sweep the centre", 0.0, 10.0, rule="M-phases"),
+    Param("quiet_time", "float", 3.0, "seconds without an exchange before the dealer sweeps (Q)", 0.2, 60.0, rule="M-sweep"),
+    Param("sign_delay", "float", 1.0, "mean seconds from holding four of a kind to the first sign (d_s, geometric)", 0.0, 30.0, rule="M-signal"),
+    Param("kappa0", "float", 0.1, "how recognisable a team's sign is to an opponent who has seen none (κ₀)", 0.0, 1.0, rule="M-signal"),
+    Param("rho", "float", 0.25, "learning: each sign an opponent sees makes the next one this much more recognisable (ρ)", 0.0, 1.0, rule="M-signal"),
+    Param("reaction_min", "int", 2, "fewest ticks from noticing to calling (R)", 1, 50, rule="M-calls"),
+    Param("reaction_max", "int", 5, "most ticks from noticing to calling (R ~ uniform integer)", 1, 50, rule="M-calls"),
+    Param("false_kems_rate", "float", 0.0002, "per tick: a player misreads noise as the partner's sign (f_p)", 0.0, 1.0, rule="M-calls"),
+    Param("false_contre_rate", "float", 0.00005, "per tick: a player calls contre on an opposing team at random (f_o)", 0.0, 1.0, rule="M-calls"),
+    Param("race_policy", "choice", "speed_weighted", "who wins two grabs of the same card in a tick: the earlier of "
+          "Exp(λ) times, a uniform draw, or seat order from the dealer's left",
+          choices=("speed_weighted", "uniform", "turn_order"), rule="M-exchange"),
+    Param("max_ticks", "int", 3000, "guard: a manche ends with no score after this many ticks", 50, 1_000_000, rule="M-time"),
+), what="")
+
+CHOICES = {p.name: p.choices for p in OPTIONS.params if p.kind == "choice"}
+
+
+@dataclass(frozen=True)
+class Rules:
+    """A validated Kem's variant; attribute names are the option names of :data:`OPTIONS`."""
+
+    target: int = 5
+    deck: str = "52"
+    multi_swap: bool = False
+    sweep_on_all_pass: bool = False
+    double_mode: str = "auto"
+    double_window: float = 2.0
+    wrong_kems_ends: bool = True
+    contre_target: str = "team"
+    wrong_contre: str = "ban"
+    negative_points: bool = False
+    signs_change_each_manche: bool = False
+    tick: float = 0.2
+    lag_ticks: int = 1
+    turn_up_time: float = 1.0
+    sweep_time: float = 1.5
+    quiet_time: float = 3.0
+    sign_delay: float = 1.0
+    kappa0: float = 0.1
+    rho: float = 0.25
+    reaction_min: int = 2
+    reaction_max: int = 5
+    false_kems_rate: float = 0.0002
+    false_contre_rate: float = 0.00005
+    race_policy: str = "speed_weighted"
+    max_ticks: int = 3000
+
+    @classmethod
+    def from_options(cls, options: dict) -> "Rules":
+        values = OPTIONS.resolve(dict(options), field_prefix="--option ")
+        check_options(values)
+        return cls(**values)
+
+    def ticks(self, seconds: float) -> int:
+        """A duration in whole ticks, rounded up (1.5 s at Δ = 0.2 s is 8 ticks)."""
+        return int(math.ceil(seconds / self.tick - 1e-9))
+
+    @property
+    def quiet_ticks(self) -> int:
+        return max(1, self.ticks(self.quiet_time))
+
+    @property
+    def turn_up_ticks(self) -> int:
+        return self.ticks(self.turn_up_time)
+
+    @property
+    def sweep_ticks(self) -> int:
+        return self.ticks(self.sweep_time)
+
+    @property
+    def double_ticks(self) -> int:
+        return self.ticks(self.double_window)
+
+    @property
+    def sign_delay_p(self) -> float:
+        """Per-tick probability of the geometric delay d_s (mean ``sign_delay`` seconds, at least one tick)."""
+        return 1.0 if self.sign_delay <= self.tick else self.tick / self.sign_delay
+
+    @property
+    def ranks(self) -> tuple[int, ...]:
+        """KM2: the ranks in the deck (rank 0 = ace; the 32-card deck keeps 7 to king and the ace)."""
+        return tuple(range(13)) if self.deck == "52" else (0, 6, 7, 8, 9, 10, 11, 12)
+
+    def cards(self) -> list[int]:
+        """The deck's card ids in id order."""
+        ranks = set(self.ranks)
+        return [c for c in range(52) if c % 13 in ranks]
+
+
+def check_options(values: dict) -> None:
+    """Checks between options: the reaction delay's range."""
+    if values["reaction_max"] < values["reaction_min"]:
+        raise SpecError("--option reaction_max", values["reaction_max"],
+                        f"at least reaction_min ({values['reaction_min']})")
+
+
+def check_players(players: int, values: dict) -> None:
+    """KM1: 4 or 6 players, in teams of two with partners opposite."""
+    if players not in PLAYERS:
+        raise SpecError("--players", players, "4 or 6 (teams of two, partners opposite)")
+    check_options({**{p.name: p.default for p in OPTIONS.params}, **values})
+
+
+def team_of(seat: int, players: int) -> int:
+    """KM1: partners sit opposite; seats alternate A-B-A-B or A-B-C-A-B-C."""
+    return seat % (players // 2)
+
+
+def partner_of(seat: int, players: int) -> int:
+    return (seat + players // 2) % players
+
+
+# --- the kernel's view: integer and float settings by index ----------------------------------------------------
+(I_TARGET, I_DECK32, I_MULTI, I_ALL_PASS, I_DOUBLE_SECOND, I_DOUBLE_TICKS, I_WRONG_ENDS, I_TARGET_PLAYER,
+ I_WRONG_CONTRE, I_NEGATIVE, I_SIGN_CHANGE, I_LAG, I_TURN_UP, I_SWEEP, I_QUIET, I_REACT_MIN, I_REACT_MAX, I_RACE,
+ I_MAX_TICKS) = range(19)
+(F_TICK, F_SIGN_DELAY_P, F_KAPPA0, F_RHO, F_FALSE_KEMS, F_FALSE_CONTRE) = range(6)
+
+WRONG_CONTRE_BAN, WRONG_CONTRE_SHOW2, WRONG_CONTRE_PLUS1 = range(3)
+RACE_SPEED, RACE_UNIFORM, RACE_TURN_ORDER = range(3)
+
+
+def rules_arrays(rules: Rules) -> tuple[np.ndarray, np.ndarray]:
+    """``(int64[19], float64[6])``: the variant as the kernel reads it (choices as indices, durations in ticks)."""
+    ints = [rules.target, rules.deck == "32", rules.multi_swap, rules.sweep_on_all_pass,
+            rules.double_mode == "second_call", rules.double_ticks, rules.wrong_kems_ends,
+            rules.contre_target == "player", CHOICES["wrong_contre"].index(rules.wrong_contre), rules.negative_points,
+            rules.signs_change_each_manche, rules.lag_ticks, rules.turn_up_ticks, rules.sweep_ticks, rules.quiet_ticks,
+            rules.reaction_min, rules.reaction_max, CHOICES["race_policy"].index(rules.race_policy), rules.max_ticks]
+    floats = [rules.tick, rules.sign_delay_p, rules.kappa0, rules.rho, rules.false_kems_rate, rules.false_contre_rate]
+    return np.array(ints, dtype=np.int64), np.array(floats, dtype=np.float64)
