@@ -43,7 +43,7 @@ MAX_MANCHES = 1000      # reference.MAX_MANCHES
 H = 16                  # centre history ring per slot (enough for lag_ticks <= rules.MAX_LAG)
 S_RATE, S_SIGMA, S_VIS, S_ATT_P, S_ATT_O, S_CONTRE = range(6)
 (ST_OUTCOME, ST_CALLER, ST_WHY, ST_TICKS, ST_SWEEPS, ST_EXCH, ST_RESHUF, ST_REDEALS, ST_CALLS, ST_WRONG_CONTRES,
- ST_ENDED, ST_NSTOCK, ST_NDISCARD, ST_DEALER, N_ST) = range(15)
+ ST_ENDED, ST_NSTOCK, ST_NDISCARD, ST_DEALER, ST_CHANGED, N_ST) = range(16)
 N_MANCHE_FIXED = len(MANCHE_FIXED)
 N_GAME_FIXED = len(GAME_FIXED)
 
@@ -93,6 +93,9 @@ def new_state(P):
         np.zeros(4, dtype=np.uint64),               # 37 rng
         np.zeros(P, dtype=np.int8),                 # 38 hand changed this tick
         np.zeros(13, dtype=np.int64),               # 39 rank counts scratch
+        np.zeros(P, dtype=np.int64),                # 40 cached proposal: the change stamp it was made at (-1 none)
+        np.zeros((P, 4, 3), dtype=np.int64),        # 41 cached proposal (hand slot, centre slot, expected card)
+        np.zeros(P, dtype=np.int64),                # 42 cached proposal pair counts
     )
 
 
@@ -177,10 +180,11 @@ def _perceived(g, tick, p, lag):
         seen[s] = EMPTY
         n = counts[s]
         first = n - H if n > H else 0
-        for i in range(first, n):
+        for i in range(n - 1, first - 1, -1):  # the newest entry visible to p
             k = i % H
             if hist[s, k, 0] <= limit or hist[s, k, 2] == p:
                 seen[s] = hist[s, k, 1]
+                break
 
 
 @njit(refcount=False)
@@ -252,6 +256,7 @@ def _turn_up(g, tick):
             _put(g, s, c, tick, -1)
             loc[c] = LOC_TABLE
             _trace(h, EV_TURN_UP, s, c, 0)
+    g[29][ST_CHANGED] = tick
 
 
 @njit(refcount=False)
@@ -276,6 +281,7 @@ def _sweep(g, tick):
             loc[c] = LOC_DEAD
         _put(g, s, EMPTY, tick + 1, -1)
     st[ST_SWEEPS] += 1
+    st[ST_CHANGED] = tick
     _trace(g[36], EV_SWEEP, tick & 0xFF, tick >> 8, 0)
 
 
@@ -287,6 +293,7 @@ def _moves(g, tick, P, ri, rf, sids, prm, model):
     next_move, last_swap, passed, banned, pend_due = g[10], g[11], g[12], g[14], g[18]
     seen, silence, when, movers, pairs, npairs = g[23], g[24], g[25], g[26], g[27], g[28]
     st, h, rng, changed = g[29], g[36], g[37], g[38]
+    cache_stamp, cache, cache_n = g[40], g[41], g[42]
     n_movers = 0
     for p in range(P):
         if not (tick <= next_move[p] < tick + 1):
@@ -297,8 +304,29 @@ def _moves(g, tick, P, ri, rf, sids, prm, model):
             j = policy.infer_contre(sids[p], prm[p], p, P, hands[p], loc, silence, work)
             if j >= 0:
                 _schedule(g, tick, p, CALL_CONTRE, j, WHY_INFERENCE, ri)
-        _perceived(g, tick, p, ri[I_LAG])
-        n = policy.propose(sids[p], prm[p], p, P, hands[p], seen, loc, ri[I_MULTI] != 0, mem[p], work, out, rng)
+        if cache_stamp[p] == st[ST_CHANGED]:
+            # nothing public changed since a deterministic strategy last looked at an up-to-date view:
+            # its proposal would be the same (the reference recomputes it)
+            n = cache_n[p]
+            for i in range(n):
+                pairs[p, i, 0] = cache[p, i, 0]
+                pairs[p, i, 1] = cache[p, i, 1]
+                pairs[p, i, 2] = cache[p, i, 2]
+        else:
+            _perceived(g, tick, p, ri[I_LAG])
+            n = policy.propose(sids[p], prm[p], p, P, hands[p], seen, loc, ri[I_MULTI] != 0, mem[p], work, out, rng)
+            for i in range(n):
+                pairs[p, i, 0] = out[i, 0]
+                pairs[p, i, 1] = out[i, 1]
+                pairs[p, i, 2] = seen[out[i, 1]]
+            cache_stamp[p] = -1
+            if sids[p] != policy.RANDOM and st[ST_CHANGED] < tick - ri[I_LAG]:
+                cache_stamp[p] = st[ST_CHANGED]
+                cache_n[p] = n
+                for i in range(n):
+                    cache[p, i, 0] = pairs[p, i, 0]
+                    cache[p, i, 1] = pairs[p, i, 1]
+                    cache[p, i, 2] = pairs[p, i, 2]
         if ri[I_RACE] == RACE_SPEED:
             w = next_move[p] - tick
         elif ri[I_RACE] == RACE_UNIFORM:
@@ -306,10 +334,6 @@ def _moves(g, tick, P, ri, rf, sids, prm, model):
         else:
             w = float((p - st[ST_DEALER] - 1 + P) % P)
         passed[p] = 1 if n == 0 else 0
-        for i in range(n):
-            pairs[p, i, 0] = out[i, 0]
-            pairs[p, i, 1] = out[i, 1]
-            pairs[p, i, 2] = seen[out[i, 1]]
         npairs[p] = n
         # insertion by (time, seat): seats arrive in increasing order, so ties keep seat order
         k = n_movers
@@ -342,6 +366,8 @@ def _moves(g, tick, P, ri, rf, sids, prm, model):
             success = True
             changed[p] = 1
             _trace(h, EV_SWAP, p, taken, given)
+    if success:
+        st[ST_CHANGED] = tick
     for p in range(P):  # next move times, in seat order (the reference's mover list is in seat order)
         if tick <= next_move[p] < tick + 1:
             next_move[p] = tick + 1 + exponential(rng, model[p, S_RATE])
@@ -535,6 +561,7 @@ def _calls(g, tick, P, ri, model):
             return
         p, kind = best_p, best_k
         pend_due[p, kind] = NEVER
+        st[ST_CHANGED] = tick  # a call may reveal hands
         if kind == CALL_KEMS:
             _call_kems(g, tick, p, pend_why[p, kind], P, ri, model)
         elif not banned[p]:
@@ -597,6 +624,7 @@ def play_manche(g, P, ri, rf, deck, n_deck, sids, prm, model):
         g[18][p, 1] = NEVER
         g[34][p] = 0
         g[35][p] = -1
+        g[40][p] = -1
     for t in range(T):
         g[30][t] = 0
         g[31][t] = 0

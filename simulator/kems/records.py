@@ -35,7 +35,7 @@ LAYOUT = {"manches": (MANCHE_FIXED, MANCHE_TEAM, MANCHE_SEAT), "games": (GAME_FI
 M = {name: i for i, name in enumerate(MANCHE_FIXED)}
 G = {name: i for i, name in enumerate(GAME_FIXED)}
 
-_DTYPES = {"game": pl.Int64, "manche": pl.Int32, "dealer": pl.Int8, "caller": pl.Int8, "ticks": pl.Int32,
+_DTYPES = {"outcome": pl.Int8, "why": pl.Int8, "game": pl.Int64, "manche": pl.Int32, "dealer": pl.Int8, "caller": pl.Int8, "ticks": pl.Int32,
            "sweeps": pl.Int32, "exchanges": pl.Int32, "reshuffles": pl.Int16, "redeals": pl.Int16, "calls": pl.Int16,
            "wrong_contres": pl.Int16, "manches": pl.Int32, "first_dealer": pl.Int8, "winners": pl.Int8,
            "winner": pl.Int8}

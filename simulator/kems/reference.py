@@ -169,9 +169,10 @@ class Manche:
         seen = np.full(TABLE, EMPTY, dtype=np.int64)
         limit = tick - self.r.lag_ticks
         for s in range(TABLE):
-            for visible, card, by in self.history[s]:
+            for visible, card, by in reversed(self.history[s]):  # the newest entry p can see
                 if visible <= limit or by == p:
                     seen[s] = card
+                    break
         return seen
 
     def put(self, slot: int, card: int, visible: int, by: int = -1) -> None:
