@@ -19,7 +19,8 @@ def plot_seat_win_rates(seats: pl.DataFrame, *, ax=None, title: str = "hands won
     err = [[100 * (r - lo) for r, lo in zip(seats["win_rate"], seats["win_low"])],
            [100 * (hi - r) for r, hi in zip(seats["win_rate"], seats["win_high"])]]
     ax.bar(x, rate, yerr=err, capsize=4, color="#4C72B0")
-    ax.set_xticks(x, [f"seat {s}\n{name}" for s, name in zip(seats["seat"], seats["strategy"])], fontsize=8)
+    side = "team" if "team" in seats.columns else "seat"
+    ax.set_xticks(x, [f"{side} {s}\n{name}" for s, name in zip(seats[side], seats["strategy"])], fontsize=8)
     ax.set_ylabel("% (95% interval)")
     ax.set_title(title)
     return ax
@@ -44,7 +45,9 @@ def save_summary_figure(summary: dict, path: str | Path) -> Path:
     """One PNG with the seat win rates and the outcome kinds of a run summary."""
     fig, axes = plt.subplots(1, 2, figsize=(11, 4))
     table = summary.get("table", "hands")
-    plot_seat_win_rates(summary["seats"], ax=axes[0], title=f"{table} won per seat")
+    side = "team" if "team" in summary["seats"].columns else "seat"
+    won = "scored in" if side == "team" else "won"
+    plot_seat_win_rates(summary["seats"], ax=axes[0], title=f"{table} {won} per {side}")
     plot_outcomes(summary["outcomes"], ax=axes[1], table=table)
     fig.tight_layout()
     fig.savefig(path, dpi=100)

@@ -23,7 +23,7 @@ STRATEGIES: dict[str, StrategyDef] = {
                     "heuristic preset: also takes centre cards of a rank an opponent is known to hold two of", "heuristic"),
         StrategyDef("discreet", HEURISTIC, heuristic.PARAMS.with_defaults(sigma=0.08, visibility=0.5, attention_partner=0.5, attention_opponents=0.1),
                     "heuristic preset: rarer, subtler signs; watches its partner more", "heuristic"),
-        StrategyDef("watcher", HEURISTIC, heuristic.PARAMS.with_defaults(attention_partner=0.3, attention_opponents=0.35, contre_threshold=0.5, silence_rate=0.05),
+        StrategyDef("watcher", HEURISTIC, heuristic.PARAMS.with_defaults(attention_partner=0.3, attention_opponents=0.25, contre_threshold=0.5, silence_rate=0.05),
                     "heuristic preset: watches the opponents and contres at θ 0.5", "heuristic"),
         StrategyDef("sprinter", HEURISTIC, heuristic.PARAMS.with_defaults(attention_partner=0.3, attention_opponents=0.1, switch_margin=0.5, contre_threshold=2.0),
                     "heuristic preset: eyes on the centre (faster grabs), switches ranks readily, never infers a contre", "heuristic"),
