@@ -90,14 +90,15 @@ def script(monkeypatch, plan: dict[int, list[tuple[int, int]]], contre: dict[int
     moves (none: pass) and, if in ``contre``, accuses ``contre[p]`` by inference. Returns the movers, in call order."""
     movers: list[int] = []
 
-    def propose(sid, prm, me, players, hand, seen, loc, multi, mem, work, out, rng):
+    def propose(sid, prm, me, *args):   # (…, out, rng): the information-set arguments in between are not needed
         movers.append(me)
+        out = args[-2]
         pairs = plan.get(me, [])
         for i, (k, s) in enumerate(pairs):
             out[i, 0], out[i, 1] = k, s
         return len(pairs)
 
-    def infer_contre(sid, prm, me, players, hand, loc, silence, work):
+    def infer_contre(sid, prm, me, *args):
         return (contre or {}).get(me, -1)
 
     monkeypatch.setattr(reference.policy, "propose", propose)
