@@ -37,13 +37,14 @@ from simulator.kems.rules import (
     WRONG_CONTRE_PLUS1, WRONG_CONTRE_SHOW2,
 )
 from strategies.kems import policy
+from strategies.kems.views import PUB_SIZE, summarise
 
 LEVEL_MANCHES, LEVEL_GAMES = 0, 1
 MAX_MANCHES = 1000      # reference.MAX_MANCHES
 H = 16                  # centre history ring per slot (enough for lag_ticks <= rules.MAX_LAG)
 S_RATE, S_SIGMA, S_VIS, S_ATT_P, S_ATT_O, S_CONTRE = range(6)
 (ST_OUTCOME, ST_CALLER, ST_WHY, ST_TICKS, ST_SWEEPS, ST_EXCH, ST_RESHUF, ST_REDEALS, ST_CALLS, ST_WRONG_CONTRES,
- ST_ENDED, ST_NSTOCK, ST_NDISCARD, ST_DEALER, ST_CHANGED, N_ST) = range(16)
+ ST_ENDED, ST_NSTOCK, ST_NDISCARD, ST_DEALER, ST_CHANGED, ST_VERSION, ST_PUB_VERSION, N_ST) = range(18)
 N_MANCHE_FIXED = len(MANCHE_FIXED)
 N_GAME_FIXED = len(GAME_FIXED)
 
@@ -96,6 +97,7 @@ def new_state(P):
         np.zeros(P, dtype=np.int64),                # 40 cached proposal: the change stamp it was made at (-1 none)
         np.zeros((P, 4, 3), dtype=np.int64),        # 41 cached proposal (hand slot, centre slot, expected card)
         np.zeros(P, dtype=np.int64),                # 42 cached proposal pair counts
+        np.zeros(PUB_SIZE, dtype=np.int64),         # 43 pub: rank counts of public knowledge (views.summarise)
     )
 
 
@@ -149,7 +151,7 @@ def _reshuffle(g):
     _trace(h, EV_RESHUFFLE, n, 0, 0)
 
 
-@njit(refcount=False)
+@njit(refcount=False, inline="always")
 def _draw(g):
     """Manche.draw."""
     st = g[29]
@@ -159,7 +161,7 @@ def _draw(g):
     return g[5][st[ST_NSTOCK]]
 
 
-@njit(refcount=False)
+@njit(refcount=False, inline="always")
 def _put(g, slot, card, visible, by):
     """Manche.put."""
     g[1][slot] = card
@@ -171,7 +173,7 @@ def _put(g, slot, card, visible, by):
     g[3][slot] += 1
 
 
-@njit(refcount=False)
+@njit(refcount=False, inline="always")
 def _perceived(g, tick, p, lag):
     """Manche.perceived into ``g[23]``."""
     hist, counts, seen = g[2], g[3], g[23]
@@ -187,14 +189,14 @@ def _perceived(g, tick, p, lag):
                 break
 
 
-@njit(refcount=False)
+@njit(refcount=False, inline="always")
 def _after(tick, p, rng):
     """Manche.after."""
     gap = geometric(rng, p)
     return NEVER if gap >= NEVER else tick + gap
 
 
-@njit(refcount=False)
+@njit(refcount=False, inline="always")
 def _schedule(g, tick, p, kind, target, why, ri):
     """Manche.schedule."""
     rng = g[37]
@@ -246,7 +248,7 @@ def _deal(g, P, deck, n_deck):
             _trace(h, EV_REDEAL, p, shown, 0)
 
 
-@njit(refcount=False)
+@njit(refcount=False, inline="always")
 def _turn_up(g, tick):
     """Manche.turn_up (KM4, KM7)."""
     table, loc, h = g[1], g[4], g[36]
@@ -257,9 +259,10 @@ def _turn_up(g, tick):
             loc[c] = LOC_TABLE
             _trace(h, EV_TURN_UP, s, c, 0)
     g[29][ST_CHANGED] = tick
+    g[29][ST_VERSION] += 1
 
 
-@njit(refcount=False)
+@njit(refcount=False, inline="always")
 def _top(g, tick, P, model):
     """Manche.top: "Top", every player's first move time."""
     rng = g[37]
@@ -269,7 +272,7 @@ def _top(g, tick, P, model):
     _trace(g[36], EV_TOP, tick & 0xFF, tick >> 8, 0)
 
 
-@njit(refcount=False)
+@njit(refcount=False, inline="always")
 def _sweep(g, tick):
     """Manche.sweep (KM6)."""
     table, loc, discard, st = g[1], g[4], g[6], g[29]
@@ -282,11 +285,12 @@ def _sweep(g, tick):
         _put(g, s, EMPTY, tick + 1, -1)
     st[ST_SWEEPS] += 1
     st[ST_CHANGED] = tick
+    st[ST_VERSION] += 1
     _trace(g[36], EV_SWEEP, tick & 0xFF, tick >> 8, 0)
 
 
 # ------------------------------------------------------------------------------------------ KM5
-@njit(refcount=False)
+@njit(refcount=False, inline="always")
 def _moves(g, tick, P, ri, rf, sids, prm, model):
     """Manche.moves: one OPEN tick's moves; returns whether any exchange succeeded."""
     hands, table, loc, mem, work, out = g[0], g[1], g[4], g[7], g[8], g[9]
@@ -295,13 +299,17 @@ def _moves(g, tick, P, ri, rf, sids, prm, model):
     st, h, rng, changed = g[29], g[36], g[37], g[38]
     cache_stamp, cache, cache_n = g[40], g[41], g[42]
     n_movers = 0
+    pub = g[43]
     for p in range(P):
         if not (tick <= next_move[p] < tick + 1):
             continue
+        if st[ST_PUB_VERSION] != st[ST_VERSION]:
+            summarise(loc, P, pub)
+            st[ST_PUB_VERSION] = st[ST_VERSION]
         if not banned[p] and pend_due[p, CALL_CONTRE] == NEVER:
             for q in range(P):
                 silence[q] = tick - last_swap[q]
-            j = policy.infer_contre(sids[p], prm[p], p, P, hands[p], loc, silence, work)
+            j = policy.infer_contre(sids[p], prm[p], p, P, hands[p], loc, pub, silence, work)
             if j >= 0:
                 _schedule(g, tick, p, CALL_CONTRE, j, WHY_INFERENCE, ri)
         if cache_stamp[p] == st[ST_CHANGED]:
@@ -314,7 +322,7 @@ def _moves(g, tick, P, ri, rf, sids, prm, model):
                 pairs[p, i, 2] = cache[p, i, 2]
         else:
             _perceived(g, tick, p, ri[I_LAG])
-            n = policy.propose(sids[p], prm[p], p, P, hands[p], seen, loc, ri[I_MULTI] != 0, mem[p], work, out, rng)
+            n = policy.propose(sids[p], prm[p], p, P, hands[p], seen, loc, pub, ri[I_MULTI] != 0, mem[p], work, out, rng)
             for i in range(n):
                 pairs[p, i, 0] = out[i, 0]
                 pairs[p, i, 1] = out[i, 1]
@@ -368,6 +376,7 @@ def _moves(g, tick, P, ri, rf, sids, prm, model):
             _trace(h, EV_SWAP, p, taken, given)
     if success:
         st[ST_CHANGED] = tick
+        st[ST_VERSION] += 1
     for p in range(P):  # next move times, in seat order (the reference's mover list is in seat order)
         if tick <= next_move[p] < tick + 1:
             next_move[p] = tick + 1 + exponential(rng, model[p, S_RATE])
@@ -377,7 +386,7 @@ def _moves(g, tick, P, ri, rf, sids, prm, model):
     return success
 
 
-@njit(refcount=False)
+@njit(refcount=False, inline="always")
 def _update_four(g, tick, p, model, rf):
     """Manche.update_four: a new holder starts signalling after d_s ~ Geom."""
     hands, holding, next_sign, four_tick, h, rng = g[0], g[13], g[15], g[35], g[36], g[37]
@@ -396,7 +405,7 @@ def _update_four(g, tick, p, model, rf):
 
 
 # ------------------------------------------------------------------------------------------ M-signal
-@njit(refcount=False)
+@njit(refcount=False, inline="always")
 def _signs(g, tick, P, ri, rf, model):
     """Manche.signs."""
     banned, next_sign, pend_due, sightings, h, rng = g[14], g[15], g[18], g[22], g[36], g[37]
@@ -428,7 +437,7 @@ def _signs(g, tick, P, ri, rf, model):
 
 
 # ------------------------------------------------------------------------------------------ M-calls
-@njit(refcount=False)
+@njit(refcount=False, inline="always")
 def _false_alarms(g, tick, P, ri, rf):
     """Manche.false_alarms."""
     banned, fk, fc, pend_due, rng = g[14], g[16], g[17], g[18], g[37]
@@ -543,7 +552,7 @@ def _call_contre(g, tick, p, target, why, P, ri):
     _trace(h, EV_CALL, p, CALL_CONTRE, 0)
 
 
-@njit(refcount=False)
+@njit(refcount=False, inline="always")
 def _calls(g, tick, P, ri, model):
     """Manche.calls: the calls due this tick in (time, kind, seat) order; the first that ends the manche wins."""
     banned, pend_due, pend_ts, pend_target, pend_why, st = g[14], g[18], g[19], g[20], g[21], g[29]
@@ -562,6 +571,7 @@ def _calls(g, tick, P, ri, model):
         p, kind = best_p, best_k
         pend_due[p, kind] = NEVER
         st[ST_CHANGED] = tick  # a call may reveal hands
+        st[ST_VERSION] += 1
         if kind == CALL_KEMS:
             _call_kems(g, tick, p, pend_why[p, kind], P, ri, model)
         elif not banned[p]:
@@ -571,7 +581,7 @@ def _calls(g, tick, P, ri, model):
 
 
 # ------------------------------------------------------------------------------------------ the clock
-@njit(refcount=False)
+@njit(refcount=False, inline="always")
 def _next_event(g, tick, P, phase, phase_end, quiet, ri):
     """The first tick ``>= tick`` at which anything can happen (the kernel's jump; the reference visits all)."""
     nt = ri[I_MAX_TICKS]
@@ -637,6 +647,7 @@ def play_manche(g, P, ri, rf, deck, n_deck, sids, prm, model):
     st[ST_OUTCOME] = OUT_CAP
     st[ST_CALLER] = -1
     st[ST_WHY] = -1
+    st[ST_PUB_VERSION] = -1
     h = g[36]
     h[0] = np.uint64(TRACE_SEED)
     rng = g[37]

@@ -35,6 +35,7 @@ from simulator.kems.codes import (
 from simulator.kems.rules import ATTENTION_REF, HAND, TABLE, Rules, partner_of, team_of
 from strategies.kems import policy
 from strategies.kems.common import P_ATT_OPP, P_ATT_PARTNER, P_CONTRE_PROB, P_SIGMA, P_SPEED, P_VISIBILITY
+from strategies.kems.views import PUB_SIZE, summarise
 
 LEVELS = ("manches", "games")
 MAX_MANCHES = 1000      # KM1 guard: a game stops after this many manches (only with scoreless variants)
@@ -106,6 +107,7 @@ class Manche:
         self.discard: list[int] = []    # the hidden discard, face down
         self.mem = np.full((P, 4), -1, dtype=np.int64)
         self.work = np.zeros(64, dtype=np.int64)
+        self.pub = np.zeros(PUB_SIZE, dtype=np.int64)
         self.out = np.zeros((4, 2), dtype=np.int64)
         self.next_move = np.full(P, np.inf)           # continuous time (ticks) of each player's next move
         self.last_swap = np.zeros(P, dtype=np.int64)
@@ -178,6 +180,11 @@ class Manche:
     def put(self, slot: int, card: int, visible: int, by: int = -1) -> None:
         self.table[slot] = card
         self.history[slot].append((visible, card, by))
+
+    def public(self) -> np.ndarray:
+        """Rank counts of public knowledge (:func:`strategies.kems.views.summarise`)."""
+        summarise(self.loc, self.P, self.pub)
+        return self.pub
 
     def silence(self, tick: int) -> np.ndarray:
         return tick - self.last_swap
@@ -258,12 +265,12 @@ class Manche:
                 continue
             if not self.banned[p] and self.pending[p][CALL_CONTRE] is None:  # KM10 inference contre
                 j = policy.infer_contre(self.seats[p].sid, self.seats[p].prm, p, P, self.hands[p], self.loc,
-                                        self.silence(tick), self.work)
+                                        self.public(), self.silence(tick), self.work)
                 if j >= 0:
                     self.schedule(tick, p, CALL_CONTRE, j, WHY_INFERENCE)
             seen = self.perceived(tick, p)
             n = policy.propose(self.seats[p].sid, self.seats[p].prm, p, P, self.hands[p], seen, self.loc,
-                               r.multi_swap, self.mem[p], self.work, self.out, self.rng)
+                               self.public(), r.multi_swap, self.mem[p], self.work, self.out, self.rng)
             if r.race_policy == "speed_weighted":
                 when = self.next_move[p] - tick
             elif r.race_policy == "uniform":

@@ -25,7 +25,9 @@ from simulator.core.jit import njit
 from simulator.core.params import ParamSet
 from simulator.kems.codes import EMPTY, LOC_UNKNOWN
 from strategies.kems.common import COMMON, P_FIRST_OWN, param
-from strategies.kems.views import N_RANKS, W_AVAIL, W_CNT, W_RIVAL, W_TAB, rank_tables, team
+from strategies.kems.views import (
+    N_RANKS, PUB_KNOWN, PUB_N_KNOWN, PUB_UNKNOWN, W_AVAIL, W_CNT, W_RIVAL, W_TAB, own_unplaced, rank_tables, team,
+)
 
 H_SWITCH, H_BLOCK, H_THETA, H_SILENCE = range(P_FIRST_OWN, P_FIRST_OWN + 4)
 PARAMS = ParamSet(COMMON + (
@@ -89,9 +91,9 @@ def _best_give(hand, work, avoid1, avoid2):
 
 
 @njit(refcount=False)
-def propose(prm, me, players, hand, seen, loc, multi, mem, work, out):
+def propose(prm, me, players, hand, seen, loc, pub, multi, mem, work, out):
     """Pairs ``out[i] = (hand slot, centre slot)``; returns how many (0 = pass)."""
-    rank_tables(me, players, hand, seen, loc, work)
+    rank_tables(me, players, hand, seen, loc, pub, work)
     t = choose_target(prm, work, mem)
     if t >= 0 and work[W_CNT + t] == 4:
         return 0
@@ -137,37 +139,21 @@ def _complete_chance(avail, unknown, missing):
 
 
 @njit(refcount=False)
-def infer_contre(prm, me, players, hand, loc, silence, work):
+def infer_contre(prm, me, players, hand, loc, pub, silence, work):
     """The opponent to accuse (the likeliest member of the likeliest team), or -1 below ``contre_threshold``.
 
-    ``work`` layout here: [0:13] unknown copies per rank, [16:22] known cards per seat, [24:30] their rank
-    (-1 none yet, -2 mixed)."""
+    ``work[0:13]``: copies of each rank it cannot place (neither public nor its own)."""
     theta = prm[H_THETA]
     if theta > 1.0:
         return -1
-    for r in range(N_RANKS):
-        work[r] = 0
-    for p in range(players):
-        work[16 + p] = 0
-        work[24 + p] = -1
     unknown = 0
-    for c in range(52):
-        where = loc[c]
-        if where == LOC_UNKNOWN:
-            mine = False
-            for k in range(4):
-                if hand[k] == c:
-                    mine = True
-            if not mine:
-                work[c % N_RANKS] += 1
-                unknown += 1
-        elif 0 <= where < players:
-            work[16 + where] += 1
-            r = c % N_RANKS
-            if work[24 + where] == -1:
-                work[24 + where] = r
-            elif work[24 + where] != r:
-                work[24 + where] = -2
+    for r in range(N_RANKS):
+        work[r] = pub[PUB_UNKNOWN + r]
+    for k in range(4):
+        if loc[hand[k]] == LOC_UNKNOWN:
+            work[hand[k] % N_RANKS] -= 1
+    for r in range(N_RANKS):
+        unknown += work[r]
     my_team = team(me, players)
     q = prm[H_SILENCE]
     best_team_p = -1.0
@@ -179,11 +165,17 @@ def infer_contre(prm, me, players, hand, loc, silence, work):
         top_p = -1.0
         top_j = -1
         for j in range(tm, players, players // 2):
-            k = work[16 + j]
-            if work[24 + j] == -2 or k > 4:
-                pj = 0.0
-            elif k > 0:
-                pj = _complete_chance(work[work[24 + j]], unknown, 4 - k)
+            k = pub[PUB_N_KNOWN + j]
+            if k > 0:
+                rank = -1
+                for r in range(N_RANKS):
+                    if pub[PUB_KNOWN + j * N_RANKS + r] > 0:
+                        rank = r
+                        break
+                if pub[PUB_KNOWN + j * N_RANKS + rank] != k or k > 4:
+                    pj = 0.0  # its known cards mix ranks
+                else:
+                    pj = _complete_chance(work[rank], unknown, 4 - k)
             else:
                 pj = 0.0
                 for r in range(N_RANKS):

@@ -21,14 +21,14 @@ RANDOM, HEURISTIC = 0, 1
 
 
 @njit(refcount=False)
-def propose(sid, prm, me, players, hand, seen, loc, multi, mem, work, out, rng):
+def propose(sid, prm, me, players, hand, seen, loc, pub, multi, mem, work, out, rng):
     if sid == RANDOM:
         return random_play.propose(prm, seen, rng, out)
-    return heuristic.propose(prm, me, players, hand, seen, loc, multi, mem, work, out)
+    return heuristic.propose(prm, me, players, hand, seen, loc, pub, multi, mem, work, out)
 
 
 @njit(refcount=False)
-def infer_contre(sid, prm, me, players, hand, loc, silence, work):
+def infer_contre(sid, prm, me, players, hand, loc, pub, silence, work):
     if sid == RANDOM:
         return -1
-    return heuristic.infer_contre(prm, me, players, hand, loc, silence, work)
+    return heuristic.infer_contre(prm, me, players, hand, loc, pub, silence, work)
