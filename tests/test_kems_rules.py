@@ -317,7 +317,7 @@ def test_KM5_exchange_is_one_for_one_and_the_given_card_fills_the_freed_slot(mon
     assert m.loc[C("AD")] == 1 and m.loc[C("7C")] == LOC_TABLE  # everyone saw both cards
     assert m.history[0][-1] == (11, C("7C"), 1)
     assert (m.hands[[0, 2, 3]] == before[[0, 2, 3]]).all()
-    assert m.res.exchanges == 1 and m.res.seat_exchanges == [0, 1, 0, 0] and m.last_swap[1] == 10
+    assert m.res.exchanges == 1 and m.res.seat_exchanges == [0, 1, 0, 0] and m.last_swap[1] == m.open_ticks
     assert m.next_move[1] >= 11  # at most one move per tick
 
 
@@ -759,6 +759,8 @@ def test_KM13_a_sign_is_never_invisible():
         with pytest.raises(SpecError):
             sdef.params.resolve({"visibility": 0.0})
     assert Rules().kappa0 > 0
+    with pytest.raises(SpecError, match="kappa0"):   # κ₀ = 0 would make a sign unseeable by opponents for good
+        Rules.from_options({"kappa0": 0})
 
 
 @rule("KM13")
@@ -1051,6 +1053,43 @@ def test_M_calls_inference_contre_is_decided_at_the_players_own_move_times(monke
     move_at(m, p1=13.4)
     m.moves(13)                      # a contre already on its way is not replaced
     assert m.pending[1][CALL_CONTRE] == (16, 0.5, 0, WHY_INFERENCE)
+
+
+@rule("M-calls")
+def test_M_calls_silence_counts_only_ticks_of_open_exchange(monkeypatch):
+    """Stopping is evidence only while a player could exchange: turn-up and sweep ticks are not silence."""
+    m = make(seats=[seat(speed=0.0)] * 4, max_ticks=60, turn_up_time=1.0, sweep_time=1.5, quiet_time=1.0, **NO_NOISE)
+    seen = []
+    monkeypatch.setattr(reference.policy, "infer_contre", lambda sid, prm, me, P, hand, loc, pub, silence, work:
+                        seen.append(int(silence[0])) or -1)
+    m.deal()
+    phases = record(m, "top", "sweep")
+    open_ticks = []
+    orig = m.moves
+
+    def moves(tick):
+        open_ticks.append(tick)
+        m.next_move[1] = tick   # P1 looks at every open tick (P0 never exchanges)
+        return orig(tick)
+
+    m.moves = moves
+    m.play()
+    assert len(open_ticks) >= 10 and len(phases) >= 4
+    assert seen == list(range(len(seen)))   # one more per open tick, nothing for the ticks in between
+    assert open_ticks[-1] - open_ticks[0] + 1 > len(open_ticks)   # there were closed ticks in between
+
+
+@rule("KM5")
+def test_KM5_without_multi_swap_a_move_exchanges_one_card_even_if_a_strategy_asks_for_more(monkeypatch):
+    for multi, expected in ((False, 1), (True, 2)):
+        m = make(multi_swap=multi)
+        hands(m, p1="AS AH 7C 9D")
+        lay(m, "AD AC 5H 3S")
+        script(monkeypatch, {1: [(2, 0), (3, 1)]})
+        move_at(m, p1=10.5)
+        assert m.moves(10)
+        assert m.res.exchanges == expected
+        assert list(m.hands[1][:2]) == list(cards("AS AH")) and (sorted(m.hands[1] % 13) == [0, 0, 0, 8]) == (not multi)
 
 
 # ================================================================================================ all

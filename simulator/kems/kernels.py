@@ -44,7 +44,8 @@ MAX_MANCHES = 1000      # reference.MAX_MANCHES
 H = 16                  # centre history ring per slot (enough for lag_ticks <= rules.MAX_LAG)
 S_RATE, S_SIGMA, S_VIS, S_ATT_P, S_ATT_O, S_CONTRE = range(6)
 (ST_OUTCOME, ST_CALLER, ST_WHY, ST_TICKS, ST_SWEEPS, ST_EXCH, ST_RESHUF, ST_REDEALS, ST_CALLS, ST_WRONG_CONTRES,
- ST_ENDED, ST_NSTOCK, ST_NDISCARD, ST_DEALER, ST_CHANGED, ST_VERSION, ST_PUB_VERSION, N_ST) = range(18)
+ ST_ENDED, ST_NSTOCK, ST_NDISCARD, ST_DEALER, ST_CHANGED, ST_VERSION, ST_PUB_VERSION, ST_NEXT_SIGN, ST_NEXT_FALSE,
+ ST_NEXT_CALL, ST_OPEN_TICKS, N_ST) = range(22)
 N_MANCHE_FIXED = len(MANCHE_FIXED)
 N_GAME_FIXED = len(GAME_FIXED)
 
@@ -308,7 +309,7 @@ def _moves(g, tick, P, ri, rf, sids, prm, model):
             st[ST_PUB_VERSION] = st[ST_VERSION]
         if not banned[p] and pend_due[p, CALL_CONTRE] == NEVER:
             for q in range(P):
-                silence[q] = tick - last_swap[q]
+                silence[q] = st[ST_OPEN_TICKS] - last_swap[q]
             j = policy.infer_contre(sids[p], prm[p], p, P, hands[p], loc, pub, silence, work)
             if j >= 0:
                 _schedule(g, tick, p, CALL_CONTRE, j, WHY_INFERENCE, ri)
@@ -323,6 +324,8 @@ def _moves(g, tick, P, ri, rf, sids, prm, model):
         else:
             _perceived(g, tick, p, ri[I_LAG])
             n = policy.propose(sids[p], prm[p], p, P, hands[p], seen, loc, pub, ri[I_MULTI] != 0, mem[p], work, out, rng)
+            if ri[I_MULTI] == 0 and n > 1:  # KM5
+                n = 1
             for i in range(n):
                 pairs[p, i, 0] = out[i, 0]
                 pairs[p, i, 1] = out[i, 1]
@@ -352,6 +355,8 @@ def _moves(g, tick, P, ri, rf, sids, prm, model):
         when[k] = w
         movers[k] = p
         n_movers += 1
+    if n_movers == 0:
+        return False
     success = False
     for p in range(P):
         changed[p] = 0
@@ -368,7 +373,7 @@ def _moves(g, tick, P, ri, rf, sids, prm, model):
             _put(g, slot, given, tick + 1, p)
             loc[taken] = p
             loc[given] = LOC_TABLE
-            last_swap[p] = tick
+            last_swap[p] = st[ST_OPEN_TICKS]
             st[ST_EXCH] += 1
             g[34][p] += 1
             success = True
@@ -583,7 +588,10 @@ def _calls(g, tick, P, ri, model):
 # ------------------------------------------------------------------------------------------ the clock
 @njit(refcount=False, inline="always")
 def _next_event(g, tick, P, phase, phase_end, quiet, ri):
-    """The first tick ``>= tick`` at which anything can happen (the kernel's jump; the reference visits all)."""
+    """The first tick ``>= tick`` at which anything can happen (the kernel's jump; the reference visits all).
+
+    Also keeps in ``st`` the first tick of each kind of timer, so a visited tick only runs the steps due."""
+    st = g[29]
     nt = ri[I_MAX_TICKS]
     if phase != PH_OPEN:
         if phase_end < nt:
@@ -597,17 +605,17 @@ def _next_event(g, tick, P, phase, phase_end, quiet, ri):
             m = next_move[p]
             if m < nt:
                 nt = np.int64(np.floor(m))
+    n_sign = NEVER
+    n_false = NEVER
+    n_call = NEVER
     for p in range(P):
-        if g[15][p] < nt:
-            nt = g[15][p]
-        if g[16][p] < nt:
-            nt = g[16][p]
-        if g[17][p] < nt:
-            nt = g[17][p]
-        if g[18][p, 0] < nt:
-            nt = g[18][p, 0]
-        if g[18][p, 1] < nt:
-            nt = g[18][p, 1]
+        n_sign = min(n_sign, g[15][p])
+        n_false = min(n_false, min(g[16][p], g[17][p]))
+        n_call = min(n_call, min(g[18][p, 0], g[18][p, 1]))
+    st[ST_NEXT_SIGN] = n_sign
+    st[ST_NEXT_FALSE] = n_false
+    st[ST_NEXT_CALL] = n_call
+    nt = min(nt, min(n_sign, min(n_false, n_call)))
     return nt if nt > tick else tick
 
 
@@ -677,6 +685,7 @@ def play_manche(g, P, ri, rf, deck, n_deck, sids, prm, model):
                     g[12][p] = 0
             else:
                 quiet += 1
+            st[ST_OPEN_TICKS] += 1
             all_passed = ri[I_ALL_PASS] != 0
             if all_passed:
                 for p in range(P):
@@ -686,9 +695,12 @@ def play_manche(g, P, ri, rf, deck, n_deck, sids, prm, model):
                 _sweep(g, tick)
                 phase = PH_SWEEP
                 phase_end = tick + 1 + ri[I_SWEEP]
-        _signs(g, tick, P, ri, rf, model)
-        _false_alarms(g, tick, P, ri, rf)
-        _calls(g, tick, P, ri, model)
+        if st[ST_NEXT_SIGN] <= tick:  # timers set during this tick are all for later ticks
+            _signs(g, tick, P, ri, rf, model)
+        if st[ST_NEXT_FALSE] <= tick:
+            _false_alarms(g, tick, P, ri, rf)
+        if st[ST_NEXT_CALL] <= tick:
+            _calls(g, tick, P, ri, model)
         tick += 1
         if st[ST_ENDED] or tick >= max_ticks:
             break
@@ -698,6 +710,7 @@ def play_manche(g, P, ri, rf, deck, n_deck, sids, prm, model):
             break
         if phase == PH_OPEN:
             quiet += nt - tick
+            st[ST_OPEN_TICKS] += nt - tick
         tick = nt
     st[ST_TICKS] = tick
     _trace(h, EV_END, st[ST_OUTCOME], st[ST_CALLER] + 1, tick & 0xFFFF)

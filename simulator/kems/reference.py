@@ -110,7 +110,8 @@ class Manche:
         self.pub = np.zeros(PUB_SIZE, dtype=np.int64)
         self.out = np.zeros((4, 2), dtype=np.int64)
         self.next_move = np.full(P, np.inf)           # continuous time (ticks) of each player's next move
-        self.last_swap = np.zeros(P, dtype=np.int64)
+        self.last_swap = np.zeros(P, dtype=np.int64)  # open-exchange tick count at each player's last exchange
+        self.open_ticks = 0                             # ticks of open exchange so far (the current one excluded)
         self.passed = [False] * P
         self.holding = [False] * P
         self.next_sign = [NEVER] * P
@@ -187,7 +188,9 @@ class Manche:
         return self.pub
 
     def silence(self, tick: int) -> np.ndarray:
-        return tick - self.last_swap
+        """Ticks of open exchange since each player's last exchange (or the deal): the time it could have
+        exchanged and did not (turn-up and sweep phases do not count)."""
+        return self.open_ticks - self.last_swap
 
     # ------------------------------------------------------------------ KM3, KM4
     def deal(self) -> None:
@@ -277,6 +280,8 @@ class Manche:
                 when = uniform(self.rng)
             else:
                 when = float((p - self.dealer - 1) % P)
+            if not r.multi_swap:  # KM5: one card for one, one exchange per move
+                n = min(n, 1)
             self.passed[p] = n == 0
             pairs = [(int(self.out[i, 0]), int(self.out[i, 1]), int(seen[self.out[i, 1]])) for i in range(n)]
             movers.append((when, p, pairs))
@@ -292,7 +297,7 @@ class Manche:
                 self.put(slot, given, tick + 1, p)
                 self.loc[taken] = p
                 self.loc[given] = LOC_TABLE
-                self.last_swap[p] = tick
+                self.last_swap[p] = self.open_ticks
                 self.res.exchanges += 1
                 self.res.seat_exchanges[p] += 1
                 success = True
@@ -503,6 +508,7 @@ class Manche:
                     self.passed = [False] * P
                 else:
                     quiet += 1
+                self.open_ticks += 1
                 if quiet >= r.quiet_ticks or (r.sweep_on_all_pass and all(self.passed)):
                     self.sweep(tick)
                     phase, phase_end = PH_SWEEP, tick + 1 + r.sweep_ticks
