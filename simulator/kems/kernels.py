@@ -99,6 +99,8 @@ def new_state(P):
         np.zeros((P, 4, 3), dtype=np.int64),        # 41 cached proposal (hand slot, centre slot, expected card)
         np.zeros(P, dtype=np.int64),                # 42 cached proposal pair counts
         np.zeros(PUB_SIZE, dtype=np.int64),         # 43 pub: rank counts of public knowledge (views.summarise)
+        np.zeros(P, dtype=np.int64),                # 44 contre horizon: the public-change version it was made at
+        np.zeros(P, dtype=np.int64),                # 45 contre horizon (open ticks; policy.contre_horizon)
     )
 
 
@@ -300,7 +302,7 @@ def _moves(g, tick, P, ri, rf, sids, prm, model):
     st, h, rng, changed = g[29], g[36], g[37], g[38]
     cache_stamp, cache, cache_n = g[40], g[41], g[42]
     n_movers = 0
-    pub = g[43]
+    pub, hz_version, hz = g[43], g[44], g[45]
     for p in range(P):
         if not (tick <= next_move[p] < tick + 1):
             continue
@@ -308,11 +310,15 @@ def _moves(g, tick, P, ri, rf, sids, prm, model):
             summarise(loc, P, pub)
             st[ST_PUB_VERSION] = st[ST_VERSION]
         if not banned[p] and pend_due[p, CALL_CONTRE] == NEVER:
-            for q in range(P):
-                silence[q] = st[ST_OPEN_TICKS] - last_swap[q]
-            j = policy.infer_contre(sids[p], prm[p], p, P, hands[p], loc, pub, silence, work)
-            if j >= 0:
-                _schedule(g, tick, p, CALL_CONTRE, j, WHY_INFERENCE, ri)
+            if hz_version[p] != st[ST_VERSION]:
+                hz[p] = policy.contre_horizon(sids[p], prm[p], p, P, hands[p], loc, pub, last_swap, work)
+                hz_version[p] = st[ST_VERSION]
+            if st[ST_OPEN_TICKS] >= hz[p]:  # before the horizon the reference's infer_contre surely says -1
+                for q in range(P):
+                    silence[q] = st[ST_OPEN_TICKS] - last_swap[q]
+                j = policy.infer_contre(sids[p], prm[p], p, P, hands[p], loc, pub, silence, work)
+                if j >= 0:
+                    _schedule(g, tick, p, CALL_CONTRE, j, WHY_INFERENCE, ri)
         if cache_stamp[p] == st[ST_CHANGED]:
             # nothing public changed since a deterministic strategy last looked at an up-to-date view:
             # its proposal would be the same (the reference recomputes it)
@@ -643,6 +649,7 @@ def play_manche(g, P, ri, rf, deck, n_deck, sids, prm, model):
         g[34][p] = 0
         g[35][p] = -1
         g[40][p] = -1
+        g[44][p] = -1
     for t in range(T):
         g[30][t] = 0
         g[31][t] = 0

@@ -22,6 +22,7 @@ from __future__ import annotations
 import numpy as np
 
 from simulator.core.jit import njit
+from simulator.core.rng import NEVER
 from simulator.core.params import ParamSet
 from simulator.kems.codes import EMPTY, LOC_UNKNOWN
 from strategies.kems.common import COMMON, P_FIRST_OWN, param
@@ -125,37 +126,77 @@ def propose(prm, me, players, hand, seen, loc, pub, multi, mem, work, out):
     return 0
 
 
-@njit(refcount=False)
-def _complete_chance(avail, unknown, missing):
-    """Hypergeometric: all ``missing`` unknown cards among the ``avail`` copies out of ``unknown`` cards."""
-    if missing <= 0:
+@njit(refcount=False, inline="always")
+def _falling(n, m):
+    """``n (n - 1) … (n - m + 1)``, an exact integer (0 when ``n < m``)."""
+    f = 1
+    for i in range(m):
+        if n - i <= 0:
+            return 0
+        f *= n - i
+    return f
+
+
+@njit(refcount=False, inline="always")
+def _with_silence(pj, s, w):
+    """``pj`` with its odds multiplied by ``e^(s·w)`` (``w = -log(1 - silence_rate)``): stopping is evidence."""
+    if pj <= 0.0 or pj >= 1.0 or w <= 0.0:
+        return pj
+    x = s * w
+    if x > 700.0:
         return 1.0
-    p = 1.0
-    for i in range(missing):
-        if avail - i <= 0 or unknown - i <= 0:
-            return 0.0
-        p *= (avail - i) / (unknown - i)
-    return p
+    odds = pj / (1.0 - pj) * np.exp(x)
+    return odds / (1.0 + odds)
+
+
+@njit(refcount=False)
+def _unplaced(hand, loc, pub, work):
+    """``work[0:13]``: copies of each rank the player cannot place (neither public nor its own); returns
+    ``(cards it cannot place, Σ over ranks of u(u-1)(u-2)(u-3))``."""
+    for r in range(N_RANKS):
+        work[r] = pub[PUB_UNKNOWN + r]
+    for k in range(4):
+        if loc[hand[k]] == LOC_UNKNOWN:
+            work[hand[k] % N_RANKS] -= 1
+    unknown = 0
+    any_four = 0
+    for r in range(N_RANKS):
+        unknown += work[r]
+        any_four += _falling(work[r], 4)
+    return unknown, any_four
+
+
+@njit(refcount=False)
+def _base_chance(j, pub, work, unknown, any_four):
+    """Opponent ``j``'s chance of four of a kind from public knowledge alone (before the silence odds)."""
+    k = pub[PUB_N_KNOWN + j]
+    if k == 0:
+        den = _falling(unknown, 4)
+        return any_four / den if den > 0 else 0.0
+    rank = -1
+    for r in range(N_RANKS):
+        if pub[PUB_KNOWN + j * N_RANKS + r] > 0:
+            rank = r
+            break
+    if pub[PUB_KNOWN + j * N_RANKS + rank] != k or k > 4:
+        return 0.0  # its known cards mix ranks
+    den = _falling(unknown, 4 - k)
+    return _falling(work[rank], 4 - k) / den if den > 0 else 0.0
 
 
 @njit(refcount=False)
 def infer_contre(prm, me, players, hand, loc, pub, silence, work):
     """The opponent to accuse (the likeliest member of the likeliest team), or -1 below ``contre_threshold``.
 
-    ``work[0:13]``: copies of each rank it cannot place (neither public nor its own)."""
+    Each opponent's chance: 0 if its known cards mix ranks; else the hypergeometric chance that its ``m``
+    unknown cards all come from the ``u`` copies of its rank that the player cannot place, out of the ``U``
+    cards it cannot place, ``u(u-1)…/U(U-1)…`` (no known card: the sum over ranks); then the silence odds."""
     theta = prm[H_THETA]
     if theta > 1.0:
         return -1
-    unknown = 0
-    for r in range(N_RANKS):
-        work[r] = pub[PUB_UNKNOWN + r]
-    for k in range(4):
-        if loc[hand[k]] == LOC_UNKNOWN:
-            work[hand[k] % N_RANKS] -= 1
-    for r in range(N_RANKS):
-        unknown += work[r]
+    unknown, any_four = _unplaced(hand, loc, pub, work)
+    w = -np.log1p(-prm[H_SILENCE])
     my_team = team(me, players)
-    q = prm[H_SILENCE]
     best_team_p = -1.0
     best_j = -1
     for tm in range(players // 2):
@@ -165,24 +206,7 @@ def infer_contre(prm, me, players, hand, loc, pub, silence, work):
         top_p = -1.0
         top_j = -1
         for j in range(tm, players, players // 2):
-            k = pub[PUB_N_KNOWN + j]
-            if k > 0:
-                rank = -1
-                for r in range(N_RANKS):
-                    if pub[PUB_KNOWN + j * N_RANKS + r] > 0:
-                        rank = r
-                        break
-                if pub[PUB_KNOWN + j * N_RANKS + rank] != k or k > 4:
-                    pj = 0.0  # its known cards mix ranks
-                else:
-                    pj = _complete_chance(work[rank], unknown, 4 - k)
-            else:
-                pj = 0.0
-                for r in range(N_RANKS):
-                    pj += _complete_chance(work[r], unknown, 4)
-            if 0.0 < pj < 1.0 and q > 0.0:
-                log_odds = np.log(pj / (1.0 - pj)) - silence[j] * np.log1p(-q)
-                pj = 1.0 / (1.0 + np.exp(-log_odds))
+            pj = _with_silence(_base_chance(j, pub, work, unknown, any_four), silence[j], w)
             miss *= 1.0 - pj
             if pj > top_p:
                 top_p, top_j = pj, j
@@ -191,3 +215,37 @@ def infer_contre(prm, me, players, hand, loc, pub, silence, work):
     if best_team_p >= theta:
         return best_j
     return -1
+
+
+@njit(refcount=False)
+def contre_horizon(prm, me, players, hand, loc, pub, last_swap, work):
+    """The fewest open-exchange ticks (the count ``silence`` is measured on) before which :func:`infer_contre`
+    surely returns -1 while public knowledge stays as it is; ``NEVER`` if it cannot call until then.
+
+    A team's chance is at most the sum of its members' chances, each at most its odds
+    ``odds0_j · e^(w (t - last_swap_j))``; below ``θ`` for the sum over every opponent, no team reaches ``θ``.
+    Engines may skip ``infer_contre`` before the horizon (the result is the same, only cheaper)."""
+    theta = prm[H_THETA]
+    if theta > 1.0:
+        return NEVER
+    unknown, any_four = _unplaced(hand, loc, pub, work)
+    w = -np.log1p(-prm[H_SILENCE])
+    my_team = team(me, players)
+    total = 0.0
+    for j in range(players):
+        if team(j, players) == my_team:
+            continue
+        pj = _base_chance(j, pub, work, unknown, any_four)
+        if pj >= 1.0:
+            return 0
+        if pj > 0.0:
+            total += pj / (1.0 - pj) * (np.exp(-w * last_swap[j]) if w > 0.0 else 1.0)
+    bound = theta * (1.0 - 1e-9)
+    if total <= 0.0:
+        return NEVER
+    if w <= 0.0:
+        return NEVER if total < bound else 0
+    x = np.log(bound / total) / w
+    if x > 1e15:
+        return NEVER
+    return np.int64(np.ceil(x)) - 2

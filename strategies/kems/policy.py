@@ -6,7 +6,9 @@ behaves identically in both; each receives only the deciding player's informatio
 (:mod:`strategies.kems.views`).
 
 * ``propose`` → how many exchange pairs it writes into ``out`` (``int64[4, 2]``: hand slot, centre slot);
-* ``infer_contre`` → the opponent it accuses from public knowledge, or -1.
+* ``infer_contre`` → the opponent it accuses from public knowledge, or -1;
+* ``contre_horizon`` → the open-exchange tick count before which ``infer_contre`` surely returns -1 while public
+  knowledge stays the same (the kernel skips it until then; the reference always asks).
 
 Signalling, attention and calls on a sign seen are the common parameters (:mod:`strategies.kems.common`),
 which the engines read directly.
@@ -15,6 +17,7 @@ which the engines read directly.
 from __future__ import annotations
 
 from simulator.core.jit import njit
+from simulator.core.rng import NEVER
 from strategies.kems import heuristic, random_play
 
 RANDOM, HEURISTIC = 0, 1
@@ -32,3 +35,10 @@ def infer_contre(sid, prm, me, players, hand, loc, pub, silence, work):
     if sid == RANDOM:
         return -1
     return heuristic.infer_contre(prm, me, players, hand, loc, pub, silence, work)
+
+
+@njit(refcount=False)
+def contre_horizon(sid, prm, me, players, hand, loc, pub, last_swap, work):
+    if sid == RANDOM:
+        return NEVER
+    return heuristic.contre_horizon(prm, me, players, hand, loc, pub, last_swap, work)
