@@ -12,7 +12,7 @@ from pathlib import Path
 import click
 
 from simulator import __version__
-from simulator.core.errors import SpecError
+from simulator.core.errors import ClusterError, SpecError
 
 GAME_HELP = "kamoul, rami, kems"
 
@@ -48,6 +48,7 @@ def cli():
       cardsim simulate rami -n 100000 --seed 1 --out runs/r1
       cardsim rami opening --hand "7H 8H 9H KS KH KD JK"
       cardsim simulate kems -n 100000 --seed 1 --players 6 --out runs/km1
+      cardsim simulate kamoul -n 100000000 --scheduler tcp://head:8786 --out /shared/runs/k9
       cardsim replay kems --seed 1 --game 7
     """
 
@@ -59,30 +60,55 @@ def cli():
 @click.option("--out", type=click.Path(path_type=Path), required=True,
               help="Run directory (new, empty, or the same run to resume).")
 @_seat_options
-@click.option("--threads", type=int, default=None, help="Worker threads (default: all cores). Never changes results.")
+@click.option("--threads", type=int, default=None, help="Worker threads (default: all cores; with --scheduler, numba threads per task, default 1). "
+                   "Never changes results.")
 @click.option("--chunk-size", type=int, default=None, help="Games per Parquet part file. Never changes results.")
 @click.option("--spec", "spec_file", type=click.Path(path_type=Path), default=None,
               help="A TOML run spec; options given on the command line override it.")
+@click.option("--scheduler", default=None, envvar="DASK_SCHEDULER_ADDRESS", metavar="ADDR",
+              help="Play the chunks on a Dask cluster: its scheduler's address, tcp://HOST:PORT "
+                   "(default: $DASK_SCHEDULER_ADDRESS, else this machine; 'local' forces this machine). "
+                   "Needs pip install 'cardsim[dask]'; see docs/scale-out.md. Never changes results.")
+@click.option("--collect", type=click.Choice(["workers", "client"]), default="workers", show_default=True,
+              help="With --scheduler: who writes the part files; 'workers' needs --out on storage shared "
+                   "by the workers and this machine (same path), 'client' brings results back here.")
 @click.option("--quiet", is_flag=True, help="No progress bar and no summary.")
-def simulate(game, n, seed, out, players, level, strategies, options, threads, chunk_size, spec_file, quiet):
+def simulate(game, n, seed, out, players, level, strategies, options, threads, chunk_size, spec_file, scheduler,
+             collect, quiet):
     """Play N games of GAME and write them to a run directory.
 
     The run directory holds one folder per table (Kamoul: hands/, and manches/, parties/, tops/ at higher
     levels; Rami: rounds/, and games/), each readable as it is with pandas.read_parquet(DIR/"hands") or
     polars.scan_parquet(DIR/"hands"), plus _manifest.json with the full spec, and summary.md/.png.
     Re-running the same command resumes an interrupted run; Ctrl-C stops cleanly after the chunk in
-    flight.
+    flight. With --scheduler, a lost cluster stops the run with exit code 3, finished chunks kept.
     """
     from simulator import api
 
+    if scheduler and scheduler != "local":
+        _quiet_dask_logs()
     result = api.simulate(game, out=out, n=n, seed=seed, players=players, level=level, strategies=list(strategies),
                           options=list(options), spec_file=spec_file, threads=threads, chunk_size=chunk_size,
-                          progress=not quiet)
+                          progress=not quiet, scheduler=scheduler, collect=collect)
     if result.interrupted:
         click.echo(f"interrupted: the finished chunks are kept in {out}; re-run the same command to resume", err=True)
         sys.exit(130)
     if not quiet:
         click.echo(_write_summary(out))
+
+
+def _quiet_dask_logs() -> None:
+    """Keep the Dask client's own log lines (reconnect attempts, lost workers) off the terminal: the
+    command prints one line of its own when the cluster fails."""
+    try:
+        import distributed  # noqa: F401 - importing it sets its loggers' levels, which we then raise
+    except ImportError:
+        return  # api.simulate says what to install
+    import logging
+
+    for name in ["distributed", *logging.root.manager.loggerDict]:
+        if name == "distributed" or name.startswith("distributed."):
+            logging.getLogger(name).setLevel(logging.CRITICAL)
 
 
 def _write_summary(out: Path) -> str:
@@ -178,6 +204,9 @@ def main(argv: list[str] | None = None) -> int:
     except SpecError as err:
         click.echo(f"Error: {err}", err=True)
         return 2
+    except ClusterError as err:
+        click.echo(f"Error: {err}", err=True)
+        return 3
     except click.UsageError as err:
         hint = f" (see `cardsim {err.ctx.command_path.split(' ', 1)[1]} --help`)" if err.ctx and " " in err.ctx.command_path else ""
         click.echo(f"Error: {err.format_message()}{hint}", err=True)

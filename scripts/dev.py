@@ -28,7 +28,7 @@ def setup() -> None:
         sys.exit(f"cardsim needs Python 3.11 or newer (this is {sys.version.split()[0]})")
     if not (BIN / "python").exists():
         venv.EnvBuilder(with_pip=True).create(VENV)
-    run(str(BIN / "python"), "-m", "pip", "install", "--quiet", "--disable-pip-version-check", "-e", ".[test]")
+    run(str(BIN / "python"), "-m", "pip", "install", "--quiet", "--disable-pip-version-check", "-e", ".[test,dask]")
 
 
 def main_job() -> None:

@@ -57,11 +57,21 @@ def _options_dict(options) -> dict:
 def simulate(game: str, *, out: str | Path, n: int | None = None, seed: int | None = None, players: int | None = None,
              level: str | None = None, strategies: list[str] | None = None, options: dict | list[str] | None = None,
              spec_file: str | Path | None = None, threads: int | None = None, chunk_size: int | None = None,
-             progress: bool = True, backend=None) -> RunResult:
-    """Run (or resume) a simulation into the run directory ``out``; see ``cardsim simulate --help``."""
+             progress: bool = True, backend=None, scheduler: str | None = None, collect: str = "workers") -> RunResult:
+    """Run (or resume) a simulation into the run directory ``out``; see ``cardsim simulate --help``.
+
+    ``scheduler``: a Dask scheduler address (``tcp://host:8786``) to play the chunks on that cluster
+    (``None`` or ``"local"``: this machine); ``collect``: who writes the part files on a cluster,
+    ``"workers"`` (shared storage) or ``"client"``. See docs/scale-out.md.
+    """
     spec = make_spec(game, n=n, seed=seed, players=players, level=level, strategies=strategies, options=options,
                      spec_file=spec_file)
-    return run(spec, out, chunk_size=chunk_size, threads=threads, backend=backend, progress=progress)
+    if scheduler is None or scheduler == "local" or backend is not None:
+        return run(spec, out, chunk_size=chunk_size, threads=threads, backend=backend, progress=progress)
+    from simulator.core.dask_backend import DaskBackend
+
+    with DaskBackend(scheduler, collect) as cluster:  # connects (or refuses) before anything is written
+        return run(spec, out, chunk_size=chunk_size, threads=threads, backend=cluster, progress=progress)
 
 
 def open_table(run_dir: str | Path, table: str = "hands", lazy: bool = True) -> pl.LazyFrame | pl.DataFrame:

@@ -4,11 +4,12 @@ A backend knows nothing of games and a game knows nothing of backends: the task 
 callable ``task(start, stop, threads) -> {table: polars.DataFrame}`` (a :class:`ChunkTask` over a
 run spec), and a backend only decides where and in what order tasks run. :class:`LocalBackend` plays
 the chunks one after another in this process, each chunk using numba's threads; a cluster backend
-implements the same :class:`Backend` protocol.
+implements the same :class:`Backend` protocol (:class:`simulator.core.dask_backend.DaskBackend`).
 """
 
 from __future__ import annotations
 
+from pathlib import Path
 from typing import Callable, Iterable, Iterator, Protocol
 
 import numba
@@ -23,13 +24,24 @@ Task = Callable[[int, int, "int | None"], Frames]
 
 class ChunkTask:
     """Plays games ``start <= i < stop`` of ``spec`` through its game plugin. Picklable: it holds only
-    the spec and resolves the plugin where it runs."""
+    the spec (and the run directory ``out``, for backends whose workers write their own parts) and
+    resolves the plugin where it runs."""
 
-    def __init__(self, spec: RunSpec):
+    def __init__(self, spec: RunSpec, out: str | Path | None = None):
         self.spec = spec
+        self.out = None if out is None else str(out)
 
     def __call__(self, start: int, stop: int, threads: int | None = None) -> Frames:
         return self.spec.plugin.simulate_chunk(self.spec, start, stop, threads)
+
+    def write(self, start: int, stop: int, threads: int | None = None) -> dict[str, int]:
+        """Play the chunk and write its parts into ``out`` (atomically, once); the rows per table."""
+        from simulator.core.store import write_parts
+
+        if self.out is None:
+            raise ValueError("ChunkTask.write needs the run directory (out)")
+        tables = self.spec.plugin.tables(self.spec.level)
+        return write_parts(self.out, self.spec, tables, start, stop, self(start, stop, threads))
 
     def __repr__(self) -> str:
         return f"ChunkTask({self.spec.game}, digest={self.spec.digest()})"
@@ -37,7 +49,9 @@ class ChunkTask:
 
 class Backend(Protocol):
     """Runs ``task`` over ``ranges`` and yields ``((start, stop), frames)`` as chunks finish, in any
-    order. Stopping iteration early (``close()`` on the generator) must not lose a yielded chunk."""
+    order. Stopping iteration early (``close()`` on the generator) must not lose a yielded chunk.
+    ``frames`` is ``None`` when the backend had the chunk's parts written already (``task.write``, as
+    Dask workers do); the runner then only records the chunk."""
 
     def run(self, task: Task, ranges: Iterable[tuple[int, int]], threads: int | None) -> Iterator[
         tuple[tuple[int, int], Frames]

@@ -14,3 +14,9 @@ class SpecError(ValueError):
             super().__init__(f"{field}: {reason or 'is missing'}; allowed: {allowed}")
         else:
             super().__init__(f"{field}: {value!r} {reason or 'is not allowed'}; allowed: {allowed}")
+
+
+class ClusterError(RuntimeError):
+    """The cluster running a run failed it (the Dask scheduler went away, a chunk killed every worker
+    it ran on). ``str(err)`` is one line; what was finished is on disk and the same command resumes.
+    The CLI prints it and exits 3."""

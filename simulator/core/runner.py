@@ -102,9 +102,11 @@ def run(
     games = written = 0
     bar = tqdm(total=spec.n, initial=store.games_done(), unit=spec.level, disable=None if progress else True,
                unit_scale=True, dynamic_ncols=True)
-    with bar, _sigint_sets(flag), closing(backend.run(ChunkTask(spec), chunks, threads)) as finished:
+    task = ChunkTask(spec, store.path.resolve())
+    with bar, _sigint_sets(flag), closing(backend.run(task, chunks, threads)) as finished:
         for (start, stop), frames in finished:
-            if store.write_chunk(start, stop, frames):
+            done = store.record_chunk(start, stop) if frames is None else store.write_chunk(start, stop, frames)
+            if done:
                 games += stop - start
                 written += 1
                 bar.update(stop - start)

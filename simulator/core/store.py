@@ -26,6 +26,8 @@ import json
 import os
 import re
 import shutil
+import socket
+import threading
 from dataclasses import dataclass, field
 from datetime import datetime, timezone
 from pathlib import Path
@@ -105,30 +107,40 @@ class RunStore:
         was already complete (nothing is rewritten)."""
         if set(frames) != set(self.tables):
             raise ValueError(f"chunk {start}-{stop}: got tables {sorted(frames)}, expected {list(self.tables)}")
-        where = bisect.bisect_left(self.chunks, (start, stop))
-        if where < len(self.chunks) and self.chunks[where] == (start, stop):
+        where = self._check_new(start, stop)
+        if where is None:
             return False
-        for a, b in self.chunks[max(where - 1, 0):where + 1]:
-            if a < stop and start < b:
-                raise ValueError(f"chunk {start}-{stop} overlaps the completed chunk {a}-{b}")
-        self.tmp_dir.mkdir(exist_ok=True)
-        for table in self.tables:
-            final = self.part_path(table, start, stop)
-            if final.exists():
-                continue
-            final.parent.mkdir(exist_ok=True)
-            tmp = self.tmp_dir / f"{table}-{final.name}.{os.getpid()}"
-            with open(tmp, "wb") as handle:
-                frames[table].write_parquet(
-                    handle, compression="zstd", metadata=self._part_metadata(table, start, stop)
-                )
-                handle.flush()
-                os.fsync(handle.fileno())
-            os.replace(tmp, final)
-            _fsync_dir(final.parent)
+        write_parts(self.path, self.spec, self.tables, start, stop, frames)
         self.chunks.insert(where, (start, stop))
         self.write_manifest()
         return True
+
+    def record_chunk(self, start: int, stop: int) -> bool:
+        """Record chunk ``[start, stop)`` as complete when its parts were written by someone else (a Dask
+        worker, through :func:`write_parts`). Returns ``False`` when it was already recorded. Raises
+        :class:`SpecError` when a part is not visible here (the workers do not share ``path``)."""
+        where = self._check_new(start, stop)
+        if where is None:
+            return False
+        for table in self.tables:
+            if not self.part_path(table, start, stop).is_file():
+                raise SpecError(
+                    "--out", str(self.path), "a directory the workers and this machine share (same path), "
+                    "or --collect client", f"does not show the part {table}/{part_name(start, stop)} a worker wrote",
+                )
+        self.chunks.insert(where, (start, stop))
+        self.write_manifest()
+        return True
+
+    def _check_new(self, start: int, stop: int) -> int | None:
+        """Where ``(start, stop)`` goes in ``chunks``; ``None`` when it is already there."""
+        where = bisect.bisect_left(self.chunks, (start, stop))
+        if where < len(self.chunks) and self.chunks[where] == (start, stop):
+            return None
+        for a, b in self.chunks[max(where - 1, 0):where + 1]:
+            if a < stop and start < b:
+                raise ValueError(f"chunk {start}-{stop} overlaps the completed chunk {a}-{b}")
+        return where
 
     def finish(self) -> None:
         """Mark the run complete (every game is on disk) and remove the temporary folder."""
@@ -168,14 +180,43 @@ class RunStore:
         os.replace(tmp, self.path / MANIFEST_NAME)
         _fsync_dir(self.path)
 
-    def _part_metadata(self, table: str, start: int, stop: int) -> dict[str, str]:
-        return {
-            "cardsim.spec": self.spec.to_json(),
-            "cardsim.seed": str(self.spec.seed),
-            "cardsim.version": __version__,
-            "cardsim.chunk": f"{start}-{stop}",
-            "cardsim.table": table,
-        }
+
+def part_metadata(spec: RunSpec, table: str, start: int, stop: int) -> dict[str, str]:
+    """The key-value metadata of one part file: the run's facts."""
+    return {
+        "cardsim.spec": spec.to_json(),
+        "cardsim.seed": str(spec.seed),
+        "cardsim.version": __version__,
+        "cardsim.chunk": f"{start}-{stop}",
+        "cardsim.table": table,
+    }
+
+
+def write_parts(path: str | Path, spec: RunSpec, tables, start: int, stop: int,
+                frames: dict[str, pl.DataFrame]) -> dict[str, int]:
+    """Write chunk ``[start, stop)`` of the run at ``path``: one part per table, each to ``.tmp/``, fsynced
+    and renamed into place. Needs no :class:`RunStore` (a Dask worker calls it) and is idempotent: a
+    part already in place is kept (a retried chunk is the same games, so the same rows), and two writers
+    of the same chunk never see each other's temporary files. Returns the rows written per table."""
+    path = Path(path)
+    if set(frames) != set(tables):
+        raise ValueError(f"chunk {start}-{stop}: got tables {sorted(frames)}, expected {list(tables)}")
+    tmp_dir = path / TMP_NAME
+    tmp_dir.mkdir(exist_ok=True)
+    unique = f"{socket.gethostname()}.{os.getpid()}.{threading.get_ident()}"
+    for table in tables:
+        final = path / table / part_name(start, stop)
+        if final.exists():
+            continue
+        final.parent.mkdir(exist_ok=True)
+        tmp = tmp_dir / f"{table}-{final.name}.{unique}"
+        with open(tmp, "wb") as handle:
+            frames[table].write_parquet(handle, compression="zstd", metadata=part_metadata(spec, table, start, stop))
+            handle.flush()
+            os.fsync(handle.fileno())
+        os.replace(tmp, final)
+        _fsync_dir(final.parent)
+    return {table: frames[table].height for table in tables}
 
 
 def _fsync_dir(path: Path) -> None:
