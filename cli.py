@@ -86,7 +86,9 @@ def simulate(game, n, seed, out, players, level, strategies, options, threads, c
     from simulator import api
 
     if scheduler and scheduler != "local":
-        _quiet_dask_logs()
+        from simulator.core.dask_backend import quiet_dask_logs
+
+        quiet_dask_logs()  # the command prints one line of its own when the cluster fails
     result = api.simulate(game, out=out, n=n, seed=seed, players=players, level=level, strategies=list(strategies),
                           options=list(options), spec_file=spec_file, threads=threads, chunk_size=chunk_size,
                           progress=not quiet, scheduler=scheduler, collect=collect)
@@ -95,20 +97,6 @@ def simulate(game, n, seed, out, players, level, strategies, options, threads, c
         sys.exit(130)
     if not quiet:
         click.echo(_write_summary(out))
-
-
-def _quiet_dask_logs() -> None:
-    """Keep the Dask client's own log lines (reconnect attempts, lost workers) off the terminal: the
-    command prints one line of its own when the cluster fails."""
-    try:
-        import distributed  # noqa: F401 - importing it sets its loggers' levels, which we then raise
-    except ImportError:
-        return  # api.simulate says what to install
-    import logging
-
-    for name in ["distributed", *logging.root.manager.loggerDict]:
-        if name == "distributed" or name.startswith("distributed."):
-            logging.getLogger(name).setLevel(logging.CRITICAL)
 
 
 def _write_summary(out: Path) -> str:

@@ -23,6 +23,10 @@ from simulator.core.dask_backend import DaskBackend, check_address  # noqa: E402
 from simulator.core.errors import SpecError  # noqa: E402
 from simulator.core.store import read_table  # noqa: E402
 
+# with no dashboard the scheduler still serves /health over HTTP, on 8787 or, when a parallel test has it,
+# on another port with this warning
+pytestmark = pytest.mark.filterwarnings("ignore:Port 8787 is already in use")
+
 ROOT = Path(__file__).resolve().parents[1]
 WORKER_ENV = {"NUMBA_NUM_THREADS": "1"}
 
@@ -206,6 +210,24 @@ def test_the_environment_names_the_scheduler(tmp_path, capsys, monkeypatch):
     assert "--scheduler: 'nonsense'" in capsys.readouterr().err
     assert main(["simulate", "kamoul", "-n", "100", "--out", str(tmp_path / "run"), "--quiet",
                  "--scheduler", "local"]) == 0
+
+
+def test_parts_the_client_cannot_see_stop_the_run(tmp_path):
+    """Worker-written parts must be visible to the client (shared storage); else one clear line."""
+    from simulator.core.spec import build_spec
+    from simulator.core.store import open_run, write_parts
+
+    spec = build_spec("kamoul", n=20, seed=1)
+    store = open_run(tmp_path / "run", spec, ("hands",))
+    with pytest.raises(SpecError, match="^--out: .*--collect client"):
+        store.record_chunk(0, 10)
+    frames = spec.plugin.simulate_chunk(spec, 0, 10, 1)
+    assert write_parts(tmp_path / "run", spec, ("hands",), 0, 10, frames) == {"hands": 10}
+    before = (tmp_path / "run" / "hands").stat().st_mtime_ns, sorted((tmp_path / "run" / "hands").iterdir())
+    write_parts(tmp_path / "run", spec, ("hands",), 0, 10, frames)  # a retried task: kept as it is
+    assert before == ((tmp_path / "run" / "hands").stat().st_mtime_ns, sorted((tmp_path / "run" / "hands").iterdir()))
+    assert store.record_chunk(0, 10) and not store.record_chunk(0, 10)
+    assert store.missing_ranges() == [(10, 20)]
 
 
 def test_address_forms():

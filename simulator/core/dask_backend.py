@@ -67,6 +67,20 @@ def _import_distributed():
     return distributed
 
 
+def quiet_dask_logs() -> None:
+    """Keep Dask's own log lines (reconnect attempts, lost workers, a local cluster closing) off the
+    terminal. Does nothing when Dask is not installed."""
+    try:
+        import distributed  # noqa: F401 - importing it sets its loggers' levels, which are raised here
+    except ImportError:
+        return
+    import logging
+
+    for name in ["distributed", *logging.root.manager.loggerDict]:
+        if name == "distributed" or name.startswith("distributed."):
+            logging.getLogger(name).setLevel(logging.CRITICAL)
+
+
 # --- what runs on a worker ---------------------------------------------------------------------------
 
 _KERNEL_LOCK = threading.Lock()

@@ -16,7 +16,9 @@ its key-value metadata (``cardsim.spec``, ``cardsim.seed``, ``cardsim.version``,
 The part files are the truth: chunk ``[a, b)`` is complete when every table has its part for it.
 A part is written to ``.tmp/``, fsynced and renamed into place, so a killed run leaves either a whole
 part or none; a chunk killed between two tables leaves a stray part, removed on the next open.
-Opening validates everything first and changes nothing on disk when it refuses.
+Opening validates everything first and changes nothing on disk when it refuses. :func:`write_parts`
+writes one chunk without a :class:`RunStore` (Dask workers use it; the client then calls
+:meth:`RunStore.record_chunk`); it keeps a part already in place, so a retried chunk is harmless.
 """
 
 from __future__ import annotations
