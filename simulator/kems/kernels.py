@@ -23,7 +23,7 @@ import numpy as np
 from numba import prange
 
 from simulator.core.jit import njit
-from simulator.core.rng import NEVER, below, exponential, geometric, seed_state, uniform
+from simulator.core.rng import NEVER, below, exponential, geometric, next_u64, seed_state, uniform
 from simulator.kems.codes import (
     CALL_CONTRE, CALL_KEMS, EMPTY, EV_CALL, EV_DEAL, EV_END, EV_FOUR, EV_REDEAL, EV_RESHUFFLE, EV_SIGN, EV_SWAP,
     EV_SWEEP, EV_TOP, EV_TURN_UP, FNV_PRIME, LOC_DEAD, LOC_TABLE, LOC_UNKNOWN, OUT_CAP, OUT_CONTRE, OUT_DOUBLE,
@@ -101,6 +101,9 @@ def new_state(P):
         np.zeros(PUB_SIZE, dtype=np.int64),         # 43 pub: rank counts of public knowledge (views.summarise)
         np.zeros(P, dtype=np.int64),                # 44 contre horizon: the public-change version it was made at
         np.zeros(P, dtype=np.int64),                # 45 contre horizon (open ticks; policy.contre_horizon)
+        np.zeros((P, 4), dtype=np.uint64),          # 46 each player's own stream for its move times
+        np.zeros(P, dtype=np.int8),                 # 47 idle: its moves change nothing until a public change
+        np.zeros(P, dtype=np.int64),                # 48 idle until: the tick its contre horizon is reached
     )
 
 
@@ -270,8 +273,9 @@ def _top(g, tick, P, model):
     """Manche.top: "Top", every player's first move time."""
     rng = g[37]
     for p in range(P):
-        g[10][p] = tick + exponential(rng, model[p, S_RATE])
+        g[10][p] = tick + exponential(g[46][p], model[p, S_RATE])
         g[12][p] = 0
+        g[47][p] = 0
     _trace(g[36], EV_TOP, tick & 0xFF, tick >> 8, 0)
 
 
@@ -292,6 +296,27 @@ def _sweep(g, tick):
     _trace(g[36], EV_SWEEP, tick & 0xFF, tick >> 8, 0)
 
 
+# ------------------------------------------------------------------------------------------ idle players
+@njit(refcount=False, inline="always")
+def _catch_up(g, p, limit, ri, model):
+    """Draw, from player ``p``'s own stream, the move times of its moves before tick ``limit`` that the kernel
+    skipped (the reference made them and they changed nothing); ``p`` is no longer idle."""
+    next_move, sub = g[10], g[46][p]
+    while next_move[p] < limit:
+        if ri[I_RACE] == RACE_UNIFORM:
+            uniform(sub)
+        next_move[p] = np.floor(next_move[p]) + 1 + exponential(sub, model[p, S_RATE])
+    g[47][p] = 0
+
+
+@njit(refcount=False, inline="always")
+def _wake_all(g, tick, P, ri, model):
+    """Something public changed at ``tick``: idle players look again at their next move after it."""
+    for p in range(P):
+        if g[47][p]:
+            _catch_up(g, p, tick + 1, ri, model)
+
+
 # ------------------------------------------------------------------------------------------ KM5
 @njit(refcount=False, inline="always")
 def _moves(g, tick, P, ri, rf, sids, prm, model):
@@ -303,16 +328,19 @@ def _moves(g, tick, P, ri, rf, sids, prm, model):
     cache_stamp, cache, cache_n = g[40], g[41], g[42]
     n_movers = 0
     pub, hz_version, hz = g[43], g[44], g[45]
+    idle, idle_until = g[47], g[48]
     for p in range(P):
-        if not (tick <= next_move[p] < tick + 1):
+        if idle[p] or not (tick <= next_move[p] < tick + 1):
             continue
         if st[ST_PUB_VERSION] != st[ST_VERSION]:
             summarise(loc, P, pub)
             st[ST_PUB_VERSION] = st[ST_VERSION]
+        until = NEVER  # while nothing public changes, the first tick at which p's inference might call
         if not banned[p] and pend_due[p, CALL_CONTRE] == NEVER:
             if hz_version[p] != st[ST_VERSION]:
                 hz[p] = policy.contre_horizon(sids[p], prm[p], p, P, hands[p], loc, pub, last_swap, work)
                 hz_version[p] = st[ST_VERSION]
+            until = tick + hz[p] - st[ST_OPEN_TICKS] if hz[p] < NEVER else NEVER
             if st[ST_OPEN_TICKS] >= hz[p]:  # before the horizon the reference's infer_contre surely says -1
                 for q in range(P):
                     silence[q] = st[ST_OPEN_TICKS] - last_swap[q]
@@ -347,11 +375,14 @@ def _moves(g, tick, P, ri, rf, sids, prm, model):
         if ri[I_RACE] == RACE_SPEED:
             w = next_move[p] - tick
         elif ri[I_RACE] == RACE_UNIFORM:
-            w = uniform(rng)
+            w = uniform(g[46][p])
         else:
             w = float((p - st[ST_DEALER] - 1 + P) % P)
         passed[p] = 1 if n == 0 else 0
         npairs[p] = n
+        # a deterministic player with an up-to-date view, nothing to take and no inference due: its next moves
+        # change nothing until something public changes or its contre horizon comes (set idle below)
+        idle_until[p] = until if (n == 0 and until > tick and cache_stamp[p] == st[ST_CHANGED]) else -1
         # insertion by (time, seat): seats arrive in increasing order, so ties keep seat order
         k = n_movers
         while k > 0 and when[k - 1] > w:
@@ -389,8 +420,12 @@ def _moves(g, tick, P, ri, rf, sids, prm, model):
         st[ST_CHANGED] = tick
         st[ST_VERSION] += 1
     for p in range(P):  # next move times, in seat order (the reference's mover list is in seat order)
-        if tick <= next_move[p] < tick + 1:
-            next_move[p] = tick + 1 + exponential(rng, model[p, S_RATE])
+        if not idle[p] and tick <= next_move[p] < tick + 1:
+            next_move[p] = tick + 1 + exponential(g[46][p], model[p, S_RATE])
+            if idle_until[p] > tick and not success:
+                idle[p] = 1
+    if success:
+        _wake_all(g, tick, P, ri, model)
     for p in range(P):
         if changed[p]:
             _update_four(g, tick, p, model, rf)
@@ -583,6 +618,7 @@ def _calls(g, tick, P, ri, model):
         pend_due[p, kind] = NEVER
         st[ST_CHANGED] = tick  # a call may reveal hands
         st[ST_VERSION] += 1
+        _wake_all(g, tick, P, ri, model)
         if kind == CALL_KEMS:
             _call_kems(g, tick, p, pend_why[p, kind], P, ri, model)
         elif not banned[p]:
@@ -608,6 +644,10 @@ def _next_event(g, tick, P, phase, phase_end, quiet, ri):
             nt = s
         next_move = g[10]
         for p in range(P):
+            if g[47][p]:
+                if g[48][p] < nt:
+                    nt = g[48][p]
+                continue
             m = next_move[p]
             if m < nt:
                 nt = np.int64(np.floor(m))
@@ -650,6 +690,7 @@ def play_manche(g, P, ri, rf, deck, n_deck, sids, prm, model):
         g[35][p] = -1
         g[40][p] = -1
         g[44][p] = -1
+        g[47][p] = 0
     for t in range(T):
         g[30][t] = 0
         g[31][t] = 0
@@ -666,6 +707,9 @@ def play_manche(g, P, ri, rf, deck, n_deck, sids, prm, model):
     h = g[36]
     h[0] = np.uint64(TRACE_SEED)
     rng = g[37]
+    base = next_u64(rng)
+    for p in range(P):
+        seed_state(base, p, g[46][p])
     _deal(g, P, deck, n_deck)
     for p in range(P):
         g[16][p] = _after(-1, rf[F_FALSE_KEMS], rng)
@@ -686,6 +730,9 @@ def play_manche(g, P, ri, rf, deck, n_deck, sids, prm, model):
             phase = PH_OPEN
             quiet = 0
         if phase == PH_OPEN:
+            for p in range(P):
+                if g[47][p] and g[48][p] <= tick:  # its contre horizon: it looks again from this tick on
+                    _catch_up(g, p, tick, ri, model)
             if _moves(g, tick, P, ri, rf, sids, prm, model):
                 quiet = 0
                 for p in range(P):
@@ -700,6 +747,7 @@ def play_manche(g, P, ri, rf, deck, n_deck, sids, prm, model):
                         all_passed = False
             if quiet >= ri[I_QUIET] or all_passed:
                 _sweep(g, tick)
+                _wake_all(g, tick, P, ri, model)
                 phase = PH_SWEEP
                 phase_end = tick + 1 + ri[I_SWEEP]
         if st[ST_NEXT_SIGN] <= tick:  # timers set during this tick are all for later ticks

@@ -25,7 +25,7 @@ import numpy as np
 
 from simulator.core.cards import card_name
 from simulator.core.game import Seat  # noqa: F401  (re-exported)
-from simulator.core.rng import NEVER, below, exponential, geometric, stream_state, uniform
+from simulator.core.rng import NEVER, below, exponential, geometric, next_u64, stream_state, uniform
 from simulator.kems.codes import (
     CALL_CONTRE, CALL_KEMS, EMPTY, EV_CALL, EV_DEAL, EV_END, EV_FOUR, EV_REDEAL, EV_RESHUFFLE, EV_RESULT, EV_SIGN,
     EV_SWAP, EV_SWEEP, EV_TOP, EV_TURN_UP, LOC_DEAD, LOC_TABLE, LOC_UNKNOWN, OUT_CAP, OUT_CONTRE, OUT_DOUBLE,
@@ -110,6 +110,7 @@ class Manche:
         self.pub = np.zeros(PUB_SIZE, dtype=np.int64)
         self.out = np.zeros((4, 2), dtype=np.int64)
         self.next_move = np.full(P, np.inf)           # continuous time (ticks) of each player's next move
+        self.move_rng: list[np.ndarray] = []          # each player's own stream for its move times (see play)
         self.last_swap = np.zeros(P, dtype=np.int64)  # open-exchange tick count at each player's last exchange
         self.open_ticks = 0                             # ticks of open exchange so far (the current one excluded)
         self.passed = [False] * P
@@ -241,7 +242,7 @@ class Manche:
     def top(self, tick: int) -> None:
         """KM4 "Top": exchanges open; every player's first move time is drawn (seat order)."""
         for p in range(self.P):
-            self.next_move[p] = tick + exponential(self.rng, self.model[p, S_RATE])
+            self.next_move[p] = tick + exponential(self.move_rng[p], self.model[p, S_RATE])
             self.passed[p] = False
         self.trace(EV_TOP, tick & 0xFF, tick >> 8)
         self.say(tick, "Top!")
@@ -277,7 +278,7 @@ class Manche:
             if r.race_policy == "speed_weighted":
                 when = self.next_move[p] - tick
             elif r.race_policy == "uniform":
-                when = uniform(self.rng)
+                when = uniform(self.move_rng[p])
             else:
                 when = float((p - self.dealer - 1) % P)
             if not r.multi_swap:  # KM5: one card for one, one exchange per move
@@ -306,7 +307,7 @@ class Manche:
                 self.trace(EV_SWAP, p, taken, given)
                 self.say(tick, f"P{p} takes {card_name(taken)}, gives {card_name(given)}  -> centre {self.table_text()}")
         for _, p, _ in movers:
-            self.next_move[p] = tick + 1 + exponential(self.rng, self.model[p, S_RATE])
+            self.next_move[p] = tick + 1 + exponential(self.move_rng[p], self.model[p, S_RATE])
         for p in sorted(changed):
             self.update_four(tick, p)
         return success
@@ -486,7 +487,12 @@ class Manche:
 
     # ------------------------------------------------------------------ the clock
     def play(self) -> MancheResult:
+        """The manche on the §3.2 clock. Each player's move times (and ``uniform`` race times) come from its own
+        stream, seeded from one draw of the game's stream: a move that changes nothing then leaves every other
+        draw where it was, which lets the kernel skip such moves and still draw the same numbers."""
         P, r = self.P, self.r
+        base = int(next_u64(self.rng))
+        self.move_rng = [stream_state(base, p) for p in range(P)]
         self.deal()
         for p in range(P):
             self.next_false_kems[p] = self.after(-1, r.false_kems_rate)

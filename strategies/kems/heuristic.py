@@ -223,7 +223,8 @@ def contre_horizon(prm, me, players, hand, loc, pub, last_swap, work):
     surely returns -1 while public knowledge stays as it is; ``NEVER`` if it cannot call until then.
 
     A team's chance is at most the sum of its members' chances, each at most its odds
-    ``odds0_j · e^(w (t - last_swap_j))``; below ``θ`` for the sum over every opponent, no team reaches ``θ``.
+    ``odds0_j · e^(w (t - last_swap_j)) <= odds0_j · e^(w (t - oldest))`` (``oldest``: the earliest last exchange
+    among opponents with a chance); below ``θ`` for the sum over every opponent, no team reaches ``θ``.
     Engines may skip ``infer_contre`` before the horizon (the result is the same, only cheaper)."""
     theta = prm[H_THETA]
     if theta > 1.0:
@@ -232,6 +233,7 @@ def contre_horizon(prm, me, players, hand, loc, pub, last_swap, work):
     w = -np.log1p(-prm[H_SILENCE])
     my_team = team(me, players)
     total = 0.0
+    oldest = NEVER
     for j in range(players):
         if team(j, players) == my_team:
             continue
@@ -239,13 +241,15 @@ def contre_horizon(prm, me, players, hand, loc, pub, last_swap, work):
         if pj >= 1.0:
             return 0
         if pj > 0.0:
-            total += pj / (1.0 - pj) * (np.exp(-w * last_swap[j]) if w > 0.0 else 1.0)
+            total += pj / (1.0 - pj)
+            oldest = min(oldest, last_swap[j])
     bound = theta * (1.0 - 1e-9)
     if total <= 0.0:
         return NEVER
     if w <= 0.0:
         return NEVER if total < bound else 0
-    x = np.log(bound / total) / w
+    # every opponent's silence is at most that of the one silent longest: t - oldest
+    x = np.log(bound / total) / w + oldest
     if x > 1e15:
         return NEVER
     return np.int64(np.ceil(x)) - 2
