@@ -56,7 +56,8 @@ def tests() -> None:
     # compile every game's kernels once (numba's on-disk cache) so the test workers load them instead of
     # compiling the same code twice in parallel
     run(str(BIN / "python"), "-c", WARM_UP)
-    run(str(BIN / "python"), "-m", "pytest", "-q", "-n", "2", "--dist", "load", *sys.argv[2:])
+    # loadgroup: tests marked xdist_group("dask") share one test worker, hence one Dask LocalCluster
+    run(str(BIN / "python"), "-m", "pytest", "-q", "-n", "2", "--dist", "loadgroup", *sys.argv[2:])
 
 
 if __name__ == "__main__":

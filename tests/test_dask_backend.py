@@ -25,7 +25,8 @@ from simulator.core.store import read_table  # noqa: E402
 
 # with no dashboard the scheduler still serves /health over HTTP, on 8787 or, when a parallel test has it,
 # on another port with this warning
-pytestmark = pytest.mark.filterwarnings("ignore:Port 8787 is already in use")
+# and all of this file's tests go to one xdist worker (--dist loadgroup), so that one cluster serves them
+pytestmark = [pytest.mark.filterwarnings("ignore:Port 8787 is already in use"), pytest.mark.xdist_group("dask")]
 
 ROOT = Path(__file__).resolve().parents[1]
 WORKER_ENV = {"NUMBA_NUM_THREADS": "1"}
@@ -239,3 +240,6 @@ def test_address_forms():
             check_address(bad)
     with pytest.raises(SpecError, match="^--collect: "):
         DaskBackend("tcp://127.0.0.1:8786", collect="everywhere")
+    assert DaskBackend.check_threads(64) == 64 and DaskBackend.check_threads(None) is None
+    with pytest.raises(SpecError, match="^--threads: "):
+        DaskBackend.check_threads(0)

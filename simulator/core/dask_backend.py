@@ -150,6 +150,16 @@ class DaskBackend:
     def __exit__(self, *exc) -> None:
         self.close()
 
+    @staticmethod
+    def check_threads(threads) -> int | None:
+        """``--threads`` on a cluster: numba threads per task (default 1), any integer >= 1; a worker
+        uses at most its own ``NUMBA_NUM_THREADS``."""
+        if threads is None:
+            return None
+        if isinstance(threads, bool) or not isinstance(threads, int) or threads < 1:
+            raise SpecError("--threads", threads, "an integer >= 1 (numba threads per task on a worker)")
+        return threads
+
     def _worker_threads(self) -> int:
         try:
             return sum(self.client.nthreads().values())

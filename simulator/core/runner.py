@@ -94,7 +94,7 @@ def run(
     began = time.perf_counter()
     plugin = spec.plugin
     chunk_size = check_chunk_size(plugin.default_chunk_size(spec.level) if chunk_size is None else chunk_size)
-    threads = check_threads(threads)
+    threads = getattr(backend, "check_threads", check_threads)(threads)  # a cluster's workers have their own cores
     store = open_run(out, spec, plugin.tables(spec.level))
     chunks = split_ranges(store.missing_ranges(), chunk_size)
     backend = backend or LocalBackend()
