@@ -220,14 +220,16 @@ def test_parts_the_client_cannot_see_stop_the_run(tmp_path):
 
     spec = build_spec("kamoul", n=20, seed=1)
     store = open_run(tmp_path / "run", spec, ("hands",))
+    began = time.monotonic()
     with pytest.raises(SpecError, match="^--out: .*--collect client"):
-        store.record_chunk(0, 10)
+        store.record_chunk(0, 10, wait=0.5)
+    assert 0.5 <= time.monotonic() - began < 5
     frames = spec.plugin.simulate_chunk(spec, 0, 10, 1)
     assert write_parts(tmp_path / "run", spec, ("hands",), 0, 10, frames) == {"hands": 10}
     before = (tmp_path / "run" / "hands").stat().st_mtime_ns, sorted((tmp_path / "run" / "hands").iterdir())
     write_parts(tmp_path / "run", spec, ("hands",), 0, 10, frames)  # a retried task: kept as it is
     assert before == ((tmp_path / "run" / "hands").stat().st_mtime_ns, sorted((tmp_path / "run" / "hands").iterdir()))
-    assert store.record_chunk(0, 10) and not store.record_chunk(0, 10)
+    assert store.record_chunk(0, 10, wait=0) and not store.record_chunk(0, 10, wait=0)
     assert store.missing_ranges() == [(10, 20)]
 
 

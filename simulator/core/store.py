@@ -30,6 +30,7 @@ import re
 import shutil
 import socket
 import threading
+import time
 from dataclasses import dataclass, field
 from datetime import datetime, timezone
 from pathlib import Path
@@ -117,19 +118,25 @@ class RunStore:
         self.write_manifest()
         return True
 
-    def record_chunk(self, start: int, stop: int) -> bool:
+    def record_chunk(self, start: int, stop: int, wait: float = 30.0) -> bool:
         """Record chunk ``[start, stop)`` as complete when its parts were written by someone else (a Dask
         worker, through :func:`write_parts`). Returns ``False`` when it was already recorded. Raises
-        :class:`SpecError` when a part is not visible here (the workers do not share ``path``)."""
+        :class:`SpecError` when a part is still not visible here after ``wait`` seconds (network file
+        systems may show another machine's new file a little late; never: the workers do not share
+        ``path``)."""
         where = self._check_new(start, stop)
         if where is None:
             return False
+        deadline = time.monotonic() + wait
         for table in self.tables:
-            if not self.part_path(table, start, stop).is_file():
-                raise SpecError(
-                    "--out", str(self.path), "a directory the workers and this machine share (same path), "
-                    "or --collect client", f"does not show the part {table}/{part_name(start, stop)} a worker wrote",
-                )
+            part = self.part_path(table, start, stop)
+            while not part.is_file():
+                if time.monotonic() >= deadline:
+                    raise SpecError(
+                        "--out", str(self.path), "a directory the workers and this machine share (same path), "
+                        "or --collect client", f"does not show the part {table}/{part.name} a worker wrote",
+                    )
+                time.sleep(0.2)
         self.chunks.insert(where, (start, stop))
         self.write_manifest()
         return True
