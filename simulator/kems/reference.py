@@ -110,7 +110,11 @@ class Manche:
         self.pub = np.zeros(PUB_SIZE, dtype=np.int64)
         self.out = np.zeros((4, 2), dtype=np.int64)
         self.next_move = np.full(P, np.inf)           # continuous time (ticks) of each player's next move
-        self.move_rng: list[np.ndarray] = []          # each player's own stream for its move times (see play)
+        # each player's own stream for its move times and uniform race times, seeded from one draw of the game's
+        # stream: a move that changes nothing then leaves every other draw where it was, which lets the kernel
+        # skip such moves and still draw the same numbers
+        base = int(next_u64(rng))
+        self.move_rng = [stream_state(base, p) for p in range(P)]
         self.last_swap = np.zeros(P, dtype=np.int64)  # open-exchange tick count at each player's last exchange
         self.open_ticks = 0                             # ticks of open exchange so far (the current one excluded)
         self.passed = [False] * P
@@ -487,12 +491,8 @@ class Manche:
 
     # ------------------------------------------------------------------ the clock
     def play(self) -> MancheResult:
-        """The manche on the §3.2 clock. Each player's move times (and ``uniform`` race times) come from its own
-        stream, seeded from one draw of the game's stream: a move that changes nothing then leaves every other
-        draw where it was, which lets the kernel skip such moves and still draw the same numbers."""
+        """The manche on the §3.2 clock (the players' move streams were seeded at construction)."""
         P, r = self.P, self.r
-        base = int(next_u64(self.rng))
-        self.move_rng = [stream_state(base, p) for p in range(P)]
         self.deal()
         for p in range(P):
             self.next_false_kems[p] = self.after(-1, r.false_kems_rate)
