@@ -41,9 +41,9 @@ SEATINGS = {
               "sprinter", "watcher"],
 }
 SEED = 2026
-# (seating, chunks): each family plays at least 5,000 manches per option set, in chunks that pytest-xdist
-# spreads over its workers; the heuristic family splits them between two seatings.
-CHUNKS = {"random": (5, 1000), "presets": (2, 1250), "tuned": (2, 1250)}
+# (seating, chunks): every registered strategy plays at least 5,000 manches per option set (each seating
+# 5 x 1,000), in chunks that pytest-xdist spreads over its workers.
+CHUNKS = {"random": (5, 1000), "presets": (5, 1000), "tuned": (5, 1000)}
 CASES = [(o, s, start, start + size)
          for o in OPTION_SETS if o != "short_games" for s, (k, size) in CHUNKS.items()
          for start in (7919 * i for i in range(k))]
