@@ -25,5 +25,5 @@ OUT_KEMS, OUT_DOUBLE, OUT_WRONG_KEMS, OUT_CONTRE, OUT_CAP = range(5)
 OUTCOMES = ("kems", "double", "wrong kems", "contre", "cap")
 
 # --- events of the trace (both engines hash the same sequence) -------------------------------------
-(EV_DEAL, EV_REDEAL, EV_TURN_UP, EV_TOP, EV_SWAP, EV_SWEEP, EV_RESHUFFLE, EV_FOUR, EV_SIGN, EV_CALL, EV_RESULT,
- EV_END) = range(12)
+(EV_DEAL, EV_REDEAL, EV_TURN_UP, EV_TOP, EV_SWAP, EV_SWEEP, EV_RESHUFFLE, EV_FOUR, EV_SIGN, EV_CALL,
+ EV_END) = range(11)

@@ -27,7 +27,7 @@ from simulator.core.cards import card_name
 from simulator.core.game import Seat  # noqa: F401  (re-exported)
 from simulator.core.rng import NEVER, below, exponential, geometric, next_u64, stream_state, uniform
 from simulator.kems.codes import (
-    CALL_CONTRE, CALL_KEMS, EMPTY, EV_CALL, EV_DEAL, EV_END, EV_FOUR, EV_REDEAL, EV_RESHUFFLE, EV_RESULT, EV_SIGN,
+    CALL_CONTRE, CALL_KEMS, EMPTY, EV_CALL, EV_DEAL, EV_END, EV_FOUR, EV_REDEAL, EV_RESHUFFLE, EV_SIGN,
     EV_SWAP, EV_SWEEP, EV_TOP, EV_TURN_UP, LOC_DEAD, LOC_TABLE, LOC_UNKNOWN, OUT_CAP, OUT_CONTRE, OUT_DOUBLE,
     OUT_KEMS, OUT_WRONG_KEMS, OUTCOMES, PH_OPEN, PH_SWEEP, PH_TURN_UP, TRACE_SEED, WHY_FALSE, WHY_INFERENCE,
     WHY_SIGN, trace_py,

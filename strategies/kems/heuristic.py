@@ -27,7 +27,7 @@ from simulator.core.params import ParamSet
 from simulator.kems.codes import EMPTY, LOC_UNKNOWN
 from strategies.kems.common import COMMON, P_FIRST_OWN, param
 from strategies.kems.views import (
-    N_RANKS, PUB_KNOWN, PUB_N_KNOWN, PUB_UNKNOWN, W_AVAIL, W_CNT, W_RIVAL, W_TAB, own_unplaced, rank_tables, team,
+    N_RANKS, PUB_KNOWN, PUB_N_KNOWN, PUB_UNKNOWN, W_AVAIL, W_CNT, W_RIVAL, W_TAB, rank_tables, team,
 )
 
 H_SWITCH, H_BLOCK, H_THETA, H_SILENCE = range(P_FIRST_OWN, P_FIRST_OWN + 4)

@@ -48,17 +48,6 @@ def summarise(loc, players, pub):
 
 
 @njit(refcount=False)
-def own_unplaced(hand, loc, r):
-    """How many of the player's own cards of rank ``r`` the public cannot place (they count as unknown there)."""
-    n = 0
-    for k in range(4):
-        c = hand[k]
-        if c % N_RANKS == r and loc[c] == LOC_UNKNOWN:
-            n += 1
-    return n
-
-
-@njit(refcount=False)
 def rank_tables(me, players, hand, seen, loc, pub, work):
     """Fill ``work`` with four rank tables: own count, count in the perceived centre, copies not known to be
     elsewhere (unknown or in the centre, own cards excluded) and the most copies any opponent is known to hold."""
