@@ -185,6 +185,101 @@ def opening(hand, decks, opening_points, as_json):
         click.echo("melds: none (no tierce franche in this hand)")
 
 
+def _batch_options(f):
+    f = click.option("--quiet", is_flag=True, help="No progress bars and no printed table.")(f)
+    f = click.option("--chunk-size", type=int, default=None, help="Games per Parquet part file. Never changes results.")(f)
+    f = click.option("--threads", type=int, default=None, help="Worker threads (default: all cores). Never changes results.")(f)
+    f = click.option("--option", "options", multiple=True, metavar="K=V",
+                     help="A rule option for every cell, repeatable (see `cardsim rules GAME`).")(f)
+    f = click.option("--level", default=None, metavar="LEVEL", help="What one game is (as in `simulate`; default the "
+                     "game's finest: hands | rounds | manches).")(f)
+    f = click.option("--players", type=int, default=None, help="Number of players (default 4).")(f)
+    f = click.option("--out", type=click.Path(path_type=Path), required=True,
+                     help="Batch directory (new, empty, or the same batch to resume).")(f)
+    f = click.option("--seed", type=int, default=0, show_default=True,
+                     help="The seed of every cell: game i is dealt from (seed, i) in every cell.")(f)
+    f = click.option("-n", "n", type=int, required=True, help="Games per cell (seating or grid point) at --level.")(f)
+    return f
+
+
+def _finish_batch(result, text_of, quiet: bool) -> None:
+    if result.interrupted:
+        click.echo(f"interrupted: the finished chunks are kept in {result.path}; re-run the same command to resume",
+                   err=True)
+        sys.exit(130)
+    if not quiet:
+        click.echo(text_of(result.frames, result.batch.inputs))
+        click.echo(f"\nbatch directory: {result.path}  (_batch.json, cells/cell=<id>/, "
+                   + ("matrix.parquet, ratings.parquet)" if result.batch.kind == "tournament"
+                      else "summary.parquet, outcomes.parquet)"))
+
+
+@cli.command()
+@click.argument("game", metavar="GAME")
+@click.option("--strategy", "strategies", multiple=True, required=True, metavar="NAME[:k=v,...]",
+              help="A strategy of the tournament; repeat for each (at least 2).")
+@_batch_options
+def tournament(game, strategies, n, seed, out, players, level, options, threads, chunk_size, quiet):
+    """Play every pair of strategies against each other, seats rotated, on identical deals.
+
+    For each pair (A, B) the strategies take turns over the seats (Kem's: over the teams): the distinct
+    rotations of ABAB… and BABA… (2 players: AB, BA; 4: ABAB, BABA; 3: ABA, BAA, AAB, BAB, ABB, BBA),
+    each seating N games with the same seed, so every pair and seating plays the same deals. A game is
+    won by the strategy of its winner (Kem's: the team with the most points in the manche); games with
+    no winner are left out and counted.
+
+    Prints and stores (OUT/matrix.parquet, OUT/ratings.parquet) the win rate of each strategy against
+    each other one with its 95% Wilson interval, and Bradley–Terry ratings with 95% intervals. Every
+    seating is an ordinary run in OUT/cells/cell=<id>/; re-running the same command resumes.
+
+    \b
+    Example:
+      cardsim tournament kamoul -n 20000 --strategy balanced --strategy cautious \\
+          --strategy aggressive --strategy random --out runs/t1
+    """
+    from analysis.batches import format_tournament
+    from simulator import api
+
+    result = api.tournament(game, strategies=list(strategies), out=out, n=n, seed=seed, players=players, level=level,
+                            options=list(options), threads=threads, chunk_size=chunk_size, progress=not quiet)
+    _finish_batch(result, format_tournament, quiet)
+
+
+@cli.command()
+@click.argument("game", metavar="GAME")
+@click.option("--grid", "grids", multiple=True, metavar='"PARAM=V1,V2,..."',
+              help="Values of a strategy parameter to sweep, on the seats of --seat; repeatable.")
+@click.option("--option-grid", "option_grids", multiple=True, metavar='"OPTION=V1,V2,..."',
+              help="Values of a rule option to sweep (overrides the same --option); repeatable.")
+@click.option("--seat", "seats", multiple=True, type=int, metavar="K",
+              help="Apply --grid to seat K only (repeatable; default: every seat).")
+@click.option("--strategy", "strategies", multiple=True, metavar="NAME[:k=v,...]",
+              help="The seats' strategies, one for all or one per seat, as in `simulate`.")
+@_batch_options
+def sweep(game, grids, option_grids, seats, strategies, n, seed, out, players, level, options, threads, chunk_size,
+          quiet):
+    """Run a grid of strategy parameters and rule options as one dataset, every cell on the same deals.
+
+    The cells are every combination of the grids' values (first grid slowest); each is an ordinary run
+    in OUT/cells/cell=<id>/ with the same seed. A --grid parameter must be declared by the strategy of
+    every seat it applies to. Prints, and stores in OUT/summary.parquet, each cell's win rate and mean
+    points per swept seat (Kem's: per team) with 95% intervals; OUT/outcomes.parquet holds the outcome
+    shares per cell. Re-running the same command resumes.
+
+    \b
+    Examples:
+      cardsim sweep kamoul -n 20000 --grid "call_threshold=1,3,5,7" --seat 0 --out runs/s1
+      cardsim sweep kamoul -n 20000 --option-grid "snap_chain=false,true" --out runs/s2
+    """
+    from analysis.batches import format_sweep
+    from simulator import api
+
+    result = api.sweep(game, out=out, n=n, grids=list(grids), option_grids=list(option_grids), seats=list(seats),
+                       seed=seed, players=players, level=level, strategies=list(strategies), options=list(options),
+                       threads=threads, chunk_size=chunk_size, progress=not quiet)
+    _finish_batch(result, format_sweep, quiet)
+
+
 def main(argv: list[str] | None = None) -> int:
     """Entry point of the ``cardsim`` command: one-line errors and exit code 2 on bad input."""
     try:

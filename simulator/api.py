@@ -186,3 +186,62 @@ def rami_opening(hand_text: str, *, decks: int = 2, opening_points: int = 51) ->
              for m in result.melds]
     return {"hand": [card_name(c) for c in cards], "decks": decks, "threshold": opening_points,
             "can_open": result.can_open, "points": result.points, "melds": melds}
+
+
+# --- batches: tournaments and sweeps (simulator/core/batch.py, docs/architecture.md) -------------------
+
+
+def tournament(game: str, *, strategies: list[str], out: str | Path, n: int, seed: int = 0, players: int | None = None,
+               level: str | None = None, options: dict | list[str] | None = None, threads: int | None = None,
+               chunk_size: int | None = None, progress: bool = True):
+    """Play every pair of ``strategies`` with seats rotated on identical deals into ``out`` (resumable); see
+    ``cardsim tournament --help``. Returns the :class:`~simulator.core.batch.BatchRun` with ``frames``
+    (``matrix``, ``ratings``, ``wins``; also written to ``out/matrix.parquet`` and ``out/ratings.parquet``)
+    once complete, else ``frames = None``."""
+    from simulator.core.designs import tournament_batch
+
+    batch = tournament_batch(game, strategies=list(strategies), n=n, seed=seed, players=players, level=level,
+                             options=_options_dict(options))
+    return _run_and_store(batch, out, threads, chunk_size, progress)
+
+
+def sweep(game: str, *, out: str | Path, n: int, grids: list[str] | None = None, option_grids: list[str] | None = None,
+          seats: list[int] | None = None, seed: int = 0, players: int | None = None, level: str | None = None,
+          strategies: list[str] | None = None, options: dict | list[str] | None = None, threads: int | None = None,
+          chunk_size: int | None = None, progress: bool = True):
+    """Run a grid of strategy parameters (``grids``, on ``seats``) and rule options (``option_grids``) on
+    identical deals into ``out`` (resumable); see ``cardsim sweep --help``. ``frames`` (``summary``,
+    ``outcomes``; also ``out/summary.parquet``, ``out/outcomes.parquet``) once complete."""
+    from simulator.core.designs import sweep_batch
+
+    batch = sweep_batch(game, n=n, grids=grids, option_grids=option_grids, seats=seats, seed=seed, players=players,
+                        level=level, strategies=strategies, options=_options_dict(options))
+    return _run_and_store(batch, out, threads, chunk_size, progress)
+
+
+def _run_and_store(batch, out, threads, chunk_size, progress):
+    from simulator.core.batch import run_batch, write_frame
+
+    result = run_batch(batch, out, chunk_size=chunk_size, threads=threads, progress=progress)
+    if not result.interrupted:
+        result.frames = batch_frames(out)
+        for name in ("matrix", "ratings") if batch.kind == "tournament" else ("summary", "outcomes"):
+            write_frame(Path(out) / f"{name}.parquet", result.frames[name])
+    return result
+
+
+def batch_frames(out: str | Path) -> dict:
+    """The frames of a tournament (``matrix``, ``ratings``, ``wins``) or sweep (``summary``, ``outcomes``)
+    directory, computed from its cells (what a report draws)."""
+    from analysis.batches import sweep_frames, tournament_frames
+    from simulator.core.batch import load_batch
+
+    kind = load_batch(out, "--batch")["kind"]
+    return tournament_frames(out) if kind == "tournament" else sweep_frames(out)
+
+
+def read_batch(out: str | Path, table: str | None = None) -> pl.LazyFrame:
+    """Every cell of a tournament or sweep as one LazyFrame with ``cell`` and label columns."""
+    from simulator.core.batch import read_batch as _read_batch
+
+    return _read_batch(out, table)

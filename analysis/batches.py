@@ -1,0 +1,166 @@
+"""Frames of a tournament or sweep directory (:mod:`simulator.core.batch`): what the terminal prints and
+what a report draws.
+
+* :func:`tournament_frames` → ``matrix`` (one row per ordered pair: share of decided games the strategy won
+  against the opponent, Wilson 95% interval), ``ratings`` (Bradley–Terry, :mod:`analysis.ratings`) and
+  ``wins`` (the raw counts per cell).
+* :func:`sweep_frames` → ``summary`` (per cell and seat or team: win rate and mean points with 95%
+  intervals, the cell's grid values as columns) and ``outcomes`` (per cell: outcome shares).
+
+Who won a game. At the game's default level, the finest table: Kamoul/Rami ``winner`` (a seat, ``-1`` for
+no winner); Kem's: the team with the strictly highest ``points_<team>`` in the manche. At a coarser level,
+the level's own table and its ``winners`` bit mask (seats, or teams for Kem's). A game counts as won by a
+strategy when every winning unit played it; games with no winner, a tie, or winners of both strategies
+are *undecided*: left out of the rates and counted.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+import polars as pl
+
+from analysis.ratings import ratings_frame
+from analysis.stats import wilson
+from analysis.summary import outcome_table, seat_table, team_table
+from simulator.core.batch import cell_dir, load_batch
+from simulator.core.designs import units_of
+from simulator.core.spec import RunSpec, _fmt
+from simulator.core.store import read_table
+
+TEAM_NAMES = "ABC"
+
+
+def winning_units(spec: RunSpec, run_dir) -> pl.LazyFrame:
+    """One row per game of the level: ``game`` and ``mask`` (bit ``u`` set when unit ``u`` won; 0 for no winner)."""
+    tables = spec.plugin.tables(spec.level)
+    if spec.level != spec.plugin.default_level:
+        return read_table(run_dir, tables[-1]).select("game", pl.col("winners").cast(pl.Int64).alias("mask"))
+    finest = read_table(run_dir, tables[0])
+    if "winner" in finest.collect_schema().names():
+        w = pl.col("winner").cast(pl.Int64)
+        return finest.select("game", pl.when(w >= 0).then(pl.lit(2, pl.Int64).pow(w).cast(pl.Int64)).otherwise(0).alias("mask"))
+    teams = [TEAM_NAMES[t] for t in range(spec.players // 2)]
+    best = pl.max_horizontal([pl.col(f"points_{t}") for t in teams])
+    top = [(pl.col(f"points_{t}") == best).cast(pl.Int64) for t in teams]
+    unique = pl.sum_horizontal(top) == 1
+    mask = pl.sum_horizontal([flag * (1 << k) for k, flag in enumerate(top)])
+    return finest.select("game", pl.when(unique).then(mask).otherwise(0).alias("mask"))
+
+
+def cell_wins(spec: RunSpec, run_dir, a: str, b: str, pattern: str) -> dict:
+    """Decided games won by ``a`` and by ``b`` in one tournament cell, and the undecided ones."""
+    n_units = max(units_of(spec.game, spec.players)) + 1
+    a_mask = sum(1 << u for u in range(n_units) if pattern[u] == "A")
+    b_mask = ((1 << n_units) - 1) ^ a_mask
+    m = pl.col("mask")
+    row = winning_units(spec, run_dir).select(
+        pl.len().alias("games"),
+        ((m != 0) & ((m & b_mask) == 0)).sum().alias("a_wins"),
+        ((m != 0) & ((m & a_mask) == 0)).sum().alias("b_wins"),
+    ).collect().row(0, named=True)
+    return {"a": a, "b": b, "seating": pattern, "games": row["games"], "a_wins": row["a_wins"],
+            "b_wins": row["b_wins"], "undecided": row["games"] - row["a_wins"] - row["b_wins"]}
+
+
+def tournament_frames(out) -> dict[str, pl.DataFrame]:
+    """``wins`` (per cell), ``matrix`` (per ordered pair) and ``ratings`` of the tournament at ``out``
+    (over the games on disk: a partial tournament gives partial frames)."""
+    data = load_batch(out)
+    if data["kind"] != "tournament":
+        raise ValueError(f"{out} holds a {data['kind']}, not a tournament")
+    names = list(data["inputs"]["strategies"])
+    rows = []
+    for cell in data["cells"]:
+        spec = RunSpec.from_dict(cell["spec"])
+        lab = cell["labels"]
+        rows.append({"cell": cell["id"], **cell_wins(spec, cell_dir(out, cell["id"]), lab["a"], lab["b"], lab["seating"])})
+    wins = pl.DataFrame(rows)
+    index = {s: k for k, s in enumerate(names)}
+    counts = np.zeros((len(names), len(names)), dtype=np.int64)
+    undecided = np.zeros_like(counts)
+    for r in rows:
+        i, j = index[r["a"]], index[r["b"]]
+        counts[i, j] += r["a_wins"]
+        counts[j, i] += r["b_wins"]
+        undecided[i, j] += r["undecided"]
+        undecided[j, i] += r["undecided"]
+    matrix = []
+    for i, s in enumerate(names):
+        for j, o in enumerate(names):
+            if i == j:
+                continue
+            decided = int(counts[i, j] + counts[j, i])
+            rate, lo, hi = wilson(int(counts[i, j]), decided)
+            matrix.append({"strategy": s, "opponent": o, "wins": int(counts[i, j]), "losses": int(counts[j, i]),
+                           "decided": decided, "undecided": int(undecided[i, j]), "win_rate": rate, "low": lo,
+                           "high": hi})
+    return {"wins": wins, "matrix": pl.DataFrame(matrix), "ratings": ratings_frame(names, counts)}
+
+
+def format_tournament(frames: dict, inputs: dict) -> str:
+    """The win-rate matrix (row strategy's share of decided games against the column) and the ratings."""
+    names = list(inputs["strategies"])
+    m = {(r["strategy"], r["opponent"]): r for r in frames["matrix"].iter_rows(named=True)}
+    width = max(12, *(len(s) for s in names)) + 1
+    cellw = 22
+    n_games = int(frames["wins"]["games"].sum())
+    undecided = int(frames["wins"]["undecided"].sum())
+    lines = [f"{inputs['game']} tournament: {len(names)} strategies, {inputs['players']} players, "
+             f"{inputs['n']:,} {inputs['level']} per seating, seed {inputs['seed']} (same deals in every seating)",
+             f"{n_games:,} {inputs['level']} played, {undecided:,} undecided (no winner or a shared win) left out", "",
+             "win rate of the row against the column over decided games (95% interval):",
+             " " * width + "".join(f"{o[:cellw - 1]:>{cellw}}" for o in names)]
+    for s in names:
+        cells = []
+        for o in names:
+            if s == o:
+                cells.append(f"{'—':>{cellw}}")
+            else:
+                r = m[(s, o)]
+                cells.append(f"{100 * r['win_rate']:5.1f}% [{100 * r['low']:4.1f},{100 * r['high']:5.1f}]".rjust(cellw))
+        lines.append(f"{s:<{width}}" + "".join(cells))
+    ratings = frames["ratings"]
+    lines += ["", "Bradley–Terry ratings (log-strength, mean 0; Elo scale; 95% interval):"]
+    for r in ratings.iter_rows(named=True):
+        lines.append(f"  {r['strategy']:<{width}} {r['rating']:+.3f} [{r['low']:+.3f}, {r['high']:+.3f}]   "
+                     f"Elo {r['elo']:+7.1f} [{r['elo_low']:+.1f}, {r['elo_high']:+.1f}]   {r['wins']:,}/{r['games']:,} won")
+    if not ratings["fitted"].all():
+        lines.append("  (ratings undefined: some strategy never won or never lost against the others; play more games)")
+    return "\n".join(lines)
+
+
+def sweep_frames(out) -> dict[str, pl.DataFrame]:
+    """``summary`` and ``outcomes`` of the sweep at ``out`` (see the module doc), grid values as columns."""
+    data = load_batch(out)
+    if data["kind"] != "sweep":
+        raise ValueError(f"{out} holds a {data['kind']}, not a sweep")
+    summaries, outcomes = [], []
+    for cell in data["cells"]:
+        spec = RunSpec.from_dict(cell["spec"])
+        finest = read_table(cell_dir(out, cell["id"]), spec.plugin.tables(spec.level)[0])
+        labels = [s.label() for s in spec.strategies]
+        teams = "points_A" in finest.collect_schema().names()
+        side = team_table(finest, spec.players, labels) if teams else seat_table(finest, spec.players, labels)
+        tag = [pl.lit(cell["id"]).alias("cell")] + [pl.lit(v).alias(k) for k, v in cell["labels"].items()]
+        summaries.append(side.select(*tag, pl.all()))
+        outcomes.append(outcome_table(finest).select(*tag, pl.all()))
+    return {"summary": pl.concat(summaries, how="vertical_relaxed"),
+            "outcomes": pl.concat(outcomes, how="diagonal_relaxed")}
+
+
+def format_sweep(frames: dict, inputs: dict) -> str:
+    """One line per cell and swept seat (every team for Kem's): grid values, win rate, mean points."""
+    summary = frames["summary"]
+    names = [k for k, _ in inputs["grids"]]
+    side = "team" if "team" in summary.columns else "seat"
+    shown = summary if side == "team" else summary.filter(pl.col("seat").is_in(inputs["seats"]))
+    lines = [f"{inputs['game']} sweep: {summary['cell'].n_unique()} cells x {inputs['n']:,} {inputs['level']}, "
+             f"seed {inputs['seed']} (same deals in every cell); seats {inputs['strategies']}",
+             "per cell: win rate (95% interval) and mean points of the swept "
+             + ("seats" if side == "seat" else "teams"), ""]
+    for r in shown.iter_rows(named=True):
+        grid = " ".join(f"{k}={_fmt(r[k])}" for k in names)
+        lines.append(f"  {r['cell']} {grid:<36} {side} {r[side]} {r['strategy'][:28]:<28} "
+                     f"{100 * r['win_rate']:6.2f}% [{100 * r['win_low']:.2f}, {100 * r['win_high']:.2f}]   "
+                     f"points {r['mean_points']:+7.3f} [{r['points_low']:+.3f}, {r['points_high']:+.3f}]")
+    return "\n".join(lines)
