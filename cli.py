@@ -148,6 +148,22 @@ def rules(game):
     click.echo(api.rules_text(game))
 
 
+@cli.command()
+@click.argument("run_dir", metavar="RUN", type=click.Path(path_type=Path))
+@click.option("--out", type=click.Path(path_type=Path), required=True, help="The HTML file to write (its folder must exist).")
+@click.option("--pdf", type=click.Path(path_type=Path), default=None,
+              help="Also print the report to this PDF (needs Chromium: apt-get install chromium).")
+@click.option("--title", default=None, help="The report's title (default: game and run name).")
+def report(run_dir, out, pdf, title):
+    """Write one self-contained HTML report of the run directory RUN: its spec, the summary tables with
+    95% intervals, and the charts (win rates, points, outcome kinds, length of each level) embedded.
+    """
+    from simulator import api
+
+    result = api.report(run_dir, out, pdf=pdf, title=title)
+    click.echo(f"report: {result['html']}" + (f" and {result['pdf']}" if result["pdf"] else ""))
+
+
 @cli.group()
 def rami():
     """Rami "Kracouil" tools (rules in docs/rules/rami.md)."""

@@ -53,3 +53,18 @@ def save_summary_figure(summary: dict, path: str | Path) -> Path:
     fig.savefig(path, dpi=100)
     plt.close(fig)
     return Path(path)
+
+
+def plot_seat_points(seats: pl.DataFrame, *, ax=None, unit: str = "hand"):
+    """Mean points per seat (or team) with their 95% t intervals (``analysis.summary.seat_table``/``team_table``)."""
+    ax = ax or plt.gca()
+    x = list(range(seats.height))
+    err = [[m - lo for m, lo in zip(seats["mean_points"], seats["points_low"])],
+           [hi - m for m, hi in zip(seats["mean_points"], seats["points_high"])]]
+    ax.bar(x, seats["mean_points"].to_list(), yerr=err, capsize=4, color="#55A868")
+    side = "team" if "team" in seats.columns else "seat"
+    ax.set_xticks(x, [f"{side} {s}\n{name}" for s, name in zip(seats[side], seats["strategy"])], fontsize=8)
+    ax.axhline(0, color="#444444", linewidth=0.8)
+    ax.set_ylabel(f"mean points per {unit} (95% interval)")
+    ax.set_title(f"points per {side}")
+    return ax

@@ -8,6 +8,7 @@
 from __future__ import annotations
 
 import os
+import shutil
 import subprocess
 import sys
 import venv
@@ -52,7 +53,30 @@ for game in GAMES:
 """
 
 
+CHROMIUM = Path("/usr/bin/chromium")
+
+
+def ensure_chromium() -> None:
+    """tests/test_reports.py opens the reports in headless Chromium: install Debian's package when missing.
+    Fails loudly when it cannot (the test is never skipped)."""
+    if CHROMIUM.is_file():
+        return
+    apt = shutil.which("apt-get")
+    if apt is None:
+        sys.exit(f"{CHROMIUM} is missing and there is no apt-get to install it: install Chromium there, then re-run")
+    print(f"{CHROMIUM} is missing (needed by tests/test_reports.py): installing Debian's chromium", flush=True)
+    sudo = [] if getattr(os, "geteuid", lambda: 0)() == 0 else ["sudo", "-n"]
+    try:
+        run(*sudo, apt, "update", "-qq")
+        run(*sudo, apt, "install", "-y", "-qq", "chromium")
+    except (subprocess.CalledProcessError, FileNotFoundError) as err:
+        sys.exit(f"could not install chromium ({err}); install it (apt-get install chromium), then re-run")
+    if not CHROMIUM.is_file():
+        sys.exit(f"apt-get installed chromium but {CHROMIUM} is still missing")
+
+
 def tests() -> None:
+    ensure_chromium()
     # compile every game's kernels once (numba's on-disk cache) so the test workers load them instead of
     # compiling the same code twice in parallel
     run(str(BIN / "python"), "-c", WARM_UP)

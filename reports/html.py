@@ -1,0 +1,303 @@
+"""One self-contained HTML report of a run: its spec, the summary tables (every figure with its 95% interval)
+and the charts as embedded PNGs; optionally printed to PDF by headless Chromium.
+
+The numbers come from ``analysis`` (:func:`analysis.summary.run_summary`, :func:`analysis.lengths.run_lengths`);
+this module only lays them out and draws them with the ``plot_x(frame, *, ax=None)`` functions of ``reports``.
+"""
+
+from __future__ import annotations
+
+import base64
+import html
+import io
+import math
+import os
+import shutil
+import subprocess
+import tempfile
+from pathlib import Path
+
+import matplotlib
+
+matplotlib.use("Agg")
+import matplotlib.pyplot as plt  # noqa: E402
+
+from analysis.lengths import run_lengths  # noqa: E402
+from analysis.summary import run_summary, team_labels  # noqa: E402
+from reports.lengths import plot_length_distribution  # noqa: E402
+from reports.summary import plot_outcomes, plot_seat_points, plot_seat_win_rates  # noqa: E402
+from simulator.core.errors import SpecError  # noqa: E402
+from simulator.core.spec import RunSpec  # noqa: E402
+from simulator.core.store import read_manifest  # noqa: E402
+
+CHROMIUM_NAMES = ("chromium", "chromium-browser", "google-chrome", "google-chrome-stable")
+CHROMIUM_FLAGS = ("--headless", "--no-sandbox", "--disable-gpu", "--no-first-run", "--disable-background-networking",
+                  "--disable-component-update", "--disable-sync")
+
+CSS = """
+body { font-family: system-ui, -apple-system, "Segoe UI", sans-serif; margin: 2em auto; max-width: 60em;
+       color: #222; padding: 0 1em; }
+h1 { font-size: 1.5em; } h2 { font-size: 1.2em; margin-top: 1.8em; border-bottom: 1px solid #ccc; }
+table { border-collapse: collapse; margin: 0.8em 0; font-size: 0.9em; }
+th, td { border: 1px solid #ccc; padding: 0.25em 0.6em; text-align: left; vertical-align: top; }
+th { background: #f2f2f2; } td.num { text-align: right; font-variant-numeric: tabular-nums; white-space: nowrap; }
+caption { caption-side: top; text-align: left; font-weight: 600; padding: 0.3em 0; }
+.params { color: #666; font-size: 0.85em; }
+figure { display: inline-block; margin: 0.6em 0.6em 1em 0; page-break-inside: avoid; }
+figure img { max-width: 100%; border: 1px solid #eee; }
+figcaption { font-size: 0.85em; color: #444; max-width: 44em; }
+p.note { color: #555; font-size: 0.9em; }
+"""
+
+
+# --- input checks ---------------------------------------------------------------------------------------
+
+
+def check_run(run_dir: str | Path, field: str = "RUN") -> tuple[dict, RunSpec]:
+    """The manifest and spec of the run at ``run_dir``; :class:`SpecError` naming ``field`` if it is not one."""
+    manifest = read_manifest(run_dir, field)
+    try:
+        spec = RunSpec.from_dict(manifest["spec"])
+    except (KeyError, TypeError, ValueError) as err:
+        if isinstance(err, SpecError):
+            raise
+        raise SpecError(field, str(run_dir), "a cardsim run directory", f"has an unreadable spec ({err})") from None
+    return manifest, spec
+
+
+def check_output(path: str | Path, field: str) -> Path:
+    """``path`` as a file to write: its folder must exist and it must not be a directory."""
+    path = Path(path)
+    if not path.parent.is_dir():
+        raise SpecError(field, str(path), "a file in an existing directory", f"is in a missing directory ({path.parent})")
+    if path.is_dir():
+        raise SpecError(field, str(path), "a file path", "is a directory")
+    return path
+
+
+def write_atomic(path: Path, data: bytes) -> Path:
+    """Write ``data`` to a temporary name beside ``path`` and rename it into place."""
+    tmp = path.with_name(f".{path.name}.{os.getpid()}.tmp")
+    try:
+        with open(tmp, "wb") as handle:
+            handle.write(data)
+            handle.flush()
+            os.fsync(handle.fileno())
+        os.replace(tmp, path)
+    finally:
+        tmp.unlink(missing_ok=True)
+    return path
+
+
+# --- formatting -----------------------------------------------------------------------------------------
+
+
+def _e(value) -> str:
+    if isinstance(value, bool):
+        value = "true" if value else "false"
+    return html.escape(str(value), quote=True)
+
+
+def _pct(x: float) -> str:
+    return "–" if x is None or math.isnan(x) else f"{100 * x:.2f}%"
+
+
+def _interval_pct(lo: float, hi: float) -> str:
+    return "–" if lo is None or math.isnan(lo) else f"[{100 * lo:.2f}%, {100 * hi:.2f}%]"
+
+
+def _num(x: float, signed: bool = False) -> str:
+    if x is None or (isinstance(x, float) and math.isnan(x)):
+        return "–"
+    return f"{x:+.3f}" if signed else f"{x:.3f}" if isinstance(x, float) else f"{x:,}"
+
+
+def _interval(lo: float, hi: float, signed: bool = False) -> str:
+    return "–" if lo is None or math.isnan(lo) else f"[{_num(lo, signed)}, {_num(hi, signed)}]"
+
+
+def _table(headers: list[str], rows: list[list[str]], *, id: str, caption: str, numeric: set[int] = frozenset()) -> str:
+    """An HTML table; cells are already-escaped strings."""
+    head = "".join(f"<th>{_e(h)}</th>" for h in headers)
+    body = "".join(
+        "<tr>" + "".join(f'<td class="num">{c}</td>' if i in numeric else f"<td>{c}</td>" for i, c in enumerate(row))
+        + "</tr>" for row in rows)
+    return (f'<table id="{_e(id)}"><caption>{_e(caption)}</caption><thead><tr>{head}</tr></thead>'
+            f"<tbody>{body}</tbody></table>")
+
+
+def _unit(table: str) -> str:
+    return table[:-1] if table.endswith("s") else table
+
+
+def _side_cells(row: dict, side: str) -> list[str]:
+    return [_e(f"{side} {row[side]}"), _e(row["strategy"])]
+
+
+# --- sections -------------------------------------------------------------------------------------------
+
+
+def _spec_section(manifest: dict, spec: RunSpec) -> str:
+    done = sum(b - a for a, b in manifest.get("chunks", []))
+    rows = [["game", spec.game], ["players", spec.players], ["level", spec.level],
+            ["games (n)", f"{spec.n:,}"], ["games finished", f"{done:,}" + ("" if manifest.get("complete") else
+                                                                            " (run not complete)")],
+            ["seed", spec.seed], ["cardsim version", manifest.get("cardsim_version", "?")],
+            ["spec digest", manifest.get("spec_digest", spec.digest())]]
+    cells = [[_e(k), _e(v)] for k, v in rows]
+    teams = dict(enumerate(team_labels(spec.players, [s.label() for s in spec.strategies]))) if spec.game == "kems" else {}
+    for p, strategy in enumerate(spec.strategies):
+        side = f"seat {p}" + (f" (team {teams[p % len(teams)][0]})" if teams else "")
+        params = ", ".join(f"{_e(k)}={_e(v)}" for k, v in strategy.params)
+        cells.append([_e(f"strategy, {side}"), f'{_e(strategy.label())}<div class="params">{params}</div>'])
+    for name, value in spec.options:
+        cells.append([_e(f"option {name}"), _e(value)])
+    return "<h2>Run</h2>" + _table(["field", "value"], cells, id="spec", caption="run spec")
+
+
+def _summary_section(summary: dict) -> str:
+    seats, finest = summary["seats"], summary["table"]
+    side = "team" if "team" in seats.columns else "seat"
+    won = "scored in" if side == "team" else "won"
+    rows = [_side_cells(r, side) + [_num(r["n"]), _num(r["wins"]), _pct(r["win_rate"]),
+                                    _interval_pct(r["win_low"], r["win_high"]), _num(r["mean_points"], True),
+                                    _interval(r["points_low"], r["points_high"], True)]
+            for r in seats.iter_rows(named=True)]
+    out = ["<h2>Results</h2>", _table(
+        [side, "strategy", finest, won, "rate", "95% interval", f"mean points per {_unit(finest)}", "95% interval"],
+        rows, id="sides", caption=f"{finest} {won} and points per {side}", numeric={2, 3, 4, 5, 6, 7})]
+    spec: RunSpec = summary["spec"]
+    for table in spec.plugin.tables(spec.level)[1:]:
+        frame = summary[table]
+        rows = [_side_cells(r, side) + [_num(r["n"]), _num(r["wins"]), _pct(r["win_rate"]),
+                                        _interval_pct(r["win_low"], r["win_high"])] for r in frame.iter_rows(named=True)]
+        out.append(_table([side, "strategy", table, "won", "rate", "95% interval"], rows, id=f"wins-{table}",
+                          caption=f"{table} won per {side} (a shared win counts for each)", numeric={2, 3, 4, 5}))
+    rows = [[_e(r["outcome"]), _num(r["n"]), _pct(r["share"]), _interval_pct(r["low"], r["high"])]
+            for r in summary["outcomes"].iter_rows(named=True)]
+    out.append(_table(["outcome", "count", "share", "95% interval"], rows, id="outcomes",
+                      caption=f"how {finest} end", numeric={1, 2, 3}))
+    return "".join(out)
+
+
+def _lengths_section(lengths: dict) -> str:
+    rows = []
+    for table, item in lengths.items():
+        m = item["mean"]
+        rows.append([_e(table), _e(item["column"]), _num(m["n"]), _num(m["mean"]), _interval(m["low"], m["high"]),
+                     *(f"{m[k]:g}" for k in ("median", "p90", "min", "max"))])
+    return "<h2>Length</h2>" + _table(
+        ["table", "counted in", "rows", "mean", "95% interval", "median", "90th percentile", "min", "max"], rows,
+        id="lengths", caption="how long each level lasts", numeric={2, 3, 4, 5, 6, 7, 8})
+
+
+# --- charts ---------------------------------------------------------------------------------------------
+
+
+def _png(draw, figsize=(7.0, 4.0)) -> str:
+    """Base64 PNG of one chart: ``draw(ax)`` fills a fresh Axes."""
+    fig, ax = plt.subplots(figsize=figsize)
+    try:
+        draw(ax)
+        fig.tight_layout()
+        buf = io.BytesIO()
+        fig.savefig(buf, format="png", dpi=100)
+    finally:
+        plt.close(fig)
+    return base64.b64encode(buf.getvalue()).decode("ascii")
+
+
+def _figures(summary: dict, lengths: dict) -> list[tuple[str, str, str]]:
+    """``(id, caption, base64 png)`` of every chart of the report."""
+    seats, finest = summary["seats"], summary["table"]
+    side = "team" if "team" in seats.columns else "seat"
+    won = "scored in" if side == "team" else "won"
+    spec: RunSpec = summary["spec"]
+    figs = [
+        ("fig-wins", f"Share of {finest} {won} per {side}, bars with their 95% Wilson intervals.",
+         _png(lambda ax: plot_seat_win_rates(seats, ax=ax, title=f"{finest} {won} per {side}"))),
+        ("fig-points", f"Mean points per {_unit(finest)} per {side}, with their 95% t intervals.",
+         _png(lambda ax: plot_seat_points(seats, ax=ax, unit=_unit(finest)))),
+        ("fig-outcomes", f"How {finest} end: share of each outcome kind, with 95% Wilson intervals.",
+         _png(lambda ax: plot_outcomes(summary["outcomes"], ax=ax, table=finest))),
+    ]
+    for table in spec.plugin.tables(spec.level)[1:]:
+        frame = summary[table]
+        figs.append((f"fig-wins-{table}", f"Share of {table} won per {side} (a shared win counts for each), with "
+                     "95% Wilson intervals.",
+                     _png(lambda ax, f=frame, t=table: plot_seat_win_rates(f, ax=ax, title=f"{t} won per {side}"))))
+    for table, item in lengths.items():
+        figs.append((f"fig-length-{table}", f"Length of {table}: share of {table} lasting each number of "
+                     f"{item['column']}.",
+                     _png(lambda ax, i=item, t=table: plot_length_distribution(i["distribution"], ax=ax, table=t,
+                                                                               column=i["column"]))))
+    return figs
+
+
+def _figures_section(figures) -> str:
+    items = "".join(f'<figure class="chart" id="{_e(fid)}"><img alt="{_e(caption)}" '
+                    f'src="data:image/png;base64,{data}"><figcaption>{_e(caption)}</figcaption></figure>'
+                    for fid, caption, data in figures)
+    return f"<h2>Charts</h2>{items}"
+
+
+# --- entry points ---------------------------------------------------------------------------------------
+
+
+def build_report(run_dir: str | Path, out_html: str | Path, *, title: str | None = None) -> Path:
+    """Write one self-contained HTML report of the run at ``run_dir`` to ``out_html`` (atomically).
+
+    :class:`SpecError` (nothing written) when ``run_dir`` is not a run or ``out_html``'s folder is missing.
+    """
+    manifest, spec = check_run(run_dir)
+    out = check_output(out_html, "--out")
+    summary = run_summary(run_dir)
+    lengths = run_lengths(run_dir)
+    title = title or f"cardsim report: {spec.game}, {Path(run_dir).name}"
+    note = ("Every rate carries its 95% Wilson interval and every mean its 95% t interval. "
+            f"Generated from the run directory {Path(run_dir).resolve()}.")
+    page = (f'<!DOCTYPE html><html lang="en"><head><meta charset="utf-8"><title>{_e(title)}</title>'
+            f'<link rel="icon" href="data:,"><style>{CSS}</style></head><body><h1>{_e(title)}</h1>'
+            f'<p class="note">{_e(note)}</p>'
+            + _spec_section(manifest, spec) + _summary_section(summary) + _lengths_section(lengths)
+            + _figures_section(_figures(summary, lengths)) + "</body></html>\n")
+    return write_atomic(out, page.encode("utf-8"))
+
+
+def find_chromium() -> str | None:
+    """Path of a Chromium (or Chrome) executable on PATH, or ``None``."""
+    return next((p for p in map(shutil.which, CHROMIUM_NAMES) if p), None)
+
+
+def require_chromium(pdf_path: str | Path) -> str:
+    """The Chromium executable for ``--pdf``; :class:`SpecError` when there is none."""
+    chromium = find_chromium()
+    if chromium is None:
+        raise SpecError("--pdf", str(pdf_path), "a machine with Chromium installed (apt-get install chromium)",
+                        "needs Chromium, which is not installed")
+    return chromium
+
+
+def print_pdf(html_path: str | Path, pdf_path: str | Path, *, timeout: float = 120.0) -> Path:
+    """Print the HTML file to PDF with headless Chromium (atomically); :class:`SpecError` when Chromium is
+    missing or fails."""
+    pdf = check_output(pdf_path, "--pdf")
+    chromium = require_chromium(pdf_path)
+    tmp = pdf.with_name(f".{pdf.name}.{os.getpid()}.tmp")
+    with tempfile.TemporaryDirectory(prefix="cardsim-chromium-") as profile:
+        cmd = [chromium, *CHROMIUM_FLAGS, f"--user-data-dir={profile}", "--no-pdf-header-footer",
+               f"--print-to-pdf={tmp}", Path(html_path).resolve().as_uri()]
+        try:
+            done = subprocess.run(cmd, capture_output=True, timeout=timeout, check=False)
+            ok = done.returncode == 0 and tmp.is_file() and tmp.stat().st_size > 0
+            if not ok:
+                last = (done.stderr.decode(errors="replace").strip().splitlines() or ["no output"])[-1]
+                raise SpecError("--pdf", str(pdf_path), "a PDF printed by Chromium",
+                                f"could not be printed (exit {done.returncode}: {last})")
+            os.replace(tmp, pdf)
+        except subprocess.TimeoutExpired:
+            raise SpecError("--pdf", str(pdf_path), "a PDF printed by Chromium",
+                            f"could not be printed (Chromium took more than {timeout:.0f} s)") from None
+        finally:
+            tmp.unlink(missing_ok=True)
+    return pdf

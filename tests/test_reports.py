@@ -1,0 +1,227 @@
+"""``cardsim report``: one self-contained HTML page per run, opened in headless Chromium (Playwright driving
+the Debian ``/usr/bin/chromium``, installed by ``scripts/dev.py test``): every chart renders, no broken
+image, no console error; the HTML holds the spec, the seat/team tables with their 95% intervals and the
+figure captions; ``--pdf`` prints a PDF; bad input is one line, exit 2, nothing written."""
+
+from __future__ import annotations
+
+from html.parser import HTMLParser
+from pathlib import Path
+
+import pytest
+from playwright.sync_api import sync_playwright
+
+import cli
+from simulator import api
+
+CHROMIUM = "/usr/bin/chromium"
+CHROMIUM_ARGS = ["--no-sandbox", "--disable-gpu", "--no-first-run", "--disable-background-networking",
+                 "--disable-component-update", "--disable-sync"]
+
+# game -> (simulate kwargs, seat/team rows, tables of the level)
+RUNS = {
+    "kamoul": (dict(n=60, level="manches", strategies=["cautious", "aggressive", "balanced", "random"]), 4,
+               ["hands", "manches"]),
+    "rami": (dict(n=8, level="games"), 4, ["rounds", "games"]),
+    "kems": (dict(n=8, level="games", players=6), 3, ["manches", "games"]),
+}
+
+
+def expected_charts(tables: list[str]) -> int:
+    """Win rates, points, outcome kinds; a length chart per table; a win chart per coarser table."""
+    return 3 + len(tables) + (len(tables) - 1)
+
+
+@pytest.fixture(scope="module")
+def reports(tmp_path_factory):
+    root = tmp_path_factory.mktemp("reports")
+    out = {}
+    for game, (kwargs, _, _) in RUNS.items():
+        api.simulate(game, out=root / game, seed=3, progress=False, **kwargs)
+        out[game] = api.report(root / game, root / f"{game}.html")["html"]
+    return out
+
+
+@pytest.fixture(scope="module")
+def browser():
+    assert Path(CHROMIUM).is_file(), f"{CHROMIUM} is missing: run `python3 scripts/dev.py test`, which installs it"
+    with sync_playwright() as pw:
+        browser = pw.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS, headless=True)
+        yield browser
+        browser.close()
+
+
+class Page(HTMLParser):
+    """Tables (by id: caption, header cells, body rows of cell texts) and figures (img alt/src, caption)."""
+
+    def __init__(self):
+        super().__init__()
+        self.tables, self.figures, self.title = {}, [], ""
+        self._table = self._row = self._cell = self._figure = None
+        self._in_caption = self._in_title = False
+
+    def handle_starttag(self, tag, attrs):
+        a = dict(attrs)
+        if tag == "table":
+            self._table = self.tables.setdefault(a.get("id"), {"caption": "", "head": [], "rows": []})
+        elif tag == "tr" and self._table is not None:
+            self._row = []
+        elif tag in ("td", "th") and self._row is not None:
+            self._cell = []
+        elif tag == "caption":
+            self._in_caption = True
+        elif tag == "figure":
+            self._figure = {"id": a.get("id"), "img": None, "caption": ""}
+        elif tag == "img" and self._figure is not None:
+            self._figure["img"] = a
+        elif tag == "figcaption":
+            self._in_caption = True
+        elif tag == "title":
+            self._in_title = True
+
+    def handle_endtag(self, tag):
+        if tag in ("td", "th") and self._cell is not None:
+            self._row.append(("th" if tag == "th" else "td", "".join(self._cell).strip()))
+            self._cell = None
+        elif tag == "tr" and self._row is not None:
+            if all(kind == "th" for kind, _ in self._row):
+                self._table["head"] = [text for _, text in self._row]
+            else:
+                self._table["rows"].append([text for _, text in self._row])
+            self._row = None
+        elif tag == "table":
+            self._table = None
+        elif tag in ("caption", "figcaption"):
+            self._in_caption = False
+        elif tag == "figure":
+            self.figures.append(self._figure)
+            self._figure = None
+        elif tag == "title":
+            self._in_title = False
+
+    def handle_data(self, data):
+        if self._cell is not None:
+            self._cell.append(data)
+        elif self._in_caption and self._figure is not None:
+            self._figure["caption"] += data
+        elif self._in_caption and self._table is not None:
+            self._table["caption"] += data
+        elif self._in_title:
+            self.title += data
+
+
+def parse(path: Path) -> Page:
+    page = Page()
+    page.feed(path.read_text(encoding="utf-8"))
+    return page
+
+
+@pytest.mark.parametrize("game", list(RUNS))
+def test_report_renders_in_headless_chromium_with_every_chart(reports, browser, game):
+    errors = []
+    page = browser.new_page()
+    page.on("console", lambda msg: errors.append(msg.text) if msg.type == "error" else None)
+    page.on("pageerror", lambda exc: errors.append(str(exc)))
+    page.on("requestfailed", lambda req: errors.append(f"request failed: {req.url}"))
+    page.goto(reports[game].resolve().as_uri(), wait_until="load")
+    images = page.evaluate("""() => Array.from(document.images).map(img => ({
+        complete: img.complete, width: img.naturalWidth, height: img.naturalHeight,
+        inline: img.src.startsWith('data:image/png;base64,')}))""")
+    page.close()
+    assert len(images) == expected_charts(RUNS[game][2])
+    for img in images:
+        assert img["complete"] and img["width"] > 0 and img["height"] > 0 and img["inline"], img
+    assert errors == []
+
+
+@pytest.mark.parametrize("game", list(RUNS))
+def test_report_html_holds_the_spec_the_tables_with_intervals_and_the_captions(reports, game):
+    kwargs, sides, tables = RUNS[game]
+    page = parse(reports[game])
+    spec = {row[0]: row[1] for row in page.tables["spec"]["rows"]}
+    players = kwargs.get("players", 4)
+    assert spec["game"] == game and spec["players"] == str(players) and spec["level"] == kwargs["level"]
+    assert spec["seed"] == "3" and spec["games (n)"] == str(kwargs["n"]) and spec["cardsim version"]
+    seat_rows = [k for k in spec if k.startswith("strategy, seat ")]
+    assert len(seat_rows) == players
+    if "strategies" in kwargs:
+        for p, name in enumerate(kwargs["strategies"]):
+            assert spec[f"strategy, seat {p}"].startswith(name)
+    assert any(k.startswith("option ") for k in spec)
+
+    side = page.tables["sides"]
+    assert side["head"].count("95% interval") == 2 and side["head"][0] == ("team" if game == "kems" else "seat")
+    assert len(side["rows"]) == sides
+    for row in side["rows"]:
+        low, high = (float(x.strip("%")) for x in row[5].strip("[]").split(","))
+        assert low <= float(row[4].strip("%")) <= high
+        low, high = (float(x) for x in row[7].strip("[]").split(","))
+        assert low <= float(row[6]) <= high
+    for table in tables[1:]:
+        wins = page.tables[f"wins-{table}"]
+        assert "95% interval" in wins["head"] and len(wins["rows"]) == sides
+    assert page.tables["outcomes"]["rows"] and "95% interval" in page.tables["outcomes"]["head"]
+    assert [row[0] for row in page.tables["lengths"]["rows"]] == tables
+
+    assert len(page.figures) == expected_charts(tables)
+    for figure in page.figures:
+        assert figure["caption"].strip() and figure["img"]["alt"] and figure["img"]["src"].startswith("data:image/png")
+    ids = {f["id"] for f in page.figures}
+    assert {"fig-wins", "fig-points", "fig-outcomes"} | {f"fig-length-{t}" for t in tables} <= ids
+
+
+def test_report_escapes_text_and_pdf_prints(reports, tmp_path):
+    run = reports["kems"].parent / "kems"
+    title = '<script>alert("x")</script> & co'
+    result = api.report(run, tmp_path / "r.html", pdf=tmp_path / "r.pdf", title=title)
+    text = result["html"].read_text(encoding="utf-8")
+    assert "<script>" not in text and "&lt;script&gt;" in text
+    assert parse(result["html"]).title == title
+    pdf = result["pdf"].read_bytes()
+    assert pdf.startswith(b"%PDF") and len(pdf) > 1000
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["r.html", "r.pdf"]  # no temporary file left
+
+
+def run_cli(capsys, *args):
+    code = cli.main(list(args))
+    out = capsys.readouterr()
+    return code, out.out, out.err
+
+
+def test_report_cli_writes_the_page(reports, tmp_path, capsys):
+    code, out, _ = run_cli(capsys, "report", str(reports["rami"].parent / "rami"), "--out", str(tmp_path / "x.html"))
+    assert code == 0 and "x.html" in out and (tmp_path / "x.html").read_text().startswith("<!DOCTYPE html>")
+    code, out, _ = run_cli(capsys, "report", "--help")
+    assert code == 0 and "Usage: cardsim report" in out
+
+
+def _bad_runs(root: Path) -> dict[str, Path]:
+    (root / "empty").mkdir()
+    (root / "corrupt").mkdir()
+    (root / "corrupt" / "_manifest.json").write_text("{not json", encoding="utf-8")
+    (root / "foreign").mkdir()
+    (root / "foreign" / "_manifest.json").write_text('{"format": "other"}', encoding="utf-8")
+    return {"missing": root / "nope", "empty": root / "empty", "corrupt": root / "corrupt", "foreign": root / "foreign"}
+
+
+@pytest.mark.parametrize("which", ["missing", "empty", "corrupt", "foreign"])
+def test_report_of_something_that_is_not_a_run_is_one_line_exit_2(tmp_path, capsys, which):
+    (tmp_path / "in").mkdir()
+    run = _bad_runs(tmp_path / "in")[which]
+    out = tmp_path / "out"
+    out.mkdir()
+    code, stdout, err = run_cli(capsys, "report", str(run), "--out", str(out / "r.html"), "--pdf", str(out / "r.pdf"))
+    assert code == 2 and stdout == "" and len(err.strip().splitlines()) == 1 and err.startswith("Error: RUN:")
+    assert "Traceback" not in err and list(out.iterdir()) == []
+
+
+def test_report_into_a_missing_folder_or_without_chromium_is_one_line_exit_2(reports, tmp_path, capsys, monkeypatch):
+    run = str(reports["kamoul"].parent / "kamoul")
+    code, _, err = run_cli(capsys, "report", run, "--out", str(tmp_path / "no" / "r.html"))
+    assert code == 2 and len(err.strip().splitlines()) == 1 and err.startswith("Error: --out:") and "missing" in err
+    code, _, err = run_cli(capsys, "report", run, "--out", str(tmp_path / "r.html"), "--pdf", str(tmp_path / "no" / "r.pdf"))
+    assert code == 2 and len(err.strip().splitlines()) == 1 and err.startswith("Error: --pdf:")
+    monkeypatch.setattr("reports.html.find_chromium", lambda: None)
+    code, _, err = run_cli(capsys, "report", run, "--out", str(tmp_path / "r.html"), "--pdf", str(tmp_path / "r.pdf"))
+    assert code == 2 and len(err.strip().splitlines()) == 1 and "Chromium" in err
+    assert list(tmp_path.iterdir()) == []
