@@ -2,7 +2,9 @@
 what a report draws.
 
 * :func:`tournament_frames` → ``matrix`` (one row per ordered pair: share of decided games the strategy won
-  against the opponent, Wilson 95% interval), ``ratings`` (Bradley–Terry, :mod:`analysis.ratings`) and
+  against the opponent, Wilson 95% interval; and ``points_gap``, the paired difference of mean points per
+  seat or team, strategy minus opponent, per deal averaged over the pair's seatings, t 95% interval:
+  lower is better in Kamoul and Rami, higher in Kem's), ``ratings`` (Bradley–Terry, :mod:`analysis.ratings`) and
   ``wins`` (the raw counts per cell).
 * :func:`sweep_frames` → ``summary`` (per cell and seat or team: win rate and mean points with 95%
   intervals, the cell's grid values as columns) and ``outcomes`` (per cell: outcome shares).
@@ -20,7 +22,7 @@ import numpy as np
 import polars as pl
 
 from analysis.ratings import ratings_frame
-from analysis.stats import wilson
+from analysis.stats import mean_interval, wilson
 from analysis.summary import outcome_table, seat_table, team_table
 from simulator.core.batch import cell_dir, load_batch
 from simulator.core.designs import units_of
@@ -62,6 +64,32 @@ def cell_wins(spec: RunSpec, run_dir, a: str, b: str, pattern: str) -> dict:
             "b_wins": row["b_wins"], "undecided": row["games"] - row["a_wins"] - row["b_wins"]}
 
 
+def cell_point_gaps(spec: RunSpec, run_dir, pattern: str) -> pl.LazyFrame:
+    """Per game of one tournament cell: ``game`` and ``gap`` = mean points per seat (Kem's: per team) of
+    strategy A minus that of strategy B, summed over the game's rows of the finest table."""
+    finest = read_table(run_dir, spec.plugin.tables(spec.level)[0])
+    unit_of = units_of(spec.game, spec.players)
+    if "points_A" in finest.collect_schema().names():
+        cols = {u: f"points_{TEAM_NAMES[u]}" for u in range(max(unit_of) + 1)}
+    else:
+        cols = {p: f"points_{p}" for p in range(spec.players)}
+    side_a = [c for u, c in cols.items() if pattern[u] == "A"]
+    side_b = [c for u, c in cols.items() if pattern[u] == "B"]
+    mean = lambda names: pl.sum_horizontal([pl.col(c).cast(pl.Float64) for c in names]) / len(names)  # noqa: E731
+    return finest.group_by("game").agg((mean(side_a) - mean(side_b)).sum().alias("gap"))
+
+
+def paired_gap(cells: list[tuple[RunSpec, object, str]]) -> tuple[float, float, float, int]:
+    """``(mean, low, high, n)`` of A's points minus B's over the deals of a pair: each deal's gap averaged over
+    the pair's seatings (they play the same deals), then a t interval over deals."""
+    frames = [cell_point_gaps(spec, run_dir, pattern) for spec, run_dir, pattern in cells]
+    per_deal = pl.concat(frames).group_by("game").agg(pl.col("gap").mean(), pl.len().alias("k"))
+    row = per_deal.filter(pl.col("k") == len(cells)).select(
+        pl.col("gap").sum().alias("s"), (pl.col("gap") ** 2).sum().alias("q"), pl.len().alias("n")
+    ).collect().row(0, named=True)
+    return (*mean_interval(row["s"] or 0.0, row["q"] or 0.0, row["n"]), row["n"])
+
+
 def tournament_frames(out) -> dict[str, pl.DataFrame]:
     """``wins`` (per cell), ``matrix`` (per ordered pair) and ``ratings`` of the tournament at ``out``
     (over the games on disk: a partial tournament gives partial frames)."""
@@ -69,11 +97,13 @@ def tournament_frames(out) -> dict[str, pl.DataFrame]:
     if data["kind"] != "tournament":
         raise ValueError(f"{out} holds a {data['kind']}, not a tournament")
     names = list(data["inputs"]["strategies"])
-    rows = []
+    rows, by_pair = [], {}
     for cell in data["cells"]:
         spec = RunSpec.from_dict(cell["spec"])
         lab = cell["labels"]
         rows.append({"cell": cell["id"], **cell_wins(spec, cell_dir(out, cell["id"]), lab["a"], lab["b"], lab["seating"])})
+        by_pair.setdefault((lab["a"], lab["b"]), []).append((spec, cell_dir(out, cell["id"]), lab["seating"]))
+    gaps = {pair: paired_gap(cells) for pair, cells in by_pair.items()}
     wins = pl.DataFrame(rows)
     index = {s: k for k, s in enumerate(names)}
     counts = np.zeros((len(names), len(names)), dtype=np.int64)
@@ -91,9 +121,10 @@ def tournament_frames(out) -> dict[str, pl.DataFrame]:
                 continue
             decided = int(counts[i, j] + counts[j, i])
             rate, lo, hi = wilson(int(counts[i, j]), decided)
+            gap, glo, ghi, deals = gaps[(s, o)] if (s, o) in gaps else (lambda g: (-g[0], -g[2], -g[1], g[3]))(gaps[(o, s)])
             matrix.append({"strategy": s, "opponent": o, "wins": int(counts[i, j]), "losses": int(counts[j, i]),
                            "decided": decided, "undecided": int(undecided[i, j]), "win_rate": rate, "low": lo,
-                           "high": hi})
+                           "high": hi, "deals": deals, "points_gap": gap, "gap_low": glo, "gap_high": ghi})
     return {"wins": wins, "matrix": pl.DataFrame(matrix), "ratings": ratings_frame(names, counts)}
 
 
@@ -102,7 +133,7 @@ def format_tournament(frames: dict, inputs: dict) -> str:
     names = list(inputs["strategies"])
     m = {(r["strategy"], r["opponent"]): r for r in frames["matrix"].iter_rows(named=True)}
     width = max(12, *(len(s) for s in names)) + 1
-    cellw = 22
+    cellw = 24
     n_games = int(frames["wins"]["games"].sum())
     undecided = int(frames["wins"]["undecided"].sum())
     lines = [f"{inputs['game']} tournament: {len(names)} strategies, {inputs['players']} players, "
@@ -118,6 +149,15 @@ def format_tournament(frames: dict, inputs: dict) -> str:
             else:
                 r = m[(s, o)]
                 cells.append(f"{100 * r['win_rate']:5.1f}% [{100 * r['low']:4.1f},{100 * r['high']:5.1f}]".rjust(cellw))
+        lines.append(f"{s:<{width}}" + "".join(cells))
+    better = "higher" if inputs["game"] == "kems" else "lower"
+    lines += ["", f"mean points per {'team' if inputs['game'] == 'kems' else 'seat'}, row minus column, paired on the "
+              f"same deals ({better} is better; 95% interval):",
+              " " * width + "".join(f"{o[:cellw - 1]:>{cellw}}" for o in names)]
+    for s in names:
+        cells = [f"{'—':>{cellw}}" if s == o else
+                 f"{m[(s, o)]['points_gap']:+6.2f} [{m[(s, o)]['gap_low']:+.2f},{m[(s, o)]['gap_high']:+.2f}]".rjust(cellw)
+                 for o in names]
         lines.append(f"{s:<{width}}" + "".join(cells))
     ratings = frames["ratings"]
     lines += ["", "Bradley–Terry ratings (log-strength, mean 0; Elo scale; 95% interval):"]

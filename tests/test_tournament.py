@@ -86,6 +86,7 @@ def test_identical_players_reproduce_the_plain_run(tmp_path):
         assert hands.drop(STRATEGY_COLUMNS).equals(plain)
     matrix = result.frames["matrix"]
     assert matrix["win_rate"].sum() == pytest.approx(1.0)
+    assert matrix["points_gap"].to_list() == [0.0, 0.0] and matrix["deals"].to_list() == [300, 300]
 
 
 def test_kamoul_tournament_matrix_ratings_and_dataset(tmp_path):
@@ -107,6 +108,8 @@ def test_kamoul_tournament_matrix_ratings_and_dataset(tmp_path):
                 assert m[a, b]["win_rate"] + m[b, a]["win_rate"] == pytest.approx(1.0)
                 assert m[a, b]["wins"] == m[b, a]["losses"] and m[a, b]["decided"] > 0
                 assert m[a, b]["low"] <= m[a, b]["win_rate"] <= m[a, b]["high"]
+                assert m[a, b]["points_gap"] == pytest.approx(-m[b, a]["points_gap"])
+                assert m[a, b]["gap_low"] == pytest.approx(-m[b, a]["gap_high"]) and m[a, b]["deals"] == 400
     ratings = result.frames["ratings"]
     assert set(ratings["strategy"]) == set(names) and ratings["rating"].sum() == pytest.approx(0, abs=1e-9)
     assert pl.read_parquet(out / "matrix.parquet").equals(result.frames["matrix"])
