@@ -50,6 +50,7 @@ def cli():
       cardsim simulate kems -n 100000 --seed 1 --players 6 --out runs/km1
       cardsim simulate kamoul -n 100000000 --scheduler tcp://head:8786 --out /shared/runs/k9
       cardsim replay kems --seed 1 --game 7
+      cardsim report runs/k2 --out runs/k2/report.html --pdf runs/k2/report.pdf
     """
 
 
