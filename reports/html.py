@@ -43,6 +43,7 @@ th, td { border: 1px solid #ccc; padding: 0.25em 0.6em; text-align: left; vertic
 th { background: #f2f2f2; } td.num { text-align: right; font-variant-numeric: tabular-nums; white-space: nowrap; }
 caption { caption-side: top; text-align: left; font-weight: 600; padding: 0.3em 0; }
 .params { color: #666; font-size: 0.85em; }
+#spec td:first-child { white-space: nowrap; }
 figure { display: inline-block; margin: 0.6em 0.6em 1em 0; page-break-inside: avoid; }
 figure img { max-width: 100%; border: 1px solid #eee; }
 figcaption { font-size: 0.85em; color: #444; max-width: 44em; }
