@@ -158,6 +158,8 @@ def rules(game):
 def report(run_dir, out, pdf, title):
     """Write one self-contained HTML report of the run directory RUN: its spec, the summary tables with
     95% intervals, and the charts (win rates, points, outcome kinds, length of each level) embedded.
+    RUN may also be a tournament or sweep directory: win-rate matrix, points gap and ratings, or the
+    per-cell sweep summary, with their charts.
     """
     from simulator import api
 

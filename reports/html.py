@@ -22,13 +22,16 @@ import matplotlib
 matplotlib.use("Agg")
 import matplotlib.pyplot as plt  # noqa: E402
 
+from analysis.kems_signals import sign_exposure  # noqa: E402
 from analysis.lengths import run_lengths  # noqa: E402
 from analysis.summary import run_summary, team_labels  # noqa: E402
+from reports.batches import plot_sign_exposure  # noqa: E402
 from reports.lengths import plot_length_distribution  # noqa: E402
 from reports.summary import plot_outcomes, plot_seat_points, plot_seat_win_rates  # noqa: E402
 from simulator.core.errors import SpecError  # noqa: E402
 from simulator.core.spec import RunSpec  # noqa: E402
-from simulator.core.store import read_manifest  # noqa: E402
+from simulator.core.batch import BATCH_NAME, load_batch  # noqa: E402
+from simulator.core.store import read_manifest, read_table  # noqa: E402
 
 CHROMIUM_NAMES = ("chromium", "chromium-browser", "google-chrome", "google-chrome-stable")
 CHROMIUM_FLAGS = ("--headless", "--no-sandbox", "--disable-gpu", "--no-first-run", "--disable-background-networking",
@@ -192,6 +195,32 @@ def _lengths_section(lengths: dict) -> str:
         id="lengths", caption="how long each level lasts", numeric={2, 3, 4, 5, 6, 7, 8})
 
 
+def _sign_exposure(run_dir, spec: RunSpec):
+    """Kem's: :func:`analysis.kems_signals.sign_exposure` of the run's manches; ``None`` for other games."""
+    if spec.game != "kems" or "manches" not in spec.plugin.tables(spec.level):
+        return None
+    return sign_exposure(read_table(run_dir, "manches"), spec.players)
+
+
+def _exposure_section(exposure) -> str:
+    rows = [[_e(f"team {r['team']}"), _num(r["signs"]), _num(r["per_manche"]), _pct(r["partner_rate"]),
+             _interval_pct(r["partner_low"], r["partner_high"]), _pct(r["opponent_rate"]),
+             _interval_pct(r["opponent_low"], r["opponent_high"]), _num(r["contred"]), _pct(r["contred_rate"]),
+             _interval_pct(r["contred_low"], r["contred_high"]), _pct(r["kems_rate"]),
+             _interval_pct(r["kems_low"], r["kems_high"])] for r in exposure.iter_rows(named=True)]
+    return "<h2>Signs</h2>" + _table(
+        ["team", "signs", "per manche", "seen by partner", "95% interval", "seen by one opponent", "95% interval",
+         "contred manches", "contred share", "95% interval", "Kem's share", "95% interval"], rows,
+        id="sign-exposure", caption="each team's signs: seen by the partner or by one given opponent (per sign); "
+        "contred or Kem's/double among the manches in which it signed", numeric=set(range(1, 12)))
+
+
+def _exposure_figures(exposure) -> list[tuple[str, str, str]]:
+    return [("fig-signs", "Kem's signs per team: share seen by the partner vs by one given opponent, and share of "
+             "the manches in which the team signed that were contred vs won by its Kem's, with 95% Wilson intervals.",
+             _png(lambda ax: plot_sign_exposure(exposure, ax=ax), figsize=(8.0, 4.0)))]
+
+
 # --- charts ---------------------------------------------------------------------------------------------
 
 
@@ -257,12 +286,37 @@ def build_report(run_dir: str | Path, out_html: str | Path, *, title: str | None
     title = title or f"cardsim report: {spec.game}, {Path(run_dir).name}"
     note = ("Every rate carries its 95% Wilson interval and every mean its 95% t interval. "
             f"Generated from the run directory {Path(run_dir).resolve()}.")
-    page = (f'<!DOCTYPE html><html lang="en"><head><meta charset="utf-8"><title>{_e(title)}</title>'
+    exposure = _sign_exposure(run_dir, spec)
+    figures = _figures(summary, lengths) + (_exposure_figures(exposure) if exposure is not None else [])
+    body = (_spec_section(manifest, spec) + _summary_section(summary) + _lengths_section(lengths)
+            + (_exposure_section(exposure) if exposure is not None else "") + _figures_section(figures))
+    return write_atomic(out, _page(title, note, body))
+
+
+def _page(title: str, note: str, body: str) -> bytes:
+    """The whole self-contained page, UTF-8."""
+    return (f'<!DOCTYPE html><html lang="en"><head><meta charset="utf-8"><title>{_e(title)}</title>'
             f'<link rel="icon" href="data:,"><style>{CSS}</style></head><body><h1>{_e(title)}</h1>'
-            f'<p class="note">{_e(note)}</p>'
-            + _spec_section(manifest, spec) + _summary_section(summary) + _lengths_section(lengths)
-            + _figures_section(_figures(summary, lengths)) + "</body></html>\n")
-    return write_atomic(out, page.encode("utf-8"))
+            f'<p class="note">{_e(note)}</p>{body}</body></html>\n').encode("utf-8")
+
+
+def check_source(path: str | Path) -> str:
+    """``"batch"`` when ``path`` is a tournament or sweep directory (it holds ``_batch.json``), ``"run"`` when it
+    is a run; :class:`SpecError` on field ``RUN`` when it is neither."""
+    if (Path(path) / BATCH_NAME).is_file():
+        load_batch(path, "RUN")
+        return "batch"
+    check_run(path)
+    return "run"
+
+
+def build_any_report(path: str | Path, out_html: str | Path, *, title: str | None = None) -> Path:
+    """:func:`build_report` of a run or :func:`reports.batch_html.build_batch_report` of a batch directory."""
+    if check_source(path) == "batch":
+        from reports.batch_html import build_batch_report
+
+        return build_batch_report(path, out_html, title=title)
+    return build_report(path, out_html, title=title)
 
 
 def find_chromium() -> str | None:

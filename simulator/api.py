@@ -189,19 +189,20 @@ def rami_opening(hand_text: str, *, decks: int = 2, opening_points: int = 51) ->
 
 
 def report(run: str | Path, out: str | Path, pdf: str | Path | None = None, *, title: str | None = None) -> dict:
-    """Write the self-contained HTML report of the run directory ``run`` to ``out`` and, with ``pdf``, print it
+    """Write the self-contained HTML report of the run directory ``run`` (or of a tournament or sweep directory,
+    which holds ``_batch.json``) to ``out`` and, with ``pdf``, print it
     to that PDF with headless Chromium. Every input is checked before anything is written. Returns
     ``{"html": Path, "pdf": Path | None}``; see ``cardsim report --help``."""
-    from reports.html import build_report, check_output, check_run, print_pdf, require_chromium
+    from reports.html import build_any_report, check_output, check_source, print_pdf, require_chromium
 
-    check_run(run)
+    check_source(run)
     check_output(out, "--out")
     if pdf is not None:
         check_output(pdf, "--pdf")
         if Path(pdf).resolve() == Path(out).resolve():
             raise SpecError("--pdf", str(pdf), "a path other than --out", "is the HTML file's path")
         require_chromium(pdf)
-    html_path = build_report(run, out, title=title)
+    html_path = build_any_report(run, out, title=title)
     return {"html": html_path, "pdf": print_pdf(html_path, pdf) if pdf is not None else None}
 
 

@@ -27,9 +27,9 @@ RUNS = {
 }
 
 
-def expected_charts(tables: list[str]) -> int:
-    """Win rates, points, outcome kinds; a length chart per table; a win chart per coarser table."""
-    return 3 + len(tables) + (len(tables) - 1)
+def expected_charts(tables: list[str], game: str = "") -> int:
+    """Win rates, points, outcome kinds; a length chart per table; a win chart per coarser table; Kem's: signs."""
+    return 3 + len(tables) + (len(tables) - 1) + (game == "kems")
 
 
 @pytest.fixture(scope="module")
@@ -116,22 +116,28 @@ def parse(path: Path) -> Page:
     return page
 
 
-@pytest.mark.parametrize("game", list(RUNS))
-def test_report_renders_in_headless_chromium_with_every_chart(reports, browser, game):
+def render(browser, path: Path) -> list[dict]:
+    """Open ``path`` in headless Chromium; assert no console error, page error or failed request, and every
+    image complete, non-empty and inline. Returns the images (complete, width, height, inline)."""
     errors = []
     page = browser.new_page()
     page.on("console", lambda msg: errors.append(msg.text) if msg.type == "error" else None)
     page.on("pageerror", lambda exc: errors.append(str(exc)))
     page.on("requestfailed", lambda req: errors.append(f"request failed: {req.url}"))
-    page.goto(reports[game].resolve().as_uri(), wait_until="load")
+    page.goto(path.resolve().as_uri(), wait_until="load")
     images = page.evaluate("""() => Array.from(document.images).map(img => ({
         complete: img.complete, width: img.naturalWidth, height: img.naturalHeight,
         inline: img.src.startsWith('data:image/png;base64,')}))""")
     page.close()
-    assert len(images) == expected_charts(RUNS[game][2])
     for img in images:
         assert img["complete"] and img["width"] > 0 and img["height"] > 0 and img["inline"], img
     assert errors == []
+    return images
+
+
+@pytest.mark.parametrize("game", list(RUNS))
+def test_report_renders_in_headless_chromium_with_every_chart(reports, browser, game):
+    assert len(render(browser, reports[game])) == expected_charts(RUNS[game][2], game)
 
 
 @pytest.mark.parametrize("game", list(RUNS))
@@ -163,7 +169,7 @@ def test_report_html_holds_the_spec_the_tables_with_intervals_and_the_captions(r
     assert page.tables["outcomes"]["rows"] and "95% interval" in page.tables["outcomes"]["head"]
     assert [row[0] for row in page.tables["lengths"]["rows"]] == tables
 
-    assert len(page.figures) == expected_charts(tables)
+    assert len(page.figures) == expected_charts(tables, game)
     for figure in page.figures:
         assert figure["caption"].strip() and figure["img"]["alt"] and figure["img"]["src"].startswith("data:image/png")
     ids = {f["id"] for f in page.figures}

@@ -1,0 +1,116 @@
+"""``cardsim report`` of a tournament or sweep directory (and the Kem's sign exposure of a run): the page opens
+in headless Chromium with every chart and no broken image or console error, and its HTML holds the batch's
+description, the win-rate matrix, the points gap, the ratings, the sweep summary and the captions."""
+
+from __future__ import annotations
+
+import pytest
+
+from simulator import api
+from test_reports import RUNS, browser, parse, render, run_cli  # noqa: F401  (browser: the shared Chromium fixture)
+
+KAMOUL = ["balanced", "cautious", "aggressive"]
+KEMS = ["heuristic", "random"]
+GRID = [1.0, 4.0, 7.0]
+
+# name -> (figure ids that must be present, number of charts)
+EXPECTED = {
+    "kamoul-tournament": ({"fig-matrix", "fig-ratings"}, 2),
+    "kems-tournament": ({"fig-matrix", "fig-ratings"}, 2),
+    # seat 0 swept: its win rate and mean points, then the outcome shares per cell
+    "sweep": ({"fig-sweep-seat0-win-rate", "fig-sweep-seat0-mean-points", "fig-sweep-outcomes"}, 3),
+}
+
+
+@pytest.fixture(scope="module")
+def batches(tmp_path_factory):
+    root = tmp_path_factory.mktemp("batches")
+    api.tournament("kamoul", strategies=KAMOUL, out=root / "kt", n=40, seed=1, progress=False)
+    api.tournament("kems", strategies=KEMS, out=root / "et", n=6, seed=1, progress=False)
+    api.sweep("kamoul", out=root / "sw", n=40, seed=1, grids=[f"call_threshold={','.join(f'{v:g}' for v in GRID)}"],
+              seats=[0], progress=False)
+    return {name: api.report(root / d, root / f"{name}.html")["html"]
+            for name, d in (("kamoul-tournament", "kt"), ("kems-tournament", "et"), ("sweep", "sw"))}
+
+
+@pytest.mark.parametrize("name", list(EXPECTED))
+def test_batch_report_renders_in_headless_chromium_with_every_chart(batches, browser, name):  # noqa: F811
+    assert len(render(browser, batches[name])) == EXPECTED[name][1]
+    figures = parse(batches[name]).figures
+    assert {f["id"] for f in figures} == EXPECTED[name][0]
+    for figure in figures:
+        assert figure["caption"].strip() and figure["img"]["alt"]
+
+
+def _interval_holds(cell: str) -> None:
+    rate, _, rest = cell.partition(" [")
+    low, high = (float(x.strip(" %")) for x in rest.split("]")[0].split(","))
+    assert low <= float(rate.strip("%")) <= high, cell
+
+
+@pytest.mark.parametrize("game, names, name", [("kamoul", KAMOUL, "kamoul-tournament"), ("kems", KEMS, "kems-tournament")])
+def test_tournament_report_holds_the_description_matrix_gap_and_ratings(batches, game, names, name):
+    page = parse(batches[name])
+    spec = {row[0]: row[1] for row in page.tables["spec"]["rows"]}
+    assert spec["kind"] == "tournament" and spec["game"] == game and spec["seed"].startswith("1 ")
+    assert spec["cardsim version"] != "?" and spec["strategies"] == "".join(names)
+    assert "(batch not complete)" not in spec["games finished"]
+    cells = page.tables["cells"]["rows"]
+    assert {(r[1], r[2]) for r in cells} == {(a, b) for i, a in enumerate(names) for b in names[i + 1:]}
+    for key in ("matrix", "points-gap"):
+        table = page.tables[key]
+        assert table["head"] == ["strategy \\ opponent", *names] and [r[0] for r in table["rows"]] == names
+        assert "95%" in table["caption"]
+        for i, row in enumerate(table["rows"]):
+            for j, cell in enumerate(row[1:]):
+                if i == j:
+                    assert cell == "—"
+                elif key == "matrix":
+                    _interval_holds(cell.rsplit(" (", 1)[0])
+                else:
+                    _interval_holds(cell)
+    ratings = page.tables["ratings"]
+    assert sorted(r[0] for r in ratings["rows"]) == sorted(names) and ratings["head"].count("95% interval") == 2
+    for row in ratings["rows"]:
+        _interval_holds(f"{row[1]} {row[2]}")
+
+
+def test_sweep_report_holds_the_grid_the_summary_and_the_outcomes(batches):
+    page = parse(batches["sweep"])
+    spec = {row[0]: row[1] for row in page.tables["spec"]["rows"]}
+    assert spec["kind"] == "sweep" and spec["grid (strategy parameter) call_threshold"] == "1.0, 4.0, 7.0"
+    assert spec["swept seats"] == "0"
+    assert [r[1] for r in page.tables["cells"]["rows"]] == ["1.0", "4.0", "7.0"]
+    summary = page.tables["sweep-summary"]
+    assert summary["head"][:3] == ["cell", "call_threshold", "seat"] and summary["head"].count("95% interval") == 2
+    assert [r[1] for r in summary["rows"]] == ["1.0", "4.0", "7.0"] and {r[2] for r in summary["rows"]} == {"seat 0"}
+    for row in summary["rows"]:
+        _interval_holds(f"{row[6]} {row[7]}")
+        _interval_holds(f"{row[8]} {row[9]}")
+    outcomes = page.tables["sweep-outcomes"]["rows"]
+    assert {r[0] for r in outcomes} == {r[0] for r in summary["rows"]}
+    for cell in {r[0] for r in outcomes}:
+        assert abs(sum(float(r[4].strip("%")) for r in outcomes if r[0] == cell) - 100) < 0.1
+
+
+def test_kems_run_report_holds_the_sign_exposure(tmp_path):
+    kwargs = RUNS["kems"][0]
+    api.simulate("kems", out=tmp_path / "run", seed=3, progress=False, **kwargs)
+    page = parse(api.report(tmp_path / "run", tmp_path / "r.html")["html"])
+    table = page.tables["sign-exposure"]
+    assert [r[0] for r in table["rows"]] == ["team A", "team B", "team C"] and table["head"].count("95% interval") == 4
+    for row in table["rows"]:
+        for rate, interval in ((row[3], row[4]), (row[5], row[6]), (row[8], row[9]), (row[10], row[11])):
+            _interval_holds(f"{rate} {interval}")
+    assert "fig-signs" in {f["id"] for f in page.figures}
+
+
+def test_report_of_a_broken_batch_is_one_line_exit_2(tmp_path, capsys):
+    (tmp_path / "b").mkdir()
+    (tmp_path / "b" / "_batch.json").write_text("{not json", encoding="utf-8")
+    (tmp_path / "neither").mkdir()
+    (tmp_path / "neither" / "cells").mkdir()
+    for bad in ("b", "neither"):
+        code, out, err = run_cli(capsys, "report", str(tmp_path / bad), "--out", str(tmp_path / "r.html"))
+        assert code == 2 and out == "" and len(err.strip().splitlines()) == 1 and err.startswith("Error: RUN:")
+    assert not (tmp_path / "r.html").exists()
