@@ -31,7 +31,7 @@ from reports.summary import plot_outcomes, plot_seat_points, plot_seat_win_rates
 from simulator.core.errors import SpecError  # noqa: E402
 from simulator.core.spec import RunSpec  # noqa: E402
 from simulator.core.batch import BATCH_NAME, load_batch  # noqa: E402
-from simulator.core.store import read_manifest, read_table  # noqa: E402
+from simulator.core.store import MANIFEST_NAME, read_manifest, read_table  # noqa: E402
 
 CHROMIUM_NAMES = ("chromium", "chromium-browser", "google-chrome", "google-chrome-stable")
 CHROMIUM_FLAGS = ("--headless", "--no-sandbox", "--disable-gpu", "--no-first-run", "--disable-background-networking",
@@ -306,6 +306,9 @@ def check_source(path: str | Path) -> str:
     if (Path(path) / BATCH_NAME).is_file():
         load_batch(path, "RUN")
         return "batch"
+    if Path(path).is_dir() and not (Path(path) / MANIFEST_NAME).exists():
+        raise SpecError("RUN", str(path), "a cardsim run directory, or a tournament or sweep directory",
+                        f"is neither a run nor a batch (no {MANIFEST_NAME} or {BATCH_NAME})")
     check_run(path)
     return "run"
 
