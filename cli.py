@@ -299,6 +299,46 @@ def sweep(game, grids, option_grids, seats, strategies, n, seed, out, players, l
     _finish_batch(result, format_sweep, quiet)
 
 
+@cli.command()
+@click.argument("name", metavar="STUDY")
+@click.option("--out", type=click.Path(path_type=Path), required=True,
+              help="Study directory (new, empty, or the same study to resume).")
+@click.option("-n", "n", type=int, required=True, help="Rounds per cell (seating or grid point).")
+@click.option("--seed", type=int, default=0, show_default=True, help="The seed of every cell.")
+@click.option("--players", default="2,3,4,6", show_default=True, help="Player counts of the tournaments, comma-separated.")
+@click.option("--game", default="rami", show_default=True, help="The study's game (rami-openings: rami).")
+@click.option("--threads", type=int, default=None, help="Worker threads (default: all cores). Never changes results.")
+@click.option("--chunk-size", type=int, default=None, help="Games per Parquet part file. Never changes results.")
+@click.option("--quiet", is_flag=True, help="No progress bars.")
+def study(name, out, n, seed, players, game, threads, chunk_size, quiet):
+    """Run a study (several tournaments and sweeps) and write its dataset and OUT/report.html.
+
+    \b
+    STUDY:
+      rami-openings  every named Rami opening strategy (open-asap, open-big, rami-sec-hunter,
+                     joker-keeper) against the others at each --players count (OUT/tournament-<P>p/),
+                     the opening threshold (OUT/threshold/: opening_points 40, 51, 61, 71) and the
+                     joker rules (OUT/jokers/: joker_swap x joker_opening_value) at 4 players; frames
+                     OUT/opening_turns.parquet (turn of opening) and OUT/rami_sec.parquet (rami sec
+                     frequency and payoff), with 95% intervals; OUT/_study.json.
+
+    Every part is a resumable batch: re-running the same command resumes.
+
+    \b
+    Example:
+      cardsim study rami-openings -n 2000 --out runs/study2
+    """
+    from simulator import api
+
+    result = api.study(name, out=out, n=n, seed=seed, players=players, game=game, threads=threads,
+                       chunk_size=chunk_size, progress=not quiet)
+    if result["interrupted"]:
+        click.echo(f"interrupted: the finished chunks are kept in {result['path']}; re-run the same command to resume",
+                   err=True)
+        sys.exit(130)
+    click.echo(f"study: {result['path']}  (report: {result['html']})")
+
+
 def main(argv: list[str] | None = None) -> int:
     """Entry point of the ``cardsim`` command: one-line errors and exit code 2 on bad input."""
     try:

@@ -21,7 +21,8 @@ def _label(value) -> str:
 
 
 def _errors(mid, low, high, scale: float = 1.0):
-    return [[scale * (m - lo) for m, lo in zip(mid, low)], [scale * (hi - m) for m, hi in zip(mid, high)]]
+    """Error-bar lengths; a rounding-level crossing (Wilson bound of a share of 0 or 1) counts as 0."""
+    return [[max(0.0, scale * (m - lo)) for m, lo in zip(mid, low)], [max(0.0, scale * (hi - m)) for m, hi in zip(mid, high)]]
 
 
 def plot_win_matrix(matrix: pl.DataFrame, *, ax=None, names: list[str] | None = None):

@@ -263,3 +263,30 @@ def read_batch(out: str | Path, table: str | None = None) -> pl.LazyFrame:
     from simulator.core.batch import read_batch as _read_batch
 
     return _read_batch(out, table)
+
+
+# --- studies: compositions of batches with their own frames and report (analysis/rami_openings.py) -----
+
+STUDIES = ("rami-openings",)
+
+
+def study(name: str, *, out: str | Path, n: int, seed: int = 0, players=None, game: str = "rami",
+          threads: int | None = None, chunk_size: int | None = None, progress: bool = True,
+          report: bool = True) -> dict:
+    """Run (or resume) the study ``name`` into ``out`` and, once complete, write ``out/report.html``; see
+    ``cardsim study --help``. Returns ``{"path", "interrupted", "frames", "html"}``."""
+    if name not in STUDIES:
+        raise SpecError("STUDY", name, ", ".join(STUDIES))
+    from analysis.rami_openings import PLAYERS, check_players, run_rami_openings
+
+    if game != "rami":
+        raise SpecError("--game", game, f"rami (the game of the {name} study)")
+    players = check_players(PLAYERS if players is None else players)
+    result = run_rami_openings(out, n=n, seed=seed, players=players, threads=threads, chunk_size=chunk_size,
+                               progress=progress)
+    result["html"] = None
+    if report and not result["interrupted"]:
+        from reports.study_html import build_study_report
+
+        result["html"] = build_study_report(out, Path(out) / "report.html", frames=result["frames"])
+    return result

@@ -1,0 +1,100 @@
+"""``cardsim study rami-openings``: a tiny study (2 and 4 players) writes its batches, frames and
+``_study.json``; the frames hold shares in [0, 1] with intervals around them and opening-turn distributions
+summing to 1; ``report.html`` opens in headless Chromium with every chart; bad input is one line, exit 2."""
+
+from __future__ import annotations
+
+import json
+
+import polars as pl
+import pytest
+
+from analysis.rami_openings import STRATEGIES, opening_turns, rami_sec, seat_rounds
+from simulator import api
+from test_reports import browser, parse, render, run_cli  # noqa: F401  (browser: the shared Chromium fixture)
+
+PLAYERS = (2, 4)
+FIGURES = ({f"fig-{k}-{p}p" for k in ("matrix", "ratings", "opening-turns") for p in PLAYERS} | {"fig-rami-sec"}
+           | {f"fig-sweep-{k}-{part}" for k in ("seat0-win-rate", "seat0-mean-points", "outcomes")
+              for part in ("threshold", "jokers")})
+
+
+@pytest.fixture(scope="module")
+def study(tmp_path_factory):
+    out = tmp_path_factory.mktemp("study") / "s"
+    result = api.study("rami-openings", out=out, n=12, seed=3, players=PLAYERS, progress=False)
+    assert not result["interrupted"]
+    return out
+
+
+def test_study_writes_its_batches_frames_and_description(study):
+    for part in ("tournament-2p", "tournament-4p", "threshold", "jokers"):
+        assert (study / part / "_batch.json").is_file()
+    data = json.loads((study / "_study.json").read_text())
+    assert data["study"] == "rami-openings" and data["inputs"]["players"] == list(PLAYERS)
+    assert (study / "report.html").is_file()
+    turns = pl.read_parquet(study / "opening_turns.parquet")
+    secs = pl.read_parquet(study / "rami_sec.parquet")
+    assert set(turns["players"]) == set(PLAYERS) and set(turns["strategy"]) == set(STRATEGIES)
+    for frame, (rate, low, high) in ((turns, ("share", "low", "high")), (secs, ("rate", "low", "high"))):
+        assert frame[rate].is_between(0, 1).all()
+        assert ((frame[low] <= frame[rate] + 1e-12) & (frame[rate] <= frame[high] + 1e-12)).all()
+    sums = turns.group_by("players", "strategy").agg(pl.col("share").sum())["share"]
+    assert ((sums - 1).abs() < 1e-9).all()
+    assert ((turns["open_turn"] == -1) | (turns["open_turn"] >= 1)).all()
+    for mean, low, high in (("sec_points", "sec_low", "sec_high"), ("other_points", "other_low", "other_high")):
+        both = secs.filter(pl.col(low).is_not_nan())
+        assert ((both[low] <= both[mean]) & (both[mean] <= both[high])).all()
+    # seats rotated: every strategy holds the same number of seat-rounds in each tournament
+    assert secs.group_by("players").agg(pl.col("rounds").n_unique())["rounds"].to_list() == [1, 1]
+
+
+def test_frames_are_pure_functions_of_the_rounds():
+    rounds = pl.DataFrame({"winner": [0, 1, -1], "outcome": ["rami sec", "out", "blocked"],
+                           "points_0": [-10, 30, 5], "points_1": [200, 0, 7],
+                           "open_turn_0": [3, 2, -1], "open_turn_1": [-1, 2, 4],
+                           "strategy_0": ["a", "a", "a"], "strategy_1": ["b", "b", "b"]})
+    seats = seat_rounds(rounds, 2)
+    turns = opening_turns(seats)
+    assert turns.filter(pl.col("strategy") == "a").select("open_turn", "n").rows() == [(-1, 1), (2, 1), (3, 1)]
+    sec = {r["strategy"]: r for r in rami_sec(seats).iter_rows(named=True)}
+    assert sec["a"]["sec"] == 1 and sec["a"]["sec_points"] == -10 and sec["a"]["other_points"] == 17.5
+    assert sec["b"]["sec"] == 0 and sec["b"]["rounds"] == 3
+
+
+def test_study_report_renders_in_headless_chromium_with_every_chart(study, browser):  # noqa: F811
+    html = study / "report.html"
+    assert len(render(browser, html)) == len(FIGURES)
+    page = parse(html)
+    assert {f["id"] for f in page.figures} == FIGURES
+    for figure in page.figures:
+        assert figure["caption"].strip() and figure["img"]["alt"]
+    for p in PLAYERS:
+        assert [r[0] for r in page.tables[f"matrix-{p}p"]["rows"]] == list(STRATEGIES)
+        assert sorted(r[0] for r in page.tables[f"rami-sec-{p}p"]["rows"]) == sorted(STRATEGIES)
+    assert [r[1] for r in page.tables["cells-threshold"]["rows"]] == ["40", "51", "61", "71"]
+
+
+def test_study_resumes_and_cli_writes_the_report(study, capsys):
+    code, out, err = run_cli(capsys, "study", "rami-openings", "-n", "12", "--seed", "3", "--players", "2,4",
+                             "--out", str(study), "--quiet")
+    assert code == 0 and "report.html" in out
+
+
+@pytest.mark.parametrize("args, field", [
+    (["kamoul-openings"], "STUDY"),
+    (["rami-openings", "--game", "kamoul"], "--game"),
+    (["rami-openings", "--players", "2,9"], "--players"),
+    (["rami-openings", "--players", "two"], "--players"),
+    (["rami-openings", "--players", "2,2"], "--players"),
+])
+def test_bad_study_input_is_one_line_exit_2(tmp_path, capsys, args, field):
+    code, out, err = run_cli(capsys, "study", *args, "-n", "5", "--out", str(tmp_path / "s"))
+    assert code == 2 and out == "" and len(err.strip().splitlines()) == 1 and err.startswith(f"Error: {field}:")
+    assert not (tmp_path / "s").exists()
+
+
+def test_a_different_study_in_the_same_directory_is_refused(study, capsys):
+    code, out, err = run_cli(capsys, "study", "rami-openings", "-n", "13", "--seed", "3", "--players", "2,4",
+                             "--out", str(study))
+    assert code == 2 and err.startswith("Error: --out:") and "different study" in err
