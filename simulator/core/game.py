@@ -43,6 +43,39 @@ def params_array(strategy: StrategyDef, values: dict) -> np.ndarray:
     return np.array([float(values[p.name]) for p in strategy.params.params], dtype=np.float64)
 
 
+def default_params(strategy: StrategyDef) -> np.ndarray:
+    """The parameter array of a registered strategy with its declared defaults."""
+    return params_array(strategy, {p.name: p.default for p in strategy.params.params})
+
+
+def seat_list(seats, strategies: dict[str, StrategyDef]) -> list[Seat]:
+    """Seats as :class:`Seat`: from ``Seat`` objects, ``(kernel_id, params)`` pairs or names registered in
+    ``strategies`` (with their defaults)."""
+    out = []
+    for s in seats:
+        if isinstance(s, Seat):
+            out.append(s)
+        elif isinstance(s, str):
+            out.append(Seat(strategies[s].kernel_id, default_params(strategies[s])))
+        else:
+            sid, prm = s
+            out.append(Seat(int(sid), np.asarray(prm, dtype=np.float64)))
+    return out
+
+
+def replay_hooks(game: str) -> tuple[Callable, Callable]:
+    """``(replay, trace_hashes)`` for a plugin: ``simulator.<game>.replay``'s ``replay_text`` and
+    ``trace_hashes``, imported on first use (replaying needs the reference engine, simulating does not)."""
+
+    def replay(spec, index: int) -> str:
+        return importlib.import_module(f"simulator.{game}.replay").replay_text(spec, index)
+
+    def trace_hashes(spec, index: int) -> list[int]:
+        return importlib.import_module(f"simulator.{game}.replay").trace_hashes(spec, index)
+
+    return replay, trace_hashes
+
+
 def seats_of(spec) -> list[Seat]:
     """The :class:`Seat` of every seat of a run spec (its game's registered strategies, resolved parameters)."""
     strategies = spec.plugin.strategies

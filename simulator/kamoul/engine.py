@@ -11,6 +11,7 @@ import numpy as np
 import polars as pl
 
 from simulator.core.game import seats_of  # noqa: F401  (re-exported for replay and tests)
+from simulator.core.records import gather_blocks
 from simulator.core.spec import RunSpec
 from simulator.kamoul import kernels, records
 from simulator.kamoul.reference import LEVELS, play_games
@@ -59,21 +60,10 @@ def raw_kernel(spec: RunSpec, start: int, stop: int, threads: int | None = None)
         factors = factors * 2
     out = {}
     for k, (table, arr) in enumerate(zip(LEVELS, (hands, manches, parties, tops))):
-        out[table] = _gather(arr, counts[:, k])
-    out["estimates"] = _gather(est, counts[:, 0])
-    out["traces"] = _gather(trace, counts[:, 0])
+        out[table] = gather_blocks(arr, counts[:, k])
+    out["estimates"] = gather_blocks(est, counts[:, 0])
+    out["traces"] = gather_blocks(trace, counts[:, 0])
     return out
-
-
-def _gather(arr: np.ndarray, counts: np.ndarray) -> np.ndarray:
-    """The blocks' rows ``arr[b, :counts[b]]`` one after another; a view, not a copy, when every block
-    before the last non-empty one is full (always so at the hands level: one row per game)."""
-    cap = arr.shape[1]
-    used = np.flatnonzero(counts)
-    last = used[-1] if used.size else 0
-    if (counts[:last] == cap).all():
-        return arr.reshape((-1,) + arr.shape[2:])[: last * cap + counts[last]]
-    return np.concatenate([arr[b, : counts[b]] for b in range(arr.shape[0])])
 
 
 def to_frames(spec: RunSpec, raw: dict) -> dict[str, pl.DataFrame]:

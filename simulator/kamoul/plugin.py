@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from simulator.core.game import GamePlugin
+from simulator.core.game import GamePlugin, replay_hooks
 from simulator.kamoul import records
 from simulator.kamoul.engine import simulate_chunk
 from simulator.kamoul.reference import LEVELS
@@ -12,17 +12,7 @@ from strategies.kamoul import DEFAULT_STRATEGY, STRATEGIES
 _CHUNK = {"hands": 250_000, "manches": 10_000, "parties": 4_000, "tops": 1_500}
 
 
-def _replay(spec, index: int) -> str:
-    from simulator.kamoul.replay import replay_text
-
-    return replay_text(spec, index)
-
-
-def _trace_hashes(spec, index: int) -> list[int]:
-    from simulator.kamoul.replay import trace_hashes
-
-    return trace_hashes(spec, index)
-
+_replay, _trace_hashes = replay_hooks("kamoul")
 
 PLUGIN = GamePlugin(
     name="kamoul",

@@ -18,6 +18,7 @@ import numpy as np
 from simulator.core.cards import IS_RED, card_name
 from simulator.core.game import Seat  # noqa: F401  (re-exported)
 from simulator.core.rng import below, stream_state, uniform
+from simulator.core.records import stack_rows
 from simulator.kamoul.codes import (
     ACT_CALL, ACT_CONTRE, ACT_STOCK, ACT_TAKE, CARD_VALUE, CLS_AU, CLS_FALSE, CLS_NORMAL, EV_CALL, EV_CONTRE, EV_DEAL,
     EV_DISCARD, EV_DRAW, EV_END, EV_FALSE_SHOWN, EV_FORGET, EV_KEEP, EV_PEEK, EV_PENALTY, EV_POWER, EV_REORDER,
@@ -753,17 +754,6 @@ def play_games(rules: Rules, seats: list[Seat], seed: int, start: int, stop: int
     """Raw rows of games ``start <= i < stop``: ``{table: int64 array}`` plus ``estimates`` and ``traces``."""
     from simulator.kamoul.records import n_cols
 
-    P = len(seats)
-    rows = {t: [] for t in LEVELS}
-    estimates: list[float] = []
-    traces: list[int] = []
-    for i in range(start, stop):
-        g = Game(rules, seats, seed, i, level).play()
-        for t in LEVELS:
-            rows[t].extend(g.rows[t])
-        estimates.extend(g.estimates)
-        traces.extend(g.traces)
-    out = {t: np.array(rows[t], dtype=np.int64).reshape(-1, n_cols(t, P)) for t in LEVELS}
-    out["estimates"] = np.array(estimates, dtype=np.float64)
-    out["traces"] = np.array(traces, dtype=np.uint64)
-    return out
+    games = (Game(rules, seats, seed, i, level).play() for i in range(start, stop))
+    return stack_rows(games, LEVELS, lambda t: n_cols(t, len(seats)),
+                      {"estimates": np.float64, "traces": np.uint64})

@@ -11,11 +11,12 @@ import numba
 import numpy as np
 import polars as pl
 
-from simulator.core.game import Seat
+from simulator.core.game import Seat, seat_list
+from simulator.core.records import gather_blocks
 from simulator.kems import kernels, records
 from simulator.kems.reference import LEVELS, play_games, seat_model
 from simulator.kems.rules import Rules, check_players, rules_arrays
-from strategies.kems import STRATEGIES, default_params
+from strategies.kems import STRATEGIES
 
 # first guess of rows per game, per level and table (manches, games); a block that overflows is re-run bigger
 _ROWS_PER_GAME = {"manches": (1, 1), "games": (16, 1)}
@@ -23,16 +24,7 @@ _ROWS_PER_GAME = {"manches": (1, 1), "games": (16, 1)}
 
 def seats_of(seats) -> list[Seat]:
     """Seats as :class:`Seat`: from ``Seat`` objects, ``(kernel_id, params)`` pairs or registered names."""
-    out = []
-    for s in seats:
-        if isinstance(s, Seat):
-            out.append(s)
-        elif isinstance(s, str):
-            out.append(Seat(STRATEGIES[s].kernel_id, default_params(s)))
-        else:
-            sid, prm = s
-            out.append(Seat(int(sid), np.asarray(prm, dtype=np.float64)))
-    return out
+    return seat_list(seats, STRATEGIES)
 
 
 def raw_reference(rules: Rules, seats, seed: int, start: int, stop: int, level: str = "games") -> dict:
@@ -69,13 +61,8 @@ def raw_kernel(rules: Rules, seats, seed: int, start: int, stop: int, level: str
         if (counts <= caps[None, :]).all():
             break
         factors = factors * 2
-    return {"manches": _gather(manches, counts[:, 0]), "games": _gather(games, counts[:, 1]),
-            "traces": _gather(traces, counts[:, 0])}
-
-
-def _gather(arr: np.ndarray, counts: np.ndarray) -> np.ndarray:
-    """The blocks' rows ``arr[b, :counts[b]]`` one after another."""
-    return np.ascontiguousarray(np.concatenate([arr[b, : counts[b]] for b in range(arr.shape[0])]))
+    return {"manches": gather_blocks(manches, counts[:, 0]), "games": gather_blocks(games, counts[:, 1]),
+            "traces": gather_blocks(traces, counts[:, 0])}
 
 
 def to_frames(raw: dict, players: int, labels: list[str], level: str = "games") -> dict[str, pl.DataFrame]:

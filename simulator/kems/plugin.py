@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import polars as pl
 
-from simulator.core.game import GamePlugin, seats_of
+from simulator.core.game import GamePlugin, replay_hooks, seats_of
 from simulator.core.spec import RunSpec
 from simulator.kems import records
 from simulator.kems.engine import raw_kernel, to_frames
@@ -24,17 +24,7 @@ def simulate_chunk(spec: RunSpec, start: int, stop: int, threads: int | None = N
     return to_frames(raw, spec.players, [s.label() for s in spec.strategies], spec.level)
 
 
-def _replay(spec: RunSpec, index: int) -> str:
-    from simulator.kems.replay import replay_text
-
-    return replay_text(spec, index)
-
-
-def _trace_hashes(spec: RunSpec, index: int) -> list[int]:
-    from simulator.kems.replay import trace_hashes
-
-    return trace_hashes(spec, index)
-
+_replay, _trace_hashes = replay_hooks("kems")
 
 PLUGIN = GamePlugin(
     name="kems",

@@ -26,6 +26,7 @@ import numpy as np
 from simulator.core.cards import card_name
 from simulator.core.game import Seat  # noqa: F401  (re-exported)
 from simulator.core.rng import NEVER, below, exponential, geometric, next_u64, stream_state, uniform
+from simulator.core.records import stack_rows
 from simulator.kems.codes import (
     CALL_CONTRE, CALL_KEMS, EMPTY, EV_CALL, EV_DEAL, EV_END, EV_FOUR, EV_REDEAL, EV_RESHUFFLE, EV_SIGN,
     EV_SWAP, EV_SWEEP, EV_TOP, EV_TURN_UP, LOC_DEAD, LOC_TABLE, LOC_UNKNOWN, OUT_CAP, OUT_CONTRE, OUT_DOUBLE,
@@ -586,14 +587,5 @@ def play_games(rules: Rules, seats: list[Seat], seed: int, start: int, stop: int
     """Raw rows of games ``start <= i < stop``: ``{table: int64 array}`` plus ``traces`` (one per manche)."""
     from simulator.kems.records import n_cols
 
-    P = len(seats)
-    rows = {t: [] for t in LEVELS}
-    traces: list[int] = []
-    for i in range(start, stop):
-        g = Game(rules, seats, seed, i, level).play()
-        for t in LEVELS:
-            rows[t].extend(g.rows[t])
-        traces.extend(g.traces)
-    out = {t: np.array(rows[t], dtype=np.int64).reshape(-1, n_cols(t, P)) for t in LEVELS}
-    out["traces"] = np.array(traces, dtype=np.uint64)
-    return out
+    games = (Game(rules, seats, seed, i, level).play() for i in range(start, stop))
+    return stack_rows(games, LEVELS, lambda t: n_cols(t, len(seats)), {"traces": np.uint64})

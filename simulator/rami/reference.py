@@ -24,6 +24,7 @@ from simulator.core.cards import JOKER
 from simulator.core.errors import SpecError
 from simulator.core.game import Seat  # noqa: F401  (re-exported)
 from simulator.core.rng import below, stream_state, uniform
+from simulator.core.records import stack_rows
 from simulator.rami.codes import (
     DRAW_DISCARD, END_VALUE, EV_CLAIM, EV_DEAL, EV_DEALER, EV_DEALER_DRAW, EV_DISCARD, EV_DRAW, EV_END, EV_OPEN, EV_RESHUFFLE,
     EV_TAKE, LAY_ALL, LAY_KEEP_JOKERS, LAY_NONE, MAX_MELDS, MAX_MOVES, N_IDS, OPEN_NONE, OPEN_OPEN, OPEN_SEC,
@@ -545,14 +546,5 @@ def play_games(rules: Rules, seats: list[Seat], seed: int, start: int, stop: int
     """Raw rows of games ``start <= i < stop``: ``{table: int64 array}`` plus ``traces`` (one per round)."""
     from simulator.rami.records import n_cols
 
-    P = len(seats)
-    rows = {t: [] for t in LEVELS}
-    traces: list[int] = []
-    for i in range(start, stop):
-        g = Game(rules, seats, seed, i, level).play()
-        for t in LEVELS:
-            rows[t].extend(g.rows[t])
-        traces.extend(g.traces)
-    out = {t: np.array(rows[t], dtype=np.int64).reshape(-1, n_cols(t, P)) for t in LEVELS}
-    out["traces"] = np.array(traces, dtype=np.uint64)
-    return out
+    games = (Game(rules, seats, seed, i, level).play() for i in range(start, stop))
+    return stack_rows(games, LEVELS, lambda t: n_cols(t, len(seats)), {"traces": np.uint64})

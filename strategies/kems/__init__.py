@@ -9,7 +9,8 @@ from __future__ import annotations
 
 import numpy as np
 
-from simulator.core.game import StrategyDef, params_array
+from simulator.core.game import StrategyDef
+from simulator.core.game import default_params as strategy_defaults
 from strategies.kems import heuristic, random_play
 from strategies.kems.policy import HEURISTIC, RANDOM
 
@@ -34,5 +35,4 @@ DEFAULT_STRATEGY = "balanced"
 
 def default_params(name: str) -> np.ndarray:
     """The parameter array of a registered strategy with its defaults."""
-    sdef = STRATEGIES[name]
-    return params_array(sdef, {p.name: p.default for p in sdef.params.params})
+    return strategy_defaults(STRATEGIES[name])

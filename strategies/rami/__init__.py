@@ -8,7 +8,8 @@ from __future__ import annotations
 
 import numpy as np
 
-from simulator.core.game import StrategyDef, params_array  # noqa: F401  (re-exported)
+from simulator.core.game import StrategyDef
+from simulator.core.game import default_params as strategy_defaults
 from strategies.rami import opening, random_play
 from strategies.rami.policy import OPENING, RANDOM
 
@@ -30,8 +31,6 @@ STRATEGIES: dict[str, StrategyDef] = {
 DEFAULT_STRATEGY = "open-asap"
 
 
-
 def default_params(name: str) -> np.ndarray:
     """The parameter array of a registered strategy with its defaults."""
-    sdef = STRATEGIES[name]
-    return params_array(sdef, {p.name: p.default for p in sdef.params.params})
+    return strategy_defaults(STRATEGIES[name])
