@@ -16,7 +16,8 @@ def wilson(successes: int, n: int, z: float = Z95) -> tuple[float, float, float]
     denom = 1.0 + z * z / n
     center = (p + z * z / (2 * n)) / denom
     half = z * math.sqrt(p * (1 - p) / n + z * z / (4 * n * n)) / denom
-    return p, max(0.0, center - half), min(1.0, center + half)
+    # the interval always holds p; the clamps only undo rounding (at p = 0, center - half can be 3e-17)
+    return p, max(0.0, min(p, center - half)), min(1.0, max(p, center + half))
 
 
 def mean_interval(total: float, total_sq: float, n: int, z: float = Z95) -> tuple[float, float, float]:
