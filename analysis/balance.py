@@ -427,8 +427,13 @@ def sign_cells(out) -> pl.DataFrame:
 # --- the study -------------------------------------------------------------------------------------------
 
 
-def load_study(out, field: str = "--out") -> dict:
-    return load_study_file(out, STUDY_NAME, field)
+def load_study(out, field: str = "--out", finished: bool = False) -> dict:
+    """``out/_study.json``; with ``finished``, :class:`SpecError` on ``field`` unless every part has run."""
+    data = load_study_file(out, STUDY_NAME, field)
+    if finished and not data.get("complete"):
+        raise SpecError(field, str(out), "a finished balance study",
+                        "is not finished (re-run the same cardsim study command to resume it)")
+    return data
 
 
 def _lengths(run) -> tuple[pl.DataFrame, pl.DataFrame]:
@@ -463,6 +468,8 @@ def study_frames(out) -> dict[str, pl.DataFrame]:
                                    for name, _ in inputs["option_grids"]], how="vertical_relaxed")
     if game == "kamoul":
         frames["powers"] = power_values(pl.concat([power_games(out / "powers" / p, p) for p in inputs["powers"]]))
+        if "choices" not in data:
+            load_study(out, "RUN", finished=True)
         best = data["choices"]["best"]
         frames["skill_levels"] = pl.concat([skill_by_level(level_wins(out / BEST), best),
                                             skill_by_level(level_wins(out / SECOND), best)])
@@ -561,4 +568,5 @@ def run(out, *, n: int, game: str, seed: int = 0, players=None, threads: int | N
     frames = study_frames(out)
     for name, frame in frames.items():
         write_frame(out / f"{name}.parquet", frame)
+    _write_json_atomic(out / STUDY_FILE, {**study, **({"choices": choices} if choices else {}), "complete": True})
     return {"path": out, "interrupted": False, "frames": frames}

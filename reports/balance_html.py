@@ -146,7 +146,7 @@ def build_report(out_dir: str | Path, out_html: str | Path, *, title: str | None
                  frames: dict | None = None) -> Path:
     """Write the self-contained HTML report of the balance study at ``out_dir`` to ``out_html``."""
     out_dir = Path(out_dir)
-    data = load_study(out_dir)
+    data = load_study(out_dir, "RUN", finished=True)
     game = data["game"]
     out = check_output(out_html, "--out")
     frames = frames or study_frames(out_dir)

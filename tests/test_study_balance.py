@@ -289,3 +289,16 @@ def test_a_different_study_in_the_same_directory_is_refused(studies, capsys):
     code, out, err = run_cli(capsys, "study", "balance", "rami", "-n", str(N), "--seed", str(SEED),
                              "--out", str(studies["kamoul"]))
     assert code == 2 and err.startswith("Error: --out:")
+
+
+def test_an_unfinished_study_has_no_report(studies, tmp_path, capsys):
+    import shutil
+
+    copy = tmp_path / "unfinished"
+    shutil.copytree(studies["kamoul"], copy)
+    data = json.loads((copy / "_study.json").read_text())
+    assert data.pop("complete") is True and data.pop("choices")
+    (copy / "_study.json").write_text(json.dumps(data))
+    code, out, err = run_cli(capsys, "report", str(copy), "--out", str(tmp_path / "x.html"))
+    assert code == 2 and out == "" and len(err.strip().splitlines()) == 1 and "not finished" in err, err
+    assert not (tmp_path / "x.html").exists()
