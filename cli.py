@@ -51,6 +51,8 @@ def cli():
       cardsim simulate kamoul -n 100000000 --scheduler tcp://head:8786 --out /shared/runs/k9
       cardsim replay kems --seed 1 --game 7
       cardsim report runs/k2 --out runs/k2/report.html --pdf runs/k2/report.pdf
+      cardsim advise kamoul --known "2 3 RK" --unknown 1 --turn 6 --players 4
+      cardsim study kamoul-call -n 20000 --out runs/kamoul-call
     """
 
 
@@ -165,6 +167,51 @@ def report(run_dir, out, pdf, title):
 
     result = api.report(run_dir, out, pdf=pdf, title=title)
     click.echo(f"report: {result['html']}" + (f" and {result['pdf']}" if result["pdf"] else ""))
+
+
+@cli.command()
+@click.argument("game")
+@click.option("--known", required=True, metavar="CARDS",
+              help='The own cards you know, by rank: "2 3 RK" (A 2-10 J Q, RK red king = 0, BK black king = 15).')
+@click.option("--unknown", type=int, default=0, show_default=True, help="Own cards you have not seen.")
+@click.option("--turn", type=int, required=True, help="Your own turn number in this hand (1 = your first turn).")
+@click.option("--players", type=int, default=4, show_default=True, help="Number of players (2-6).")
+@click.option("--cumulative", type=int, default=0, show_default=True,
+              help="Your cumulative score in the manche (-15 or less / 15 or more: au-score zones).")
+@click.option("--strategy", default="balanced", show_default=True, metavar="NAME[:k=v,...]",
+              help="How everyone plays (and how you play on if you do not call).")
+@click.option("--option", "options", multiple=True, metavar="K=V", help="A rule option, repeatable.")
+@click.option("--samples", type=int, default=20_000, show_default=True,
+              help="Situations to sample (precision: the intervals shrink as 1/sqrt of this).")
+@click.option("--seed", type=int, default=0, show_default=True, help="Seed of the sampled hands.")
+@click.option("--threads", type=int, default=None, help="Worker threads (default: all cores). Never changes results.")
+@click.option("--json", "as_json", is_flag=True, help="Print the full answer as JSON.")
+def advise(game, known, unknown, turn, players, cumulative, strategy, options, samples, seed, threads, as_json):
+    """Call KAMOUL now or play on? One situation, answered by rollouts of both choices on the same deals.
+
+    \b
+    GAME: kamoul.
+    Samples hands of STRATEGY at every seat in which your own turn TURN comes with nobody having
+    called yet, gives you the KNOWN cards and UNKNOWN unseen ones there, and plays the hand on both
+    ways on the same future. Prints the win probability and expected hand points either way and the
+    points calling saves, each with its 95% interval, and the advice.
+
+    \b
+    Example:
+      cardsim advise kamoul --known "2 3 RK" --unknown 1 --turn 6 --players 4
+    """
+    from simulator import api
+
+    result = api.advise(game, known=known, unknown=unknown, turn=turn, players=players, cumulative=cumulative,
+                        strategy=strategy, options=list(options), samples=samples, seed=seed, threads=threads)
+    if as_json:
+        import json
+
+        click.echo(json.dumps(result))
+        return
+    from analysis.kamoul_call import format_advice
+
+    click.echo(format_advice(result))
 
 
 @cli.group()
@@ -301,36 +348,48 @@ def sweep(game, grids, option_grids, seats, strategies, n, seed, out, players, l
 
 @cli.command()
 @click.argument("name", metavar="STUDY")
+@click.argument("game", required=False)
 @click.option("--out", type=click.Path(path_type=Path), required=True,
               help="Study directory (new, empty, or the same study to resume).")
-@click.option("-n", "n", type=int, required=True, help="Rounds per cell (seating or grid point).")
+@click.option("-n", "n", type=int, required=True,
+              help="Rounds per cell (seating or grid point); kamoul-call: sampled states per player count.")
 @click.option("--seed", type=int, default=0, show_default=True, help="The seed of every cell.")
-@click.option("--players", default="2,3,4,6", show_default=True, help="Player counts of the tournaments, comma-separated.")
-@click.option("--game", default="rami", show_default=True, help="The study's game (rami-openings: rami).")
+@click.option("--players", default=None,
+              help="Player counts, comma-separated [rami-openings: 2,3,4,6; kamoul-call: 2,3,4,6; "
+                   "balance: the game's default].")
 @click.option("--threads", type=int, default=None, help="Worker threads (default: all cores). Never changes results.")
 @click.option("--chunk-size", type=int, default=None, help="Games per Parquet part file. Never changes results.")
 @click.option("--quiet", is_flag=True, help="No progress bars.")
-def study(name, out, n, seed, players, game, threads, chunk_size, quiet):
-    """Run a study (several tournaments and sweeps) and write its dataset and OUT/report.html.
+def study(name, game, out, n, seed, players, threads, chunk_size, quiet):
+    """Run a study and write its dataset and OUT/report.html (GAME may be omitted for one-game studies).
 
     \b
-    STUDY:
+    STUDY [GAME]:
+      kamoul-call    when to call KAMOUL: from states sampled in real play, "call now" against
+                     "play on" on the same future deals, by known points x unseen cards x turn x
+                     players x cumulative zone; the call policy that follows and its measured gain
+                     over each preset in paired tournaments.
       rami-openings  every named Rami opening strategy (open-asap, open-big, rami-sec-hunter,
                      joker-keeper) against the others at each --players count (OUT/tournament-<P>p/),
                      the opening threshold (OUT/threshold/: opening_points 40, 51, 61, 71) and the
                      joker rules (OUT/jokers/: joker_swap x joker_opening_value) at 4 players; frames
                      OUT/opening_turns.parquet (turn of opening) and OUT/rami_sec.parquet (rami sec
-                     frequency and payoff), with 95% intervals; OUT/_study.json.
+                     frequency and payoff), with 95% intervals.
+      balance GAME   is the rule set balanced (kamoul, rami or kems): seat advantage, luck vs skill,
+                     game lengths, one sweep per rule option, and the game's own questions.
 
-    Every part is a resumable batch: re-running the same command resumes.
+    Every part is resumable: re-running the same command resumes. The study's inputs are in
+    OUT/_study.json; `cardsim report OUT --out X.html` rebuilds its report.
 
     \b
-    Example:
+    Examples:
+      cardsim study kamoul-call -n 20000 --out runs/kamoul-call
       cardsim study rami-openings -n 2000 --out runs/study2
+      cardsim study balance kems -n 2000 --out runs/balance-kems
     """
     from simulator import api
 
-    result = api.study(name, out=out, n=n, seed=seed, players=players, game=game, threads=threads,
+    result = api.study(name, game, out=out, n=n, seed=seed, players=players, threads=threads,
                        chunk_size=chunk_size, progress=not quiet)
     if result["interrupted"]:
         click.echo(f"interrupted: the finished chunks are kept in {result['path']}; re-run the same command to resume",

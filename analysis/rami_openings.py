@@ -16,16 +16,14 @@ the tournaments' rounds tables (:func:`seat_rounds`): one row per round and seat
 
 from __future__ import annotations
 
-import json
 from pathlib import Path
 
 import polars as pl
 
 from analysis.stats import mean_interval, wilson
-from simulator.core.errors import SpecError
+from analysis.studies import STUDY_FILE, check_players, check_rounds, check_same_study, load_study_file
 
 STUDY_NAME = "rami-openings"
-STUDY_FILE = "_study.json"
 STRATEGIES = ("open-asap", "open-big", "rami-sec-hunter", "joker-keeper")
 PLAYERS = (2, 3, 4, 6)
 THRESHOLDS = (40, 51, 61, 71)
@@ -35,18 +33,6 @@ NEVER = -1  # open_turn of a seat that never opened in the round
 
 def tournament_dir(out, players: int) -> Path:
     return Path(out) / f"tournament-{players}p"
-
-
-def check_players(players) -> tuple[int, ...]:
-    """The player counts of a study: distinct integers in [2, 6]; :class:`SpecError` otherwise."""
-    try:
-        values = tuple(int(p) for p in (players.split(",") if isinstance(players, str) else players))
-    except (TypeError, ValueError):
-        raise SpecError("--players", players, "player counts in [2, 6] separated by commas, e.g. 2,3,4,6") from None
-    if not values or len(set(values)) != len(values) or any(not 2 <= p <= 6 for p in values):
-        raise SpecError("--players", players if isinstance(players, str) else ",".join(map(str, values)),
-                        "distinct player counts in [2, 6] separated by commas, e.g. 2,3,4,6")
-    return values
 
 
 def seat_rounds(rounds: pl.DataFrame | pl.LazyFrame, players: int) -> pl.DataFrame:
@@ -107,35 +93,24 @@ def study_frames(out) -> dict[str, pl.DataFrame]:
 
 
 def load_study(out, field: str = "--out") -> dict:
-    path = Path(out) / STUDY_FILE
-    try:
-        data = json.loads(path.read_text(encoding="utf-8"))
-        assert data["study"] == STUDY_NAME
-        return data
-    except FileNotFoundError:
-        raise SpecError(field, str(out), f"a {STUDY_NAME} study directory", f"has no {STUDY_FILE}") from None
-    except (ValueError, KeyError, AssertionError, TypeError):
-        raise SpecError(field, str(out), f"a {STUDY_NAME} study directory", f"has a broken {STUDY_FILE}") from None
+    return load_study_file(out, STUDY_NAME, field)
 
 
-def run_rami_openings(out, *, n: int, seed: int = 0, players=PLAYERS, thresholds=THRESHOLDS,
-                      sweep_players: int = 4, threads: int | None = None, chunk_size: int | None = None,
-                      progress: bool = True) -> dict:
+def run(out, *, n: int, game: str = "rami", seed: int = 0, players=None, thresholds=THRESHOLDS,
+        sweep_players: int = 4, threads: int | None = None, chunk_size: int | None = None,
+        progress: bool = True) -> dict:
     """Run (or resume) the study into ``out``: one tournament of :data:`STRATEGIES` per player count, the
     ``opening_points`` sweep and the joker-rules sweep at ``sweep_players`` players; then write the frames.
     Returns ``{"path", "interrupted", "frames"}`` (``frames`` ``None`` when interrupted)."""
     from simulator import api
     from simulator.core.batch import _write_json_atomic, write_frame
 
-    players = check_players(players)
-    if isinstance(n, bool) or not isinstance(n, int) or n < 1:
-        raise SpecError("-n", n, "a number of rounds per cell >= 1")
+    players = check_players(PLAYERS if players is None else players)
+    n = check_rounds(n)
     out = Path(out)
     inputs = {"game": "rami", "n": n, "seed": seed, "players": list(players), "strategies": list(STRATEGIES),
               "thresholds": list(thresholds), "joker_grids": list(JOKER_GRIDS), "sweep_players": sweep_players}
-    if (out / STUDY_FILE).exists() and load_study(out)["inputs"] != inputs:
-        raise SpecError("--out", str(out), "a new directory or the same study (same -n, --seed, --players)",
-                        "holds a different study")
+    check_same_study(out, STUDY_NAME, inputs, "same -n, --seed, --players")
     out.mkdir(parents=True, exist_ok=True)
     parts = [(f"tournament-{p}p", lambda p=p: api.tournament(
         "rami", strategies=list(STRATEGIES), out=tournament_dir(out, p), n=n, seed=seed, players=p, threads=threads,
@@ -147,7 +122,8 @@ def run_rami_openings(out, *, n: int, seed: int = 0, players=PLAYERS, thresholds
     parts.append(("jokers", lambda: api.sweep(
         "rami", out=out / "jokers", n=n, seed=seed, players=sweep_players, seats=[0], option_grids=list(JOKER_GRIDS),
         threads=threads, chunk_size=chunk_size, progress=progress)))
-    _write_json_atomic(out / STUDY_FILE, {"study": STUDY_NAME, "inputs": inputs, "parts": [name for name, _ in parts]})
+    _write_json_atomic(out / STUDY_FILE, {"study": STUDY_NAME, "game": "rami", "inputs": inputs,
+                                          "parts": [name for name, _ in parts]})
     from tqdm import tqdm
 
     with tqdm(parts, desc=f"study {STUDY_NAME}", unit="part", disable=None if progress else True,

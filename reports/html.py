@@ -300,22 +300,40 @@ def _page(title: str, note: str, body: str) -> bytes:
             f'<p class="note">{_e(note)}</p>{body}</body></html>\n').encode("utf-8")
 
 
+def write_study_page(out: Path, out_dir: Path, study: str, title: str | None, body: list[str], figs: list) -> Path:
+    """Write a study's report page to ``out``: the ``body`` sections, then the figures (``(id, caption, png)``)."""
+    title = title or f"cardsim study {study}: {out_dir.name}"
+    note = ("Every rate carries its 95% Wilson interval and every mean its 95% interval. "
+            f"Generated from the study directory {out_dir.resolve()}.")
+    return write_atomic(out, _page(title, note, "".join(body) + _figures_section(figs)))
+
+
 def check_source(path: str | Path) -> str:
-    """``"batch"`` when ``path`` is a tournament or sweep directory (it holds ``_batch.json``), ``"run"`` when it
-    is a run; :class:`SpecError` on field ``RUN`` when it is neither."""
+    """``"study"`` when ``path`` is a study directory (``_study.json``), ``"batch"`` when it is a tournament or
+    sweep directory (``_batch.json``), ``"run"`` when it is a run; :class:`SpecError` on field ``RUN`` otherwise."""
+    from analysis.studies import study_name_of
+
+    if study_name_of(path) is not None:
+        return "study"
     if (Path(path) / BATCH_NAME).is_file():
         load_batch(path, "RUN")
         return "batch"
     if Path(path).is_dir() and not (Path(path) / MANIFEST_NAME).exists():
-        raise SpecError("RUN", str(path), "a cardsim run directory, or a tournament or sweep directory",
-                        f"is neither a run nor a batch (no {MANIFEST_NAME} or {BATCH_NAME})")
+        raise SpecError("RUN", str(path), "a cardsim run directory, a tournament or sweep directory, or a study directory",
+                        f"is neither a run, a batch nor a study (no {MANIFEST_NAME}, {BATCH_NAME} or _study.json)")
     check_run(path)
     return "run"
 
 
 def build_any_report(path: str | Path, out_html: str | Path, *, title: str | None = None) -> Path:
-    """:func:`build_report` of a run or :func:`reports.batch_html.build_batch_report` of a batch directory."""
-    if check_source(path) == "batch":
+    """:func:`build_report` of a run, :func:`reports.batch_html.build_batch_report` of a batch directory, or the
+    study's own report (:mod:`analysis.studies`)."""
+    kind = check_source(path)
+    if kind == "study":
+        from analysis.studies import study_def, study_name_of
+
+        return study_def(study_name_of(path)).report_module().build_report(path, out_html, title=title)
+    if kind == "batch":
         from reports.batch_html import build_batch_report
 
         return build_batch_report(path, out_html, title=title)

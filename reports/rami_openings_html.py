@@ -12,7 +12,7 @@ import polars as pl
 
 from analysis.rami_openings import STUDY_NAME, load_study, study_frames, tournament_dir
 from reports.batch_html import _sweep_sections, _tournament_sections
-from reports.html import _e, _figures_section, _interval, _interval_pct, _num, _page, _pct, _png, _table, check_output, write_atomic
+from reports.html import _e, _interval, _interval_pct, _num, _pct, _png, _table, check_output, write_study_page
 from reports.studies import plot_opening_turns, plot_rami_sec
 from simulator.api import batch_frames
 from simulator.core.batch import load_batch
@@ -60,7 +60,7 @@ def _opening_section(frames: dict, players: int) -> tuple[str, list]:
     return table, [fig]
 
 
-def build_study_report(out_dir: str | Path, out_html: str | Path, *, title: str | None = None,
+def build_report(out_dir: str | Path, out_html: str | Path, *, title: str | None = None,
                        frames: dict | None = None) -> Path:
     """Write the self-contained HTML report of the study at ``out_dir`` to ``out_html``."""
     out_dir = Path(out_dir)
@@ -81,7 +81,4 @@ def build_study_report(out_dir: str | Path, out_html: str | Path, *, title: str 
         part, part_figs = _batch_part(out_dir / name, name, heading)
         body.append(part)
         figs += part_figs
-    title = title or f"cardsim study {STUDY_NAME}: {out_dir.name}"
-    note = ("Every rate carries its 95% Wilson interval and every mean its 95% t interval. "
-            f"Generated from the study directory {out_dir.resolve()}.")
-    return write_atomic(out, _page(title, note, "".join(body) + _figures_section(figs)))
+    return write_study_page(out, out_dir, STUDY_NAME, title, body, figs)

@@ -188,6 +188,19 @@ def rami_opening(hand_text: str, *, decks: int = 2, opening_points: int = 51) ->
             "can_open": result.can_open, "points": result.points, "melds": melds}
 
 
+def advise(game: str, *, known: str, unknown: int = 0, turn: int, players: int = 4, cumulative: int = 0,
+           strategy: str = "balanced", options: dict | list[str] | None = None, samples: int = 20_000, seed: int = 0,
+           threads: int | None = None) -> dict:
+    """Call KAMOUL now or play on, in one situation (``analysis.kamoul_call.advise``); see ``cardsim advise
+    --help``. Returns the win probability, expected points and points saved by calling, with 95% intervals."""
+    if game != "kamoul":
+        raise SpecError("GAME", game, "kamoul (the game advise knows)")
+    from analysis.kamoul_call import advise as _advise
+
+    return _advise(known=known, unknown=unknown, turn=turn, players=players, cumulative=cumulative,
+                   strategy=strategy, options=_options_dict(options), seed=seed, samples=samples, threads=threads)
+
+
 def report(run: str | Path, out: str | Path, pdf: str | Path | None = None, *, title: str | None = None) -> dict:
     """Write the self-contained HTML report of the run directory ``run`` (or of a tournament or sweep directory,
     which holds ``_batch.json``) to ``out`` and, with ``pdf``, print it
@@ -265,28 +278,22 @@ def read_batch(out: str | Path, table: str | None = None) -> pl.LazyFrame:
     return _read_batch(out, table)
 
 
-# --- studies: compositions of batches with their own frames and report (analysis/rami_openings.py) -----
-
-STUDIES = ("rami-openings",)
+# --- studies: compositions of batches with their own frames and report (analysis/studies.py) ----------
 
 
-def study(name: str, *, out: str | Path, n: int, seed: int = 0, players=None, game: str = "rami",
+def study(name: str, game: str | None = None, *, out: str | Path, n: int, seed: int = 0, players=None,
           threads: int | None = None, chunk_size: int | None = None, progress: bool = True,
           report: bool = True) -> dict:
-    """Run (or resume) the study ``name`` into ``out`` and, once complete, write ``out/report.html``; see
-    ``cardsim study --help``. Returns ``{"path", "interrupted", "frames", "html"}``."""
-    if name not in STUDIES:
-        raise SpecError("STUDY", name, ", ".join(STUDIES))
-    from analysis.rami_openings import PLAYERS, check_players, run_rami_openings
+    """Run (or resume) the study ``name`` on ``game`` into ``out`` and, once complete, write
+    ``out/report.html``; see ``cardsim study --help``. Returns ``{"path", "interrupted", "frames", "html"}``."""
+    from analysis.studies import check_game, study_def
 
-    if game != "rami":
-        raise SpecError("--game", game, f"rami (the game of the {name} study)")
-    players = check_players(PLAYERS if players is None else players)
-    result = run_rami_openings(out, n=n, seed=seed, players=players, threads=threads, chunk_size=chunk_size,
-                               progress=progress)
+    definition = study_def(name)
+    game = check_game(definition, game)
+    result = definition.run_module().run(out, game=game, n=n, seed=seed, players=players, threads=threads,
+                                         chunk_size=chunk_size, progress=progress)
     result["html"] = None
     if report and not result["interrupted"]:
-        from reports.study_html import build_study_report
-
-        result["html"] = build_study_report(out, Path(out) / "report.html", frames=result["frames"])
+        result["html"] = definition.report_module().build_report(out, Path(out) / "report.html",
+                                                                 frames=result["frames"])
     return result

@@ -113,5 +113,5 @@ def test_report_of_a_broken_batch_is_one_line_exit_2(tmp_path, capsys):
     for bad in ("b", "neither"):
         code, out, err = run_cli(capsys, "report", str(tmp_path / bad), "--out", str(tmp_path / "r.html"))
         assert code == 2 and out == "" and len(err.strip().splitlines()) == 1 and err.startswith("Error: RUN:")
-        assert "Traceback" not in err and ("neither a run nor a batch" in err) == (bad == "neither")
+        assert "Traceback" not in err and ("neither a run, a batch nor a study" in err) == (bad == "neither")
     assert not (tmp_path / "r.html").exists()

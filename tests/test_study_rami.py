@@ -83,7 +83,9 @@ def test_study_resumes_and_cli_writes_the_report(study, capsys):
 
 @pytest.mark.parametrize("args, field", [
     (["kamoul-openings"], "STUDY"),
-    (["rami-openings", "--game", "kamoul"], "--game"),
+    (["rami-openings", "kamoul"], "GAME"),
+    (["balance"], "GAME"),
+    (["balance", "chess"], "GAME"),
     (["rami-openings", "--players", "2,9"], "--players"),
     (["rami-openings", "--players", "two"], "--players"),
     (["rami-openings", "--players", "2,2"], "--players"),
@@ -98,3 +100,10 @@ def test_a_different_study_in_the_same_directory_is_refused(study, capsys):
     code, out, err = run_cli(capsys, "study", "rami-openings", "-n", "13", "--seed", "3", "--players", "2,4",
                              "--out", str(study))
     assert code == 2 and err.startswith("Error: --out:") and "different study" in err
+
+
+def test_cardsim_report_rebuilds_a_study_report(study, tmp_path, capsys):
+    code, out, err = run_cli(capsys, "report", str(study), "--out", str(tmp_path / "again.html"))
+    assert code == 0, err
+    page = parse(tmp_path / "again.html")
+    assert {f["id"] for f in page.figures} == FIGURES and "matrix-2p" in page.tables

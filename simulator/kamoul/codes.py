@@ -44,3 +44,23 @@ CLS_FALSE, CLS_AU, CLS_NORMAL = 0, 1, 2
  EV_PENALTY, EV_CALL, EV_CONTRE, EV_ULTIME, EV_RESHUFFLE, EV_FORGET, EV_REORDER, EV_FALSE_SHOWN, EV_END) = range(19)
 PENALTY_SNAP, PENALTY_STUCK, PENALTY_OUT_OF_TURN, PENALTY_REORDER, PENALTY_FALSE = 1, 2, 3, 4, 5
 
+
+# --- counterfactual rollouts (Study 1): the ``force`` array of a hand --------------------------------
+# Inputs: the focal player, the own turn at which to intervene, what to do there (MODE_*), whether the focal
+# player may call before that turn (0) or not (1), and an optional layout to impose at that turn: FC_N_KNOWN
+# cards it knows, given as rank codes (RANK_CODES) in FC_SPEC.., then FC_N_UNKNOWN cards it has not seen
+# (FC_N_KNOWN = -1: impose nothing). Outputs, written by the hand: whether the turn was reached with a call
+# allowed, the focal player's first and last own turns at which a call was allowed, its belief at the
+# decision (known points, unseen cards, cards), its true total, whether its strategy would have called,
+# whether the imposed layout could not be dealt from the stock.
+FC_PLAYER, FC_TURN, FC_MODE, FC_SUPPRESS, FC_N_KNOWN, FC_N_UNKNOWN, FC_SPEC = range(7)
+FC_SPEC_MAX = 8
+(FC_REACHED, FC_FIRST, FC_LAST, FC_KNOWN, FC_UNKNOWN, FC_CARDS, FC_TOTAL, FC_NATURAL_CALL,
+ FC_IMPOSE_FAILED) = range(FC_SPEC + FC_SPEC_MAX, FC_SPEC + FC_SPEC_MAX + 9)
+FC_LEN = FC_IMPOSE_FAILED + 1
+MODE_NATURAL, MODE_CALL, MODE_PLAY_ON = 0, 1, 2
+RANK_CODES = ("A", "2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "RK", "BK")
+"""Rank codes of an imposed card: ``A``…``Q`` by rank (any suit), ``RK`` a red king (0 points), ``BK`` a black
+king (15 points)."""
+RANK_CODE_RED_KING, RANK_CODE_BLACK_KING = 12, 13
+

@@ -27,10 +27,12 @@ from simulator.core.rng import below, seed_state, uniform
 from simulator.kamoul.codes import (
     ACT_CALL, ACT_CONTRE, ACT_STOCK, CARD_VALUE, CLS_AU, CLS_FALSE, CLS_NORMAL, EV_CALL, EV_CONTRE, EV_DEAL, EV_DISCARD,
     EV_DRAW, EV_END, EV_FALSE_SHOWN, EV_FORGET, EV_KEEP, EV_PEEK, EV_PENALTY, EV_POWER, EV_REORDER, EV_RESHUFFLE,
-    EV_SNAP_BAD, EV_SNAP_OK, EV_SWAP, EV_TAKE, EV_ULTIME, FNV_PRIME, OUT_AU_M31, OUT_AU_RESET, OUT_BEATEN,
+    EV_SNAP_BAD, EV_SNAP_OK, EV_SWAP, EV_TAKE, EV_ULTIME, FC_CARDS, FC_FIRST, FC_IMPOSE_FAILED, FC_KNOWN, FC_LAST,
+    FC_LEN, FC_MODE, FC_NATURAL_CALL, FC_N_KNOWN, FC_N_UNKNOWN, FC_PLAYER, FC_REACHED, FC_SPEC, FC_SUPPRESS, FC_TOTAL,
+    FC_TURN, FC_UNKNOWN, FNV_PRIME, MODE_CALL, MODE_PLAY_ON, OUT_AU_M31, OUT_AU_RESET, OUT_BEATEN,
     OUT_CONTRE_LOST, OUT_CONTRE_WON, OUT_FALSE, OUT_NO_CALL, OUT_NORMAL, OUT_ULTIME, PENALTY_FALSE,
     PENALTY_OUT_OF_TURN, PENALTY_REORDER, PENALTY_SNAP, PENALTY_STUCK, POWER_KING, POWER_NONE, POWER_PEEK_OPP,
-    POWER_PEEK_OWN, POWER_SWAP, RANK_POWER, SNAP_NONE, SNAP_OWN, TRACE_SEED,
+    POWER_PEEK_OWN, POWER_SWAP, RANK_CODE_RED_KING, RANK_POWER, SNAP_NONE, SNAP_OWN, TRACE_SEED,
 )
 from simulator.kamoul.records import HAND_FIXED, MANCHE_FIXED, PARTIE_FIXED, TOP_FIXED
 from simulator.kamoul.rules import (
@@ -69,6 +71,23 @@ def new_state(P, S):
     discard = np.zeros(S, dtype=np.int16)
     st = np.zeros(N_ST, dtype=np.int64)
     return hand, occ, faceup, know, nslots, stock, discard, st
+
+
+@njit
+def new_force():
+    """``int64[FC_LEN]``: the ``force`` array of a hand played without intervention (see ``codes.FC_*``)."""
+    force = np.zeros(FC_LEN, dtype=np.int64)
+    reset_force(force)
+    return force
+
+
+@njit(refcount=False)
+def reset_force(force):
+    """Make ``force`` ask for no intervention."""
+    for i in range(FC_LEN):
+        force[i] = 0
+    force[FC_PLAYER] = -1
+    force[FC_N_KNOWN] = -1
 
 
 @njit(inline="always")
@@ -538,10 +557,98 @@ def _score(P, ri, cum, hand, occ, nslots, st, contres, points, cum_after, totals
         cum_after[p] = after
 
 
+# ------------------------------------------------------------------------------ counterfactual rollouts (Study 1)
+@njit(refcount=False)
+def _matches(card, code):
+    """Card ``card`` fits the rank code ``code`` (``codes.RANK_CODES``: a rank, or a red or black king)."""
+    c = card % 52
+    if code < 12:
+        return c % 13 == code
+    red = c // 13 == 1 or c // 13 == 2
+    return c % 13 == 12 and red == (code == RANK_CODE_RED_KING)
+
+
+@njit(refcount=False)
+def _impose(force, f, P, hand, occ, faceup, know, nslots, stock, st, rng):
+    """Give player ``f`` the layout of ``force``: its cards go back on the stock; each imposed known card is a
+    uniformly chosen stock card of that rank code, known to ``f`` only; then ``FC_N_UNKNOWN`` cards from the stock
+    top, seen by nobody; then the stock is shuffled. Returns False (nothing shuffled) when the stock lacks a card."""
+    n = st[ST_NSTOCK]
+    for s in range(nslots[f]):
+        if occ[f, s]:
+            stock[n] = hand[f, s]
+            n += 1
+        hand[f, s] = -1
+        occ[f, s] = 0
+        faceup[f, s] = 0
+        for o in range(P):
+            know[o, f, s] = -1
+    n_known = force[FC_N_KNOWN]
+    for k in range(n_known):
+        code = force[FC_SPEC + k]
+        m = 0
+        for i in range(n):
+            m += _matches(stock[i], code)
+        if m == 0:
+            st[ST_NSTOCK] = n
+            return False
+        j = below(rng, m)
+        i = 0
+        while True:
+            if _matches(stock[i], code):
+                if j == 0:
+                    break
+                j -= 1
+            i += 1
+        card = stock[i]
+        for q in range(i, n - 1):
+            stock[q] = stock[q + 1]
+        n -= 1
+        hand[f, k] = card
+        occ[f, k] = 1
+        know[f, f, k] = card
+    if n <= force[FC_N_UNKNOWN]:
+        st[ST_NSTOCK] = n
+        return False
+    for u in range(force[FC_N_UNKNOWN]):
+        n -= 1
+        hand[f, n_known + u] = stock[n]
+        occ[f, n_known + u] = 1
+    if nslots[f] < n_known + force[FC_N_UNKNOWN]:
+        nslots[f] = n_known + force[FC_N_UNKNOWN]
+    _shuffle(stock, n, rng)
+    st[ST_NSTOCK] = n
+    return True
+
+
+@njit(refcount=False)
+def _record_focal(force, f, hand, occ, know, nslots, natural_act):
+    """The focal player's belief and true total at the forced decision (outputs of ``force``)."""
+    known = 0
+    unknown = 0
+    cards = 0
+    for s in range(nslots[f]):
+        if occ[f, s]:
+            cards += 1
+            if know[f, f, s] >= 0:
+                known += _value(know[f, f, s])
+            else:
+                unknown += 1
+    force[FC_REACHED] = 1
+    force[FC_KNOWN] = known
+    force[FC_UNKNOWN] = unknown
+    force[FC_CARDS] = cards
+    force[FC_TOTAL] = _total(f, hand, occ, nslots)
+    force[FC_NATURAL_CALL] = 1 if natural_act == ACT_CALL else 0
+
+
 @njit(refcount=False)
 def play_hand(dealer, cum, P, ri, rf, sids, prm, rng, state, work, h, tmp, out, claim_q, claim_kind, claim_out,
-              points, cum_after, est_out):
-    """One hand (K2–K14). Fills ``points``/``cum_after`` (``int64[P]``); returns nothing, facts in ``st``."""
+              points, cum_after, est_out, force):
+    """One hand (K2–K14). Fills ``points``/``cum_after`` (``int64[P]``); returns nothing, facts in ``st``.
+
+    ``force`` (``int64[codes.FC_LEN]``, ``new_force()`` for ordinary play) can make the focal player call
+    or play on at one own turn, and impose its layout there (``simulator.kamoul.counterfactual``)."""
     hand, occ, faceup, know, nslots, stock, discard, st = state
     # positions at or past nslots[p] were never used: reset only the previous hand's slots
     for p in range(P):
@@ -559,6 +666,10 @@ def play_hand(dealer, cum, P, ri, rf, sids, prm, rng, state, work, h, tmp, out, 
     st[ST_CALL_TRUE] = -1
     st[ST_CALL_UNK] = -1
     est_out[0] = np.nan
+    for i in range(FC_REACHED, FC_IMPOSE_FAILED + 1):
+        force[i] = 0
+    force[FC_FIRST] = -1
+    force[FC_LAST] = -1
     h[0] = np.uint64(TRACE_SEED)
     own_turns = work[0:P]
     contres = work[P:2 * P + 1]
@@ -624,6 +735,20 @@ def play_hand(dealer, cum, P, ri, rf, sids, prm, rng, state, work, h, tmp, out, 
         in_final = st[ST_CALLER] >= 0
         can_call = (not in_final) and own_turns[p] - 1 >= ri[I_MIN_TURNS]
         can_contre = in_final
+        forced = False
+        if p == force[FC_PLAYER]:
+            if can_call:
+                if force[FC_FIRST] < 0:
+                    force[FC_FIRST] = own_turns[p]
+                force[FC_LAST] = own_turns[p]
+            forced = can_call and own_turns[p] == force[FC_TURN]
+            if forced and force[FC_N_KNOWN] >= 0 and not _impose(force, p, P, hand, occ, faceup, know, nslots, stock,
+                                                                  st, rng):
+                force[FC_IMPOSE_FAILED] = 1
+                st[ST_ABORTED] = 1
+                break
+            if force[FC_SUPPRESS] != 0 and own_turns[p] < force[FC_TURN]:
+                can_call = False
         nd = st[ST_NDISCARD]
         can_take = False
         if nd > 0:
@@ -635,6 +760,13 @@ def play_hand(dealer, cum, P, ri, rf, sids, prm, rng, state, work, h, tmp, out, 
         snap_card = np.int64(-1)
         act = decide_turn(sids[p], prm[p], p, know[p], occ, nslots, top, can_call, can_contre, can_take, cum[p],
                           ri[I_AU30] == 1, rng)
+        if forced:
+            _record_focal(force, p, hand, occ, know, nslots, act)
+            if force[FC_MODE] == MODE_CALL:
+                act = ACT_CALL
+            elif force[FC_MODE] == MODE_PLAY_ON and act == ACT_CALL:
+                act = decide_turn(sids[p], prm[p], p, know[p], occ, nslots, top, False, can_contre, can_take, cum[p],
+                                  ri[I_AU30] == 1, rng)
         if act == ACT_CALL:  # K8
             e, unk = estimate(sids[p], prm[p], p, know[p], occ, nslots)
             _trace(h, EV_CALL, p, own_turns[p], 0)
@@ -775,7 +907,7 @@ def _single(mask, P):
 def play_game(game, level, seed, P, ri, rf, sids, prm, state, bufs, counts, outs):
     """Game ``game`` at ``level`` (K15–K16); appends rows to the block's output arrays ``outs``."""
     hands_rows, est_rows, trace_rows, manche_rows, partie_rows, top_rows = outs
-    rng, work, h, tmp, out, claim_q, claim_kind, claim_out, points, cum, cum_after, est, ctr, acc = bufs
+    rng, work, h, tmp, out, claim_q, claim_kind, claim_out, points, cum, cum_after, est, ctr, acc, force = bufs
     seed_state(seed, game, rng)
     for i in range(4):
         ctr[i] = 0  # 0 dealer, 1 hand_no, 2 manche_no, 3 partie_no
@@ -802,7 +934,7 @@ def play_game(game, level, seed, P, ri, rf, sids, prm, state, bufs, counts, outs
             while True:
                 dealer = ctr[0]
                 play_hand(dealer, cum, P, ri, rf, sids, prm, rng, state, work, h, tmp, out, claim_q, claim_kind,
-                          claim_out, points, cum_after, est)
+                          claim_out, points, cum_after, est, force)
                 st = state[7]
                 mask = 0
                 for i in range(st[ST_CONTRES]):
@@ -918,6 +1050,28 @@ def play_game(game, level, seed, P, ri, rf, sids, prm, state, bufs, counts, outs
     counts[3] += 1
 
 
+@njit
+def new_buffers(P, S):
+    """One block's scratch buffers, in the order ``play_game`` unpacks them."""
+    return (
+        np.zeros(4, dtype=np.uint64),            # rng
+        np.zeros(8 * P + 8, dtype=np.int64),     # work
+        np.zeros(1, dtype=np.uint64),            # trace hash
+        np.zeros(2 * P * S + 8, dtype=np.int64),  # tmp
+        np.zeros(S + 8, dtype=np.int64),         # out
+        np.zeros(P, dtype=np.int64),             # claim_q
+        np.zeros(P, dtype=np.int64),             # claim_kind
+        np.zeros((P, S + 8), dtype=np.int64),    # claim_out
+        np.zeros(P, dtype=np.int64),             # points
+        np.zeros(P, dtype=np.int64),             # cum
+        np.zeros(P, dtype=np.int64),             # cum_after
+        np.zeros(1, dtype=np.float64),           # estimate
+        np.zeros(4, dtype=np.int64),             # counters
+        np.zeros(4 * P, dtype=np.int64),         # match accumulators (wins and totals per partie and top)
+        new_force(),                             # no intervention (counterfactual rollouts only)
+    )
+
+
 @njit(parallel=True)
 def simulate(seed, start, stop, level, ri, rf, sids, prm, n_blocks, caps, n_cols):
     """Play games ``[start, stop)`` in ``n_blocks`` contiguous blocks (``prange``).
@@ -946,22 +1100,7 @@ def simulate(seed, start, stop, level, ri, rf, sids, prm, n_blocks, caps, n_cols
         lo = min(start + per * b, stop)
         hi = min(start + per * (b + 1), stop)
         state = new_state(P, S)
-        bufs = (
-            np.zeros(4, dtype=np.uint64),            # rng
-            np.zeros(8 * P + 8, dtype=np.int64),     # work
-            np.zeros(1, dtype=np.uint64),            # trace hash
-            np.zeros(2 * P * S + 8, dtype=np.int64),  # tmp
-            np.zeros(S + 8, dtype=np.int64),         # out
-            np.zeros(P, dtype=np.int64),             # claim_q
-            np.zeros(P, dtype=np.int64),             # claim_kind
-            np.zeros((P, S + 8), dtype=np.int64),    # claim_out
-            np.zeros(P, dtype=np.int64),             # points
-            np.zeros(P, dtype=np.int64),             # cum
-            np.zeros(P, dtype=np.int64),             # cum_after
-            np.zeros(1, dtype=np.float64),           # estimate
-            np.zeros(4, dtype=np.int64),             # counters
-            np.zeros(4 * P, dtype=np.int64),         # match accumulators (wins and totals per partie and top)
-        )
+        bufs = new_buffers(P, S)
         outs = (hands_all[b], est_all[b], trace_all[b], manche_all[b], partie_all[b], top_all[b])
         counts = counts_all[b]
         for g in range(lo, hi):

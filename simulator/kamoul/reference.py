@@ -22,10 +22,12 @@ from simulator.core.records import stack_rows
 from simulator.kamoul.codes import (
     ACT_CALL, ACT_CONTRE, ACT_STOCK, ACT_TAKE, CARD_VALUE, CLS_AU, CLS_FALSE, CLS_NORMAL, EV_CALL, EV_CONTRE, EV_DEAL,
     EV_DISCARD, EV_DRAW, EV_END, EV_FALSE_SHOWN, EV_FORGET, EV_KEEP, EV_PEEK, EV_PENALTY, EV_POWER, EV_REORDER,
-    EV_RESHUFFLE, EV_SNAP_BAD, EV_SNAP_OK, EV_SWAP, EV_TAKE, EV_ULTIME, OUT_AU_M31, OUT_AU_RESET, OUT_BEATEN,
+    EV_RESHUFFLE, EV_SNAP_BAD, EV_SNAP_OK, EV_SWAP, EV_TAKE, EV_ULTIME, FC_CARDS, FC_FIRST, FC_IMPOSE_FAILED,
+    FC_KNOWN, FC_LAST, FC_MODE, FC_NATURAL_CALL, FC_N_KNOWN, FC_N_UNKNOWN, FC_PLAYER, FC_REACHED, FC_SPEC,
+    FC_SUPPRESS, FC_TOTAL, FC_TURN, FC_UNKNOWN, MODE_CALL, MODE_PLAY_ON, OUT_AU_M31, OUT_AU_RESET, OUT_BEATEN,
     OUT_CONTRE_LOST, OUT_CONTRE_WON, OUT_FALSE, OUT_NO_CALL, OUT_NORMAL, OUT_ULTIME, OUTCOMES, PENALTY_FALSE,
     PENALTY_OUT_OF_TURN, PENALTY_REORDER, PENALTY_SNAP, PENALTY_STUCK, POWER_KING, POWER_NAMES, POWER_NONE,
-    POWER_PEEK_OPP, POWER_PEEK_OWN, POWER_SWAP, RANK_POWER, SNAP_NONE, SNAP_OWN, TRACE_SEED, trace_py,
+    POWER_PEEK_OPP, POWER_PEEK_OWN, POWER_SWAP, RANK_CODES, RANK_POWER, SNAP_NONE, SNAP_OWN, TRACE_SEED, trace_py,
 )
 from simulator.kamoul.rules import Rules
 from strategies.kamoul import policy
@@ -35,6 +37,14 @@ LEVELS = ("hands", "manches", "parties", "tops")
 
 def value(card: int) -> int:
     return int(CARD_VALUE[card % 52])
+
+
+def fits(card: int, code: int) -> bool:
+    """Card ``card`` fits the rank code ``code`` of an imposed layout (``codes.RANK_CODES``)."""
+    rank = card % 13
+    if RANK_CODES[code] in ("RK", "BK"):
+        return rank == 12 and bool(IS_RED[card % 52]) == (RANK_CODES[code] == "RK")
+    return rank == code
 
 
 def name(card: int) -> str:
@@ -186,8 +196,13 @@ class Hand:
         self.penalty(p, PENALTY_FALSE)
 
     # ------------------------------------------------------------------ the hand
-    def play(self, dealer: int, cum: list[int]) -> HandResult:
+    def play(self, dealer: int, cum: list[int], force: np.ndarray | None = None) -> HandResult:
+        """Play the hand. ``force`` (``int64[codes.FC_LEN]``) makes its focal player call or play on at one own
+        turn, possibly with an imposed layout, and receives what that player believed there (``counterfactual``)."""
         r, P = self.r, self.P
+        if force is not None:
+            force[FC_REACHED:FC_IMPOSE_FAILED + 1] = 0
+            force[FC_FIRST] = force[FC_LAST] = -1
         self.penalties = self.snaps = self.wrong_snaps = 0
         self.ultime = -1
         self.caller = -1
@@ -250,11 +265,30 @@ class Hand:
             in_final = self.caller >= 0
             can_call = not in_final and own_turns[p] - 1 >= r.min_turns_before_call
             can_contre = in_final
+            forced = False
+            if force is not None and p == force[FC_PLAYER]:
+                if can_call:
+                    force[FC_FIRST] = own_turns[p] if force[FC_FIRST] < 0 else force[FC_FIRST]
+                    force[FC_LAST] = own_turns[p]
+                forced = can_call and own_turns[p] == force[FC_TURN]
+                if forced and force[FC_N_KNOWN] >= 0 and not self.impose(p, force):
+                    self.say(f"  P{p}: the imposed layout cannot be dealt from the stock")
+                    force[FC_IMPOSE_FAILED] = 1
+                    self.aborted = True
+                    break
+                if force[FC_SUPPRESS] and own_turns[p] < force[FC_TURN]:
+                    can_call = False  # the focal player has not called before the studied turn
             can_take = bool(self.discard) and self.count(p) > 0
-            act = policy.decide_turn(
-                seat.sid, seat.prm, p, self.know[p], self.occ, self.nslots, self.discard[-1] if self.discard else -1,
-                can_call, can_contre, can_take, cum[p], r.au_score_30 == "ge", self.rng,
-            )
+            top = self.discard[-1] if self.discard else -1
+            act = policy.decide_turn(seat.sid, seat.prm, p, self.know[p], self.occ, self.nslots, top, can_call,
+                                     can_contre, can_take, cum[p], r.au_score_30 == "ge", self.rng)
+            if forced:
+                self.record_focal(p, force, act)
+                if force[FC_MODE] == MODE_CALL:
+                    act = ACT_CALL
+                elif force[FC_MODE] == MODE_PLAY_ON and act == ACT_CALL:
+                    act = policy.decide_turn(seat.sid, seat.prm, p, self.know[p], self.occ, self.nslots, top, False,
+                                             can_contre, can_take, cum[p], r.au_score_30 == "ge", self.rng)
             if act == ACT_CALL:
                 assert can_call, "KAMOUL called when not allowed"
                 self.call(p, own_turns[p], turns, res)
@@ -287,6 +321,41 @@ class Hand:
         self.trace(EV_END, res.outcome, res.winner)
         res.trace = self.h
         return res
+
+    def impose(self, f: int, force: np.ndarray) -> bool:
+        """Give ``f`` the layout of ``force``: its cards go back on the stock, each imposed known card is a stock
+        card of that rank code chosen uniformly (known to ``f`` only), then ``FC_N_UNKNOWN`` unseen cards from the
+        stock top; then the stock is shuffled. False when the stock lacks a card."""
+        for s in range(self.nslots[f]):
+            if self.occ[f, s]:
+                self.stock.append(int(self.hand[f, s]))
+            self.hand[f, s], self.occ[f, s], self.faceup[f, s] = -1, 0, 0
+            self.know[:, f, s] = -1
+        n_known, n_unknown = int(force[FC_N_KNOWN]), int(force[FC_N_UNKNOWN])
+        for k in range(n_known):
+            candidates = [i for i, c in enumerate(self.stock) if fits(c, int(force[FC_SPEC + k]))]
+            if not candidates:
+                return False
+            card = self.stock.pop(candidates[below(self.rng, len(candidates))])
+            self.hand[f, k], self.occ[f, k], self.know[f, f, k] = card, 1, card
+        if len(self.stock) <= n_unknown:
+            return False
+        for u in range(n_unknown):
+            self.hand[f, n_known + u], self.occ[f, n_known + u] = self.stock.pop(), 1
+        self.nslots[f] = max(self.nslots[f], n_known + n_unknown)
+        self.shuffle(self.stock)
+        self.say(f"  P{f} is given {self.layout(f)} (knows {n_known} of them)")
+        return True
+
+    def record_focal(self, f: int, force: np.ndarray, natural_act: int) -> None:
+        """What ``f`` believes of its layout at the forced decision, its true total, and its strategy's choice."""
+        mine = [int(self.know[f, f, s]) for s in range(self.nslots[f]) if self.occ[f, s]]
+        force[FC_REACHED] = 1
+        force[FC_KNOWN] = sum(value(c) for c in mine if c >= 0)
+        force[FC_UNKNOWN] = sum(c < 0 for c in mine)
+        force[FC_CARDS] = len(mine)
+        force[FC_TOTAL] = self.total(f)
+        force[FC_NATURAL_CALL] = int(natural_act == ACT_CALL)
 
     def estimate_text(self, p: int) -> str:
         seat = self.seats[p]

@@ -7,8 +7,8 @@ entry here. A preset is an entry of an existing family with other defaults.
 from __future__ import annotations
 
 from simulator.core.game import StrategyDef, params_array  # noqa: F401  (re-exported)
-from strategies.kamoul import heuristic, random_play
-from strategies.kamoul.policy import HEURISTIC, RANDOM
+from strategies.kamoul import call_table, heuristic, random_play
+from strategies.kamoul.policy import CALL_TABLE, HEURISTIC, RANDOM
 
 
 STRATEGIES: dict[str, StrategyDef] = {
@@ -28,6 +28,9 @@ STRATEGIES: dict[str, StrategyDef] = {
                     take_discard_max=4.0),
             "heuristic preset: calls at an estimate of 5 with up to two unseen cards", "heuristic",
         ),
+        StrategyDef("call-table", CALL_TABLE, call_table.PARAMS,
+                    "heuristic play with a call table by unseen cards (defaults: Study 1's policy at 4 players)",
+                    "call-table"),
     )
 }
 DEFAULT_STRATEGY = "balanced"

@@ -83,6 +83,13 @@ def turn(prm, me, know_me, occ, nslots, top, can_call, can_contre, can_take, cum
         return ACT_CONTRE
     if can_call and ((sure and est <= prm[H_CALL]) or au):
         return ACT_CALL
+    return draw_or_take(prm, top, can_take, slot, worst)
+
+
+@njit(refcount=False, inline="always")
+def draw_or_take(prm, top, can_take, slot, worst):
+    """K4(c)/(d): take the top discard when it is cheap and beats the worst own card (``slot``, believed
+    ``worst``), else draw from the stock."""
     if can_take and top >= 0:
         v = card_value(top)
         if slot >= 0 and v <= prm[H_TAKE_MAX] and v < worst:

@@ -3,17 +3,18 @@
 Built-in strategies are selected by id inside the cached kernel (a jitted strategy passed as an argument
 would defeat numba's on-disk cache). Both engines call these same functions, so a strategy behaves
 identically in the reference engine and in the kernel; each function receives only the deciding
-player's information set (see ``strategies.kamoul.views``).
+player's information set (see ``strategies.kamoul.views``). ``call-table`` is ``heuristic`` in every decision but
+the turn's.
 """
 
 from __future__ import annotations
 
 from simulator.core.jit import njit
 from simulator.kamoul.codes import DECK_MEAN_VALUE
-from strategies.kamoul import heuristic, random_play
+from strategies.kamoul import call_table, heuristic, random_play
 from strategies.kamoul.views import own_estimate
 
-RANDOM, HEURISTIC = 0, 1
+RANDOM, HEURISTIC, CALL_TABLE = 0, 1, 2
 
 
 @njit(refcount=False, inline="always")
@@ -27,6 +28,8 @@ def decide_peeks(sid, prm, me, n, occ, nslots, rng, out):
 def decide_turn(sid, prm, me, know_me, occ, nslots, top, can_call, can_contre, can_take, cum_me, au_ge, rng):
     if sid == RANDOM:
         return random_play.turn(prm, me, can_call, can_contre, can_take, rng)
+    if sid == CALL_TABLE:
+        return call_table.turn(prm, me, know_me, occ, nslots, top, can_call, can_contre, can_take, cum_me, au_ge, rng)
     return heuristic.turn(prm, me, know_me, occ, nslots, top, can_call, can_contre, can_take, cum_me, au_ge, rng)
 
 

@@ -1,0 +1,360 @@
+"""Study 1 — when to call KAMOUL (issue 5 item 4): counterfactual rollouts, the call policy they imply, and
+that policy's measured gain over the presets; plus :func:`advise` for one situation.
+
+Layout of a study directory ``OUT``::
+
+    OUT/_study.json                        the study's inputs and its parts
+    OUT/samples/players=<P>/part-*.parquet one row per sampled decision (``counterfactual.COLUMNS``), Hive
+                                           partitions: ``polars.scan_parquet("OUT/samples")`` adds ``players``
+    OUT/call_value.parquet                 :func:`call_value`: per players x zone x unseen x known x turn
+    OUT/policy.parquet                     :func:`derive_policy`: the call threshold per players x unseen
+    OUT/tournament-<P>p/                   the derived policy against every preset (a tournament batch)
+    OUT/gain.parquet                       :func:`policy_gain`: the policy's results against each preset
+
+States come from real play of :data:`STRATEGY` at every seat (``simulator.kamoul.counterfactual``). For each
+sampled decision both branches, "call now" and "play on", are played on the same future deals. A positive
+``gain`` is the points calling saves (``play_points - call_points``): calling is right where it is > 0.
+"""
+
+from __future__ import annotations
+
+import math
+from pathlib import Path
+
+import numpy as np
+import polars as pl
+
+from analysis.stats import mean_interval, wilson
+from analysis.studies import STUDY_FILE, check_players, check_rounds, check_same_study, load_study_file
+from simulator.core.errors import SpecError
+from simulator.kamoul.codes import FC_SPEC_MAX, OUT_FALSE, OUTCOMES, RANK_CODES
+from simulator.kamoul.counterfactual import COLUMNS, Situation, advise_kernel, sample_kernel
+from strategies.kamoul.call_table import MAX_UNSEEN_COLUMN, table_text
+
+STUDY_NAME = "kamoul-call"
+PLAYERS = (2, 3, 4, 6)
+STRATEGY = "balanced"
+PRESETS = ("cautious", "balanced", "aggressive")
+TOURNAMENT_LEVEL = "manches"
+CHUNK = 20_000  # games (manches) per sample part file
+KNOWN_CAP = 15  # known points of 15 and more share one cell
+TURN_EDGES = (1, 2, 3, 4, 6, 9)  # turn buckets 1, 2, 3, 4-5, 6-8, 9+
+ZONES = ("low", "normal", "high")  # cumulative <= -15, in between, >= 15 (where au-score calls exist, K11)
+MIN_CELL = 30  # samples a cell needs before it can overrule the strategy's own choice
+
+
+def sample_dir(out, players: int) -> Path:
+    return Path(out) / "samples" / f"players={players}"
+
+
+def tournament_dir(out, players: int) -> Path:
+    return Path(out) / f"tournament-{players}p"
+
+
+def turn_bucket(turn: pl.Expr) -> pl.Expr:
+    """``String`` label of the turn bucket of ``turn`` (``1``, ``2``, ``3``, ``4-5``, ``6-8``, ``9+``)."""
+    expr = pl.lit(f"{TURN_EDGES[-1]}+")
+    for lo, hi in reversed(list(zip(TURN_EDGES, TURN_EDGES[1:]))):
+        label = str(lo) if hi == lo + 1 else f"{lo}-{hi - 1}"
+        expr = pl.when(turn < hi).then(pl.lit(label)).otherwise(expr)
+    return expr
+
+
+def with_features(samples: pl.LazyFrame | pl.DataFrame) -> pl.LazyFrame:
+    """Samples with the cell features: ``zone``, ``unseen`` (0…3, 3 = three or more), ``known_cell`` (points,
+    ``KNOWN_CAP`` = that many or more), ``turn_bucket``, and ``gain`` = ``play_points - call_points``."""
+    cum = pl.col("cum")
+    return samples.lazy().with_columns(
+        pl.when(cum <= -15).then(pl.lit("low")).when(cum >= 15).then(pl.lit("high")).otherwise(pl.lit("normal"))
+        .alias("zone"),
+        pl.col("unknown").clip(0, MAX_UNSEEN_COLUMN).alias("unseen"),
+        pl.col("known").clip(None, KNOWN_CAP).alias("known_cell"),
+        turn_bucket(pl.col("turn")).alias("turn_bucket"),
+        (pl.col("play_points") - pl.col("call_points")).cast(pl.Float64).alias("gain"),
+    )
+
+
+def _sums() -> list[pl.Expr]:
+    """Sufficient statistics of every interval :func:`_intervals` computes (one group)."""
+    aggs = [pl.len().alias("n"), pl.col("call_won").sum().alias("call_wins"), pl.col("play_won").sum().alias("play_wins"),
+            pl.col("strategy_calls").sum().alias("strategy_calls"),
+            (pl.col("call_outcome") == OUTCOMES[OUT_FALSE]).sum().alias("false_calls")]
+    for name in ("call_points", "play_points", "gain"):
+        x = pl.col(name).cast(pl.Float64)
+        aggs += [x.sum().alias(f"{name}_s"), (x * x).sum().alias(f"{name}_ss")]
+    return aggs
+
+
+def _intervals(sums: pl.DataFrame) -> pl.DataFrame:
+    """Rates with Wilson 95% intervals and means with 95% intervals from the sums of :func:`_sums`."""
+    rows = []
+    for r in sums.iter_rows(named=True):
+        n = r["n"]
+        row = {k: v for k, v in r.items() if not k.endswith(("_s", "_ss"))}
+        for name, k in (("call_win", "call_wins"), ("play_win", "play_wins"), ("false_call", "false_calls")):
+            row[name], row[f"{name}_low"], row[f"{name}_high"] = wilson(int(r[k]), n)
+        for name in ("call_points", "play_points", "gain"):
+            row[name], row[f"{name}_low"], row[f"{name}_high"] = mean_interval(r[f"{name}_s"], r[f"{name}_ss"], n)
+        row["strategy_share"] = r["strategy_calls"] / n if n else math.nan
+        rows.append(row)
+    return pl.DataFrame(rows, infer_schema_length=None)
+
+
+def call_value(samples: pl.LazyFrame | pl.DataFrame, keys=("players", "zone", "unseen", "known_cell", "turn_bucket")
+               ) -> pl.DataFrame:
+    """Per cell of ``keys``: ``n``; win probability when calling and when playing on (``call_win``/``play_win``)
+    and the share of false calls, with Wilson intervals; expected hand points either way and the ``gain`` of
+    calling (points saved, paired on the same deals), with 95% intervals; ``strategy_share``: how often
+    :data:`STRATEGY` itself called there. Sorted by ``keys``."""
+    keys = list(keys)
+    sums = with_features(samples).group_by(keys).agg(_sums()).sort(keys).collect()
+    return _intervals(sums)
+
+
+def decide(row: dict) -> str:
+    """``call``, ``play on`` or the strategy's own choice where the data do not decide (``n < MIN_CELL`` or the
+    gain's interval holds 0): the one-step improvement of the strategy in that cell."""
+    if row["n"] >= MIN_CELL and row["gain_low"] > 0:
+        return "call"
+    if row["n"] >= MIN_CELL and row["gain_high"] < 0:
+        return "play on"
+    return "call" if row["strategy_share"] >= 0.5 else "play on"
+
+
+def derive_policy(cells: pl.DataFrame, by=("players",)) -> pl.DataFrame:
+    """The call threshold per ``by`` x ``unseen``: ``threshold`` = the highest known-points cell where
+    :func:`decide` says call (``-1``: never), from ``cells`` = :func:`call_value` pooled over the other keys
+    (``keys = (*by, "unseen", "known_cell")``); ``exceptions`` = cells at or below it where it says play on."""
+    rows = []
+    for key, group in cells.sort([*by, "unseen", "known_cell"]).group_by([*by, "unseen"], maintain_order=True):
+        decisions = [(r["known_cell"], decide(r)) for r in group.iter_rows(named=True)]
+        calls = [k for k, d in decisions if d == "call" and k < KNOWN_CAP]
+        threshold = max(calls) if calls else -1
+        exceptions = [k for k, d in decisions if d == "play on" and k <= threshold]
+        rows.append({**dict(zip([*by, "unseen"], key)), "threshold": threshold, "exceptions": len(exceptions),
+                     "samples": int(group["n"].sum())})
+    return pl.DataFrame(rows)
+
+
+def policy_strategy(policy: pl.DataFrame, players: int) -> str:
+    """The ``call-table`` strategy text of the policy derived at ``players``."""
+    rows = policy.filter(pl.col("players") == players)
+    return table_text({r["unseen"]: r["threshold"] for r in rows.iter_rows(named=True)})
+
+
+def policy_gain(out, players_list) -> pl.DataFrame:
+    """Per player count and preset: the policy's win rate against it (Wilson 95%) and its paired points gap
+    (policy minus preset per deal, negative = the policy scores fewer points; 95% interval)."""
+    from analysis.batches import tournament_frames
+
+    frames = []
+    for players in players_list:
+        matrix = tournament_frames(tournament_dir(out, players))["matrix"]
+        policy = strategy_label(load_study(out)["policies"][str(players)])
+        frames.append(matrix.filter(pl.col("strategy") == policy).select(
+            pl.lit(players, pl.Int64).alias("players"), pl.col("strategy").alias("policy"),
+            pl.col("opponent").alias("preset"), "decided", "win_rate", "low", "high", "deals", "points_gap",
+            "gap_low", "gap_high"))
+    return pl.concat(frames)
+
+
+def strategy_label(text: str) -> str:
+    """The label a tournament gives the strategy ``text`` (its changed parameters only)."""
+    from simulator.core.game import get_game
+    from simulator.core.spec import parse_strategy
+
+    return parse_strategy(get_game("kamoul"), text).label()
+
+
+def scan_samples(out) -> pl.LazyFrame:
+    """Every sample of the study at ``out`` with its ``players`` column (a lazy scan: no need to fit in memory)."""
+    return pl.scan_parquet(Path(out) / "samples" / "**" / "*.parquet", hive_partitioning=True)
+
+
+def load_study(out, field: str = "--out") -> dict:
+    return load_study_file(out, STUDY_NAME, field)
+
+
+def _rules_and_seats(players: int, strategy: str = STRATEGY, options: dict | None = None, seed: int = 0):
+    from simulator.core.game import seats_of
+    from simulator.core.spec import build_spec
+    from simulator.kamoul.engine import rules_of
+
+    spec = build_spec("kamoul", n=1, seed=seed, players=players, strategies=[strategy], options=options)
+    return rules_of(spec), seats_of(spec)
+
+
+def sample_frame(rows: np.ndarray) -> pl.DataFrame:
+    """Sample rows (``int64[n, len(COLUMNS)]``) as a frame; the outcome codes become their names (``String``)."""
+    frame = pl.DataFrame(rows, schema=list(COLUMNS), orient="row")
+    return frame.with_columns(pl.col(c).replace_strict(list(range(len(OUTCOMES))), list(OUTCOMES), return_dtype=pl.Utf8)
+                              for c in ("call_outcome", "play_outcome"))
+
+
+def _run_samples(out, players: int, n: int, seed: int, threads, progress: bool) -> bool:
+    """Sample games ``[0, n)`` at ``players`` into part files of :data:`CHUNK` games (resumable)."""
+    from tqdm import tqdm
+
+    from simulator.core.batch import write_frame
+
+    rules, seats = _rules_and_seats(players)
+    folder = sample_dir(out, players)
+    folder.mkdir(parents=True, exist_ok=True)
+    starts = range(0, n, CHUNK)
+    try:
+        with tqdm(total=n, desc=f"rollouts {players}p", unit="manche", disable=None if progress else True,
+                  dynamic_ncols=True) as bar:
+            for start in starts:
+                stop = min(n, start + CHUNK)
+                path = folder / f"part-{start:010d}-{stop:010d}.parquet"
+                if not path.exists():
+                    rows = sample_kernel(rules, seats, seed, start, stop, threads)
+                    write_frame(path, sample_frame(rows))
+                bar.update(stop - start)
+    except KeyboardInterrupt:
+        return False
+    return True
+
+
+def run(out, *, n: int, game: str = "kamoul", seed: int = 0, players=None, threads: int | None = None,
+        chunk_size: int | None = None, progress: bool = True) -> dict:
+    """Run (or resume) the study into ``out``: ``n`` sampled manches per player count, the frames, the derived
+    policy, and one tournament of the policy against :data:`PRESETS` per player count (``n`` manches per
+    seating). Returns ``{"path", "interrupted", "frames"}``."""
+    from simulator import api
+    from simulator.core.batch import _write_json_atomic, write_frame
+
+    players = check_players(PLAYERS if players is None else players)
+    n = check_rounds(n)
+    out = Path(out)
+    inputs = {"game": game, "n": n, "seed": seed, "players": list(players), "strategy": STRATEGY,
+              "presets": list(PRESETS), "tournament_level": TOURNAMENT_LEVEL}
+    check_same_study(out, STUDY_NAME, inputs, "same -n, --seed, --players")
+    out.mkdir(parents=True, exist_ok=True)
+    study = {"study": STUDY_NAME, "game": game, "inputs": inputs, "parts": ["samples"], "policies": {}}
+    if (out / STUDY_FILE).exists():
+        study = load_study(out)
+    _write_json_atomic(out / STUDY_FILE, study)
+    for p in players:
+        if not _run_samples(out, p, n, seed, threads, progress):
+            return {"path": out, "interrupted": True, "frames": None}
+    cells = call_value(scan_samples(out))
+    pooled = call_value(scan_samples(out), keys=("players", "unseen", "known_cell"))
+    policy = derive_policy(pooled)
+    study["policies"] = {str(p): policy_strategy(policy, p) for p in players}
+    study["parts"] = ["samples"] + [tournament_dir(out, p).name for p in players]
+    _write_json_atomic(out / STUDY_FILE, study)
+    for name, frame in (("call_value", cells), ("policy", policy)):
+        write_frame(out / f"{name}.parquet", frame)
+    for p in players:
+        texts = [study["policies"][str(p)], *PRESETS]
+        result = api.tournament("kamoul", strategies=texts, out=tournament_dir(out, p), n=n, seed=seed, players=p,
+                                level=TOURNAMENT_LEVEL, threads=threads, chunk_size=chunk_size, progress=progress)
+        if result.interrupted:
+            return {"path": out, "interrupted": True, "frames": None}
+    frames = study_frames(out)
+    write_frame(out / "gain.parquet", frames["gain"])
+    return {"path": out, "interrupted": False, "frames": frames}
+
+
+def study_frames(out) -> dict[str, pl.DataFrame]:
+    """The study's frames: ``call_value``, ``policy``, ``by_known`` (pooled over zone and turn), ``by_turn``
+    (pooled over zone and known points, all-known layouts of at most 5 points), ``gain``."""
+    out = Path(out)
+    players = load_study(out)["inputs"]["players"]
+    samples = scan_samples(out)
+    fully_known_valid = samples.filter((pl.col("unknown") == 0) & (pl.col("known") <= 5))
+    return {
+        "call_value": pl.read_parquet(out / "call_value.parquet"),
+        "policy": pl.read_parquet(out / "policy.parquet"),
+        "by_known": call_value(samples, keys=("players", "unseen", "known_cell")),
+        "by_turn": call_value(fully_known_valid, keys=("players", "turn_bucket")),
+        "by_zone": call_value(samples, keys=("players", "zone", "unseen")),
+        "gain": policy_gain(out, players),
+    }
+
+
+# --------------------------------------------------------------------------------------------- advise
+def parse_known(text: str) -> tuple[int, ...]:
+    """``"2 3 RK"`` (spaces or commas) → rank codes; :class:`SpecError` on ``--known`` otherwise."""
+    allowed = " ".join(RANK_CODES)
+    codes = []
+    for token in str(text).replace(",", " ").split():
+        t = token.upper()
+        t = "A" if t in ("1", "AS") else ("10" if t == "T" else t)
+        if t == "K":
+            raise SpecError("--known", token, "RK (red king, 0 points) or BK (black king, 15 points)",
+                            "is ambiguous")
+        if t not in RANK_CODES:
+            raise SpecError("--known", token, f"cards among {allowed}, separated by spaces")
+        codes.append(RANK_CODES.index(t))
+    return tuple(codes)
+
+
+def check_situation(known: str, unknown: int, turn: int, cumulative: int) -> Situation:
+    codes = parse_known(known)
+    if isinstance(unknown, bool) or not isinstance(unknown, int) or unknown < 0:
+        raise SpecError("--unknown", unknown, "a number of own cards not seen, >= 0")
+    if not 1 <= len(codes) + unknown <= FC_SPEC_MAX:
+        raise SpecError("--known/--unknown", f"{len(codes)}+{unknown} cards",
+                        f"between 1 and {FC_SPEC_MAX} own cards in all")
+    if isinstance(turn, bool) or not isinstance(turn, int) or not 1 <= turn <= 100:
+        raise SpecError("--turn", turn, "your own turn number in the hand, 1 to 100")
+    if isinstance(cumulative, bool) or not isinstance(cumulative, int) or not -30 <= cumulative <= 31:
+        raise SpecError("--cumulative", cumulative, "a cumulative score from -30 to 31 (the manche is still on)")
+    return Situation(codes, unknown, turn, cumulative)
+
+
+def advise(*, known: str, unknown: int, turn: int, players: int, cumulative: int = 0, strategy: str = STRATEGY,
+           options: dict | None = None, seed: int = 0, samples: int = 20_000, max_games: int = 1_000_000,
+           threads: int | None = None) -> dict:
+    """Call KAMOUL now or play on, in one situation: rollouts of both branches on the same deals, from hands
+    of ``strategy`` at every seat in which your own turn ``turn`` comes with nobody having called, your layout
+    then being the ``known`` cards and ``unknown`` unseen ones. Plays batches of games until ``samples``
+    situations (or ``max_games`` games). Returns the estimates with 95% intervals and the advice."""
+    situation = check_situation(known, unknown, turn, cumulative)
+    if isinstance(samples, bool) or not isinstance(samples, int) or samples < 100:
+        raise SpecError("--samples", samples, "a number of sampled situations >= 100")
+    rules, seats = _rules_and_seats(players, strategy, options, seed)
+    parts, games, batch = [], 0, 50_000
+    while games < max_games and sum(len(p) for p in parts) < samples:
+        stop = min(max_games, games + batch)
+        parts.append(advise_kernel(rules, seats, situation, seed, games, stop, threads))
+        games, batch = stop, min(batch * 2, 800_000)
+    rows = np.concatenate(parts)
+    frame = sample_frame(rows)
+    n = frame.height
+    result = {"situation": situation.text(), "players": players, "strategy": strategy, "seed": seed,
+              "games": games, "samples": n, "reach_rate": n / games}
+    if n == 0:
+        return {**result, "advice": "no answer", "reason": f"in {games:,} hands somebody always called before "
+                                                           f"your turn {turn}"}
+    s = call_value(frame.with_columns(pl.lit(players).alias("players")), keys=("players",)).row(0, named=True)
+    result.update({k: s[k] for k in s if k not in ("players", "n")})
+    result["advice"] = ("call" if s["gain_low"] > 0 else "play on" if s["gain_high"] < 0 else
+                        "either (the difference is within the noise)")
+    return result
+
+
+def format_advice(r: dict) -> str:
+    """The answer of :func:`advise` as a few lines of text."""
+    head = f"Kamoul, {r['players']} players, {r['strategy']} play: {r['situation']}"
+    if r["samples"] == 0:
+        return f"{head}\n  no answer: {r['reason']}"
+
+    def pct(k):
+        return f"{100 * r[k]:5.1f}% [{100 * r[k + '_low']:.1f}, {100 * r[k + '_high']:.1f}]"
+
+    def pts(k):
+        return f"{r[k]:+6.2f} [{r[k + '_low']:+.2f}, {r[k + '_high']:+.2f}]"
+
+    return "\n".join([
+        head,
+        f"  call now: win the hand {pct('call_win')}   expected points {pts('call_points')}   "
+        f"false call {pct('false_call')}",
+        f"  play on : win the hand {pct('play_win')}   expected points {pts('play_points')}",
+        f"  calling saves {pts('gain')} points on average (95% interval; negative = it costs points)",
+        f"  advice: {r['advice'].upper()}",
+        f"  ({r['samples']:,} situations from {r['games']:,} hands, seed {r['seed']}; "
+        f"the situation arose in {100 * r['reach_rate']:.1f}% of hands)",
+    ])

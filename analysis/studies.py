@@ -1,0 +1,115 @@
+"""The registry of studies: which games each study accepts, the module that runs it and the module that
+reports it. A study is a directory ``OUT`` holding ``OUT/_study.json`` (``{"study", "game", "inputs",
+"parts"}``), its batches or runs, its own Parquet frames and ``OUT/report.html``.
+
+Every study module exposes ``run(out, *, game, n, seed, players, threads, chunk_size, progress) -> {"path",
+"interrupted", "frames"}``, every report module ``build_report(out_dir, out_html, *, title=None, frames=None) ->
+Path``. Modules are imported only when their study is used.
+"""
+
+from __future__ import annotations
+
+import importlib
+import json
+from dataclasses import dataclass
+from pathlib import Path
+
+from simulator.core.errors import SpecError
+
+STUDY_FILE = "_study.json"
+
+
+@dataclass(frozen=True)
+class StudyDef:
+    name: str
+    games: tuple[str, ...]
+    runner: str  # module with run(...)
+    reporter: str  # module with build_report(...)
+    summary: str
+
+    def run_module(self):
+        return importlib.import_module(self.runner)
+
+    def report_module(self):
+        return importlib.import_module(self.reporter)
+
+
+STUDIES: dict[str, StudyDef] = {s.name: s for s in (
+    StudyDef("kamoul-call", ("kamoul",), "analysis.kamoul_call", "reports.kamoul_call_html",
+             "when to call Kamoul: counterfactual rollouts, the policy they imply, and its gain over the presets"),
+    StudyDef("rami-openings", ("rami",), "analysis.rami_openings", "reports.rami_openings_html",
+             "every Rami opening strategy against the others, the 51 threshold and the joker rules"),
+    StudyDef("balance", ("kamoul", "rami", "kems"), "analysis.balance", "reports.balance_html",
+             "is this rule set balanced: seats, luck vs skill, lengths, one sweep per rule option"),
+)}
+
+
+def study_def(name: str) -> StudyDef:
+    if name not in STUDIES:
+        raise SpecError("STUDY", name, ", ".join(STUDIES))
+    return STUDIES[name]
+
+
+def check_game(study: StudyDef, game: str | None) -> str:
+    """The study's game: ``game``, or the study's only game when ``game`` is ``None``."""
+    if game is None:
+        if len(study.games) == 1:
+            return study.games[0]
+        raise SpecError("GAME", "(none)", f"one of {', '.join(study.games)} (the {study.name} study needs a game)")
+    if game not in study.games:
+        raise SpecError("GAME", game, f"{', '.join(study.games)} (the games of the {study.name} study)")
+    return game
+
+
+def study_name_of(out: str | Path) -> str | None:
+    """The name recorded in ``out/_study.json``, or ``None`` when ``out`` holds no study file."""
+    path = Path(out) / STUDY_FILE
+    if not path.is_file():
+        return None
+    try:
+        name = json.loads(path.read_text(encoding="utf-8"))["study"]
+    except (ValueError, KeyError, TypeError):
+        raise SpecError("RUN", str(out), "a study directory", f"has a broken {STUDY_FILE}") from None
+    if name not in STUDIES:
+        raise SpecError("RUN", str(out), "a study directory", f"names an unknown study {name!r}")
+    return name
+
+
+def load_study_file(out: str | Path, name: str, field: str = "--out") -> dict:
+    """``out/_study.json`` of the study ``name``; :class:`SpecError` on ``field`` when missing or another study's."""
+    path = Path(out) / STUDY_FILE
+    try:
+        data = json.loads(path.read_text(encoding="utf-8"))
+        assert data["study"] == name
+        return data
+    except FileNotFoundError:
+        raise SpecError(field, str(out), f"a {name} study directory", f"has no {STUDY_FILE}") from None
+    except (ValueError, KeyError, AssertionError, TypeError):
+        raise SpecError(field, str(out), f"a {name} study directory",
+                        f"has a broken {STUDY_FILE} or holds another study") from None
+
+
+def check_same_study(out: str | Path, name: str, inputs: dict, how: str) -> None:
+    """Refuse ``out`` when it already holds a study with other inputs (``how`` names the options that must match)."""
+    if (Path(out) / STUDY_FILE).exists() and load_study_file(out, name)["inputs"] != inputs:
+        raise SpecError("--out", str(out), f"a new directory or the same study ({how})", "holds a different study")
+
+
+def check_rounds(n) -> int:
+    if isinstance(n, bool) or not isinstance(n, int) or n < 1:
+        raise SpecError("-n", n, "a number of rounds per cell >= 1")
+    return n
+
+
+def check_players(players, allowed=range(2, 7)) -> tuple[int, ...]:
+    """The player counts of a study: distinct integers in ``allowed``; :class:`SpecError` otherwise."""
+    lo, hi = min(allowed), max(allowed)
+    example = ",".join(str(p) for p in list(allowed)[:3])
+    try:
+        values = tuple(int(p) for p in (players.split(",") if isinstance(players, str) else players))
+    except (TypeError, ValueError):
+        raise SpecError("--players", players, f"player counts in [{lo}, {hi}] separated by commas, e.g. {example}") from None
+    if not values or len(set(values)) != len(values) or any(p not in allowed for p in values):
+        raise SpecError("--players", players if isinstance(players, str) else ",".join(map(str, values)),
+                        f"distinct player counts in [{lo}, {hi}] separated by commas, e.g. {example}")
+    return values

@@ -1,0 +1,45 @@
+"""``call-table``: the heuristic player with the call rule Study 1 derives (``cardsim study kamoul-call``).
+
+It plays every move like ``heuristic`` except the decision to call: it calls KAMOUL when the points of the own
+cards it knows are at most ``call_known_<u>``, ``u`` being how many own cards it has not seen (3 or more share
+``call_known_3``; ``-1`` = never with that many unseen cards), or au score as ``heuristic`` does. The defaults
+are the policy the study derived at 4 players from ``balanced`` play with the default rules: call on a fully
+known layout of at most 5 points, never with an unseen card (see docs/studies.md).
+"""
+
+from __future__ import annotations
+
+from simulator.core.jit import njit
+from simulator.core.params import Param, ParamSet
+from simulator.kamoul.codes import ACT_CALL, ACT_CONTRE
+from strategies.kamoul import heuristic
+from strategies.kamoul.heuristic import H_AU_SCORE, H_CONTRE, H_MAX_UNKNOWN, H_UNKNOWN_VALUE
+
+MAX_UNSEEN_COLUMN = 3
+T_CALL_KNOWN = len(heuristic.PARAMS.params)  # index of call_known_0; call_known_u at T_CALL_KNOWN + u
+
+PARAMS = ParamSet(tuple(p for p in heuristic.PARAMS.params) + tuple(
+    Param(f"call_known_{u}", "int", 5 if u == 0 else -1,
+          f"call when the known own cards total at most this with {u}{'+' if u == MAX_UNSEEN_COLUMN else ''} unseen "
+          "own card(s) (-1: never)", -1, 30)
+    for u in range(MAX_UNSEEN_COLUMN + 1)), what="parameter")
+"""``heuristic``'s parameters and the table; ``call_threshold`` is not used, ``max_unknown_at_call`` only bounds
+CONTRE, which follows ``heuristic``."""
+
+
+def table_text(thresholds) -> str:
+    """The strategy text (``call-table:call_known_0=…,…``) of a threshold table ``{unseen: max known points}``."""
+    return "call-table:" + ",".join(f"call_known_{u}={int(thresholds.get(u, -1))}" for u in range(MAX_UNSEEN_COLUMN + 1))
+
+
+@njit(refcount=False, inline="always")
+def turn(prm, me, know_me, occ, nslots, top, can_call, can_contre, can_take, cum_me, au_ge, rng):
+    est, unknown, slot, worst = heuristic._own_scan(me, know_me, occ, nslots, prm[H_UNKNOWN_VALUE])
+    known = est - unknown * prm[H_UNKNOWN_VALUE]
+    limit = prm[T_CALL_KNOWN + min(unknown, MAX_UNSEEN_COLUMN)]
+    au = prm[H_AU_SCORE] != 0 and unknown == 0 and heuristic.au_score_match(int(est), cum_me, au_ge)
+    if can_contre and ((unknown <= prm[H_MAX_UNKNOWN] and est <= prm[H_CONTRE]) or au):
+        return ACT_CONTRE
+    if can_call and ((limit >= 0 and known <= limit) or au):
+        return ACT_CALL
+    return heuristic.draw_or_take(prm, top, can_take, slot, worst)

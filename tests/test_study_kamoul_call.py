@@ -1,0 +1,162 @@
+"""Study 1, ``cardsim study kamoul-call`` and ``cardsim advise kamoul``: the study writes its samples, frames,
+policy and tournaments; the frames are pure functions of the samples with intervals around their estimates; the
+policy follows the data; the report opens in headless Chromium with every chart; advise answers with
+intervals, does what the situation implies, and refuses bad input in one line (exit 2)."""
+
+from __future__ import annotations
+
+import json
+
+import polars as pl
+import pytest
+
+from analysis.kamoul_call import (
+    MIN_CELL, PRESETS, call_value, decide, derive_policy, parse_known, policy_strategy, scan_samples,
+)
+from simulator import api
+from simulator.core.errors import SpecError
+from test_reports import browser, parse, render, run_cli  # noqa: F401  (browser: the shared Chromium fixture)
+
+PLAYERS = (2, 4)
+FIGURES = ({"fig-policy-gain", "fig-gain-by-turn"}
+           | {f"fig-{k}-{p}p" for k in ("call-gain", "call-win", "matrix", "ratings") for p in PLAYERS})
+
+
+@pytest.fixture(scope="module")
+def study(tmp_path_factory):
+    out = tmp_path_factory.mktemp("kcall") / "s"
+    result = api.study("kamoul-call", out=out, n=400, seed=4, players=PLAYERS, progress=False)
+    assert not result["interrupted"] and result["html"] == out / "report.html"
+    return out
+
+
+def test_study_writes_samples_frames_policy_and_tournaments(study):
+    data = json.loads((study / "_study.json").read_text())
+    assert data["study"] == "kamoul-call" and data["game"] == "kamoul" and set(data["policies"]) == {"2", "4"}
+    samples = scan_samples(study).collect()
+    assert set(samples["players"].unique()) == set(PLAYERS) and samples.height > 2000
+    assert pl.read_parquet(study / "samples").height == samples.height  # opens directly
+    cells = pl.read_parquet(study / "call_value.parquet")
+    assert cells["n"].sum() == samples.height
+    for name in ("call_win", "play_win", "false_call", "call_points", "play_points", "gain"):
+        ok = cells.filter(pl.col("n") >= 2)
+        assert ((ok[f"{name}_low"] <= ok[name] + 1e-12) & (ok[name] <= ok[f"{name}_high"] + 1e-12)).all()
+    assert ((cells["call_win"] >= 0) & (cells["call_win"] <= 1)).all()
+    gain = pl.read_parquet(study / "gain.parquet")
+    assert sorted(gain["preset"].unique()) == sorted(PRESETS) and set(gain["players"]) == set(PLAYERS)
+    assert ((gain["low"] <= gain["win_rate"]) & (gain["win_rate"] <= gain["high"])).all()
+    for p in PLAYERS:
+        assert (study / f"tournament-{p}p" / "matrix.parquet").exists()
+
+
+def _rows(cells):
+    """Samples with given (known, unknown, gain) where calling gains ``gain`` points; strategy calls at known <= 1."""
+    rows = []
+    for known, unknown, gain, count in cells:
+        for i in range(count):
+            noise = (i % 3) - 1
+            rows.append({"players": 4, "game": i, "hand": 0, "dealer": 0, "focal": 1, "position": 1, "turn": 1 + i % 9,
+                         "cum": 0, "known": known, "unknown": unknown, "cards": 4, "total": known,
+                         "strategy_calls": int(known <= 1 and unknown == 0), "call_points": -5,
+                         "call_won": 1, "call_outcome": "normal", "call_others": 10, "play_points": -5 + gain + noise,
+                         "play_won": 0, "play_outcome": "normal", "play_others": 10})
+    return pl.DataFrame(rows)
+
+
+def test_call_value_and_policy_are_pure_functions_of_the_samples():
+    samples = _rows([(0, 0, 0, 60), (1, 0, 0, 60), (3, 0, 4, 60), (5, 0, 2, 60), (6, 0, -20, 60), (2, 1, -10, 60),
+                     (4, 0, 3, 10)])
+    cells = call_value(samples, keys=("players", "unseen", "known_cell"))
+    row = cells.filter((pl.col("unseen") == 0) & (pl.col("known_cell") == 3)).row(0, named=True)
+    assert row["n"] == 60 and row["gain"] == pytest.approx(4.0) and row["call_win"] == 1 and row["play_win"] == 0
+    assert row["gain_low"] < 4.0 < row["gain_high"] and row["gain_high"] - row["gain_low"] < 0.6
+    policy = derive_policy(cells)
+    thresholds = {r["unseen"]: r["threshold"] for r in policy.iter_rows(named=True)}
+    # known 0-1: no difference, the strategy calls; 3 and 5: calling saves points; 4: too few samples to overrule
+    # the strategy (which does not call there): an exception below the threshold; 6: playing on is better
+    assert thresholds == {0: 5, 1: -1}
+    assert policy.filter(pl.col("unseen") == 0)["exceptions"].item() == 1
+    assert policy_strategy(policy, 4) == "call-table:call_known_0=5,call_known_1=-1,call_known_2=-1,call_known_3=-1"
+
+
+@pytest.mark.parametrize("row, verdict", [
+    ({"n": MIN_CELL, "gain_low": 0.1, "gain_high": 2.0, "strategy_share": 0.0}, "call"),
+    ({"n": MIN_CELL, "gain_low": -2.0, "gain_high": -0.1, "strategy_share": 1.0}, "play on"),
+    ({"n": MIN_CELL, "gain_low": -1.0, "gain_high": 1.0, "strategy_share": 1.0}, "call"),
+    ({"n": MIN_CELL, "gain_low": -1.0, "gain_high": 1.0, "strategy_share": 0.0}, "play on"),
+    ({"n": MIN_CELL - 1, "gain_low": 5.0, "gain_high": 9.0, "strategy_share": 0.0}, "play on"),
+])
+def test_the_policy_keeps_the_strategy_where_the_data_do_not_decide(row, verdict):
+    assert decide(row) == verdict
+
+
+def test_study_report_renders_in_headless_chromium_with_every_chart(study, browser):  # noqa: F811
+    html = study / "report.html"
+    assert len(render(browser, html)) == len(FIGURES)
+    page = parse(html)
+    assert {f["id"] for f in page.figures} == FIGURES
+    assert len(page.tables["policy"]["rows"]) == 2 * 4 and len(page.tables["gain"]["rows"]) == 2 * len(PRESETS)
+    for p in PLAYERS:
+        assert page.tables[f"value-{p}p"]["rows"] and f"matrix-{p}p" in page.tables
+
+
+def test_study_resumes_cli_writes_the_report_and_report_rebuilds_it(study, tmp_path, capsys):
+    code, out, err = run_cli(capsys, "study", "kamoul-call", "-n", "400", "--seed", "4", "--players", "2,4",
+                             "--out", str(study), "--quiet")
+    assert code == 0 and "report.html" in out, err
+    code, out, err = run_cli(capsys, "report", str(study), "--out", str(tmp_path / "again.html"))
+    assert code == 0 and {f["id"] for f in parse(tmp_path / "again.html").figures} == FIGURES
+
+
+@pytest.mark.parametrize("args, field", [
+    (["kamoul-call", "rami"], "GAME"),
+    (["kamoul-call", "--players", "2,7"], "--players"),
+    (["kamoul-call", "-n", "0"], "-n"),
+])
+def test_bad_study_input_is_one_line_exit_2(tmp_path, capsys, args, field):
+    extra = [] if "-n" in args else ["-n", "5"]
+    code, out, err = run_cli(capsys, "study", *args, *extra, "--out", str(tmp_path / "s"))
+    assert code == 2 and out == "" and len(err.strip().splitlines()) == 1 and err.startswith(f"Error: {field}:")
+    assert not (tmp_path / "s").exists()
+
+
+def test_advise_calls_a_sure_low_layout_and_refuses_a_sure_false_call(capsys):
+    low = api.advise("kamoul", known="RK A", unknown=0, turn=2, players=3, samples=2000)
+    assert low["advice"] == "call" and low["gain_low"] > 0 and low["false_call"] == 0
+    assert low["call_win_low"] <= low["call_win"] <= low["call_win_high"] and low["samples"] >= 2000
+    high = api.advise("kamoul", known="10 9", unknown=0, turn=2, players=3, samples=2000)
+    assert high["advice"] == "play on" and high["false_call"] > 0.99 and high["gain_high"] < 0  # K7 ULTIME voids a few
+    code, out, _ = run_cli(capsys, "advise", "kamoul", "--known", "RK A", "--turn", "2", "--players", "3",
+                           "--samples", "2000")
+    assert code == 0 and "advice: CALL" in out and "[" in out and "win the hand" in out
+    code, out, _ = run_cli(capsys, "advise", "kamoul", "--known", "RK A", "--turn", "2", "--players", "3",
+                           "--samples", "2000", "--json")
+    assert code == 0 and json.loads(out)["gain"] == pytest.approx(low["gain"])
+
+
+def test_advise_does_not_depend_on_threads():
+    a = api.advise("kamoul", known="2 3", unknown=1, turn=3, players=4, samples=500, threads=1)
+    b = api.advise("kamoul", known="2 3", unknown=1, turn=3, players=4, samples=500, threads=2)
+    assert a == b
+
+
+@pytest.mark.parametrize("args, field", [
+    (["rami", "--known", "2", "--turn", "1"], "GAME"),
+    (["kamoul", "--known", "2 K", "--turn", "1"], "--known"),
+    (["kamoul", "--known", "2 X", "--turn", "1"], "--known"),
+    (["kamoul", "--known", "2", "--turn", "0"], "--turn"),
+    (["kamoul", "--known", "2", "--turn", "1", "--players", "7"], "--players"),
+    (["kamoul", "--known", "2", "--turn", "1", "--unknown", "-1"], "--unknown"),
+    (["kamoul", "--known", "2", "--turn", "1", "--cumulative", "-31"], "--cumulative"),
+    (["kamoul", "--known", "2", "--turn", "1", "--strategy", "nope"], "--strategy"),
+    (["kamoul", "--known", "2", "--turn", "1", "--samples", "5"], "--samples"),
+])
+def test_bad_advise_input_is_one_line_exit_2(capsys, args, field):
+    code, out, err = run_cli(capsys, "advise", *args)
+    assert code == 2 and out == "" and len(err.strip().splitlines()) == 1 and err.startswith(f"Error: {field}:"), err
+
+
+def test_known_cards_parse_by_rank():
+    assert parse_known("2 3 RK") == (1, 2, 12) and parse_known("a,10 bk q") == (0, 9, 13, 11)
+    with pytest.raises(SpecError):
+        parse_known("K")
