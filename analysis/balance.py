@@ -51,7 +51,7 @@ from pathlib import Path
 import polars as pl
 
 from analysis.stats import mean_interval, wilson
-from analysis.studies import STUDY_FILE, check_rounds, check_same_study, load_study_file
+from analysis.studies import STUDY_FILE, check_rounds, check_same_study, load_study_file, run_parts
 from simulator.core.errors import SpecError
 
 STUDY_NAME = "balance"
@@ -504,8 +504,6 @@ def run(out, *, n: int, game: str, seed: int = 0, players=None, threads: int | N
     the default level; the seats run and the Kamoul TOP tournaments play ``n`` games at their coarsest level).
     ``options`` (names) and ``strategies`` narrow the option sweeps and the skill tournament (default: all).
     Returns ``{"path", "interrupted", "frames"}`` (``frames`` ``None`` when interrupted)."""
-    from tqdm import tqdm
-
     from simulator import api
     from simulator.core.batch import _write_json_atomic, write_frame
     from simulator.core.game import get_game
@@ -556,15 +554,14 @@ def run(out, *, n: int, game: str, seed: int = 0, players=None, threads: int | N
     out.mkdir(parents=True, exist_ok=True)
     study = {"study": STUDY_NAME, "game": game, "inputs": inputs, "parts": [name for name, _ in parts]}
     _write_json_atomic(out / STUDY_FILE, study)
-    with tqdm(parts, desc=f"study {STUDY_NAME} {game}", unit="part", disable=None if progress else True,
-              dynamic_ncols=True) as bar:
-        for name, part in bar:
-            bar.set_postfix_str(name)
-            if part().interrupted:
-                return {"path": out, "interrupted": True, "frames": None}
-            if name == "skill" and game == "kamoul":
-                choose()
-                _write_json_atomic(out / STUDY_FILE, {**study, "choices": choices})
+
+    def after(name):
+        if name == "skill" and game == "kamoul":
+            choose()
+            _write_json_atomic(out / STUDY_FILE, {**study, "choices": choices})
+
+    if not run_parts(parts, f"study {STUDY_NAME} {game}", progress, after):
+        return {"path": out, "interrupted": True, "frames": None}
     frames = study_frames(out)
     for name, frame in frames.items():
         write_frame(out / f"{name}.parquet", frame)

@@ -21,7 +21,7 @@ from pathlib import Path
 import polars as pl
 
 from analysis.stats import mean_interval, wilson
-from analysis.studies import STUDY_FILE, check_players, check_rounds, check_same_study, load_study_file
+from analysis.studies import STUDY_FILE, check_players, check_rounds, check_same_study, load_study_file, run_parts
 
 STUDY_NAME = "rami-openings"
 STRATEGIES = ("open-asap", "open-big", "rami-sec-hunter", "joker-keeper")
@@ -124,14 +124,8 @@ def run(out, *, n: int, game: str = "rami", seed: int = 0, players=None, thresho
         threads=threads, chunk_size=chunk_size, progress=progress)))
     _write_json_atomic(out / STUDY_FILE, {"study": STUDY_NAME, "game": "rami", "inputs": inputs,
                                           "parts": [name for name, _ in parts]})
-    from tqdm import tqdm
-
-    with tqdm(parts, desc=f"study {STUDY_NAME}", unit="part", disable=None if progress else True,
-              dynamic_ncols=True) as bar:
-        for name, part in bar:
-            bar.set_postfix_str(name)
-            if part().interrupted:
-                return {"path": out, "interrupted": True, "frames": None}
+    if not run_parts(parts, f"study {STUDY_NAME}", progress):
+        return {"path": out, "interrupted": True, "frames": None}
     frames = study_frames(out)
     for name, frame in frames.items():
         write_frame(out / f"{name}.parquet", frame)

@@ -113,3 +113,19 @@ def check_players(players, allowed=range(2, 7)) -> tuple[int, ...]:
         raise SpecError("--players", players if isinstance(players, str) else ",".join(map(str, values)),
                         f"distinct player counts in [{lo}, {hi}] separated by commas, e.g. {example}")
     return values
+
+
+def run_parts(parts, desc: str, progress: bool, after=None) -> bool:
+    """Run the study's ``(name, run)`` parts in order under one progress bar, calling ``after(name)`` when one
+    is done (later parts may depend on it); False as soon as one is interrupted (its finished chunks are kept:
+    re-running the study resumes it)."""
+    from tqdm import tqdm
+
+    with tqdm(parts, desc=desc, unit="part", disable=None if progress else True, dynamic_ncols=True) as bar:
+        for name, part in bar:
+            bar.set_postfix_str(name)
+            if part().interrupted:
+                return False
+            if after is not None:
+                after(name)
+    return True

@@ -17,7 +17,7 @@ from reports.balance import (plot_option_effects, plot_positions, plot_powers, p
 from reports.html import (_e, _exposure_figures, _exposure_section, _figures, _figures_section, _interval,
                           _interval_pct, _lengths_section, _num, _page, _pct, _png, _sign_exposure, _summary_section,
                           _table, check_output, check_run, write_atomic)
-from reports.rami_openings_html import _batch_part
+from reports.batch_html import batch_part
 from simulator.core.spec import _fmt
 
 UNITS = {"kamoul": "turns", "rami": "turns", "kems": "ticks"}
@@ -163,7 +163,7 @@ def build_report(out_dir: str | Path, out_html: str | Path, *, title: str | None
     if exposure is not None:
         body.append(_exposure_section(exposure))
         figs += _exposure_figures(exposure)
-    part, part_figs = _batch_part(out_dir / "skill", "skill", "Luck versus skill: tournament")
+    part, part_figs = batch_part(out_dir / "skill", "skill", "Luck versus skill: tournament")
     body += [part, "<h3>How often the weaker one wins</h3>", _upsets_table(frames["upsets"])]
     figs += part_figs
     figs.append(("fig-upsets", "Share of decided games won by the weaker strategy of each pair, with 95% Wilson "

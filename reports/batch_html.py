@@ -8,6 +8,7 @@ The numbers come from :func:`simulator.api.batch_frames` (``analysis.batches``);
 
 from __future__ import annotations
 
+import re
 from pathlib import Path
 
 import polars as pl
@@ -155,3 +156,18 @@ def build_batch_report(out_dir: str | Path, out_html: str | Path, *, title: str 
     note = ("Every rate carries its 95% Wilson interval and every mean its 95% t interval. "
             f"Generated from the {data['kind']} directory {out_dir.resolve()}.")
     return write_atomic(out, _page(title, note, _description(data, out_dir) + body + _figures_section(figs)))
+
+
+def _suffixed(body: str, figs: list, suffix: str) -> tuple[str, list]:
+    body = re.sub(r'<table id="([^"]+)">', lambda m: f'<table id="{m.group(1)}-{suffix}">', body)
+    return body, [(f"{fid}-{suffix}", caption, data) for fid, caption, data in figs]
+
+
+def batch_part(path: Path, suffix: str, heading: str) -> tuple[str, list]:
+    """A batch's sections under ``heading`` inside a study's page; element ids get ``-suffix`` to stay unique."""
+    from simulator.api import batch_frames
+
+    data = load_batch(path, "--out")
+    body, figs = (_tournament_sections if data["kind"] == "tournament" else _sweep_sections)(data, batch_frames(path))
+    body, figs = _suffixed(body, figs, suffix)
+    return f"<h2>{_e(heading)}</h2>{body}", [(fid, f"{heading}: {caption}", png) for fid, caption, png in figs]

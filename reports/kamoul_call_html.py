@@ -11,7 +11,7 @@ import polars as pl
 from analysis.kamoul_call import STUDY_NAME, load_study, strategy_label, study_frames, tournament_dir
 from reports.html import _e, _interval, _interval_pct, _num, _pct, _png, _table, check_output, write_study_page
 from reports.kamoul_call import plot_call_gain, plot_call_win, plot_gain_by_turn, plot_policy_gain
-from reports.rami_openings_html import _batch_part
+from reports.batch_html import batch_part
 
 METHOD = ("Each sampled state is one decision of one player at the start of one of its own turns where it may call, "
           "in a manche of real play ({strategy} at every seat). From it the hand is played twice on the same future "
@@ -101,7 +101,7 @@ def build_report(out_dir: str | Path, out_html: str | Path, *, title: str | None
                           ["players", "zone", "unseen"]),
              "<p>The full table by players × zone × unseen × known points × turn is in call_value.parquet.</p>"]
     for players in inputs["players"]:
-        part, part_figs = _batch_part(tournament_dir(out_dir, players), f"{players}p",
+        part, part_figs = batch_part(tournament_dir(out_dir, players), f"{players}p",
                                       f"{players} players: tournament of the policy ("
                                       f"{strategy_label(policies[str(players)])}) and the presets")
         body.append(part)

@@ -5,29 +5,14 @@ element ids of a part are suffixed with the part's name so that they stay unique
 
 from __future__ import annotations
 
-import re
 from pathlib import Path
 
 import polars as pl
 
 from analysis.rami_openings import STUDY_NAME, load_study, study_frames, tournament_dir
-from reports.batch_html import _sweep_sections, _tournament_sections
+from reports.batch_html import batch_part
 from reports.html import _e, _interval, _interval_pct, _num, _pct, _png, _table, check_output, write_study_page
 from reports.studies import plot_opening_turns, plot_rami_sec
-from simulator.api import batch_frames
-from simulator.core.batch import load_batch
-
-
-def _suffixed(body: str, figs: list, suffix: str) -> tuple[str, list]:
-    body = re.sub(r'<table id="([^"]+)">', lambda m: f'<table id="{m.group(1)}-{suffix}">', body)
-    return body, [(f"{fid}-{suffix}", caption, data) for fid, caption, data in figs]
-
-
-def _batch_part(path: Path, suffix: str, heading: str) -> tuple[str, list]:
-    data = load_batch(path, "--out")
-    body, figs = (_tournament_sections if data["kind"] == "tournament" else _sweep_sections)(data, batch_frames(path))
-    body, figs = _suffixed(body, figs, suffix)
-    return f"<h2>{_e(heading)}</h2>{body}", [(fid, f"{heading}: {caption}", png) for fid, caption, png in figs]
 
 
 def _description(inputs: dict) -> str:
@@ -69,7 +54,7 @@ def build_report(out_dir: str | Path, out_html: str | Path, *, title: str | None
     frames = frames or study_frames(out_dir)
     body, figs = [_description(inputs)], []
     for players in inputs["players"]:
-        part, part_figs = _batch_part(tournament_dir(out_dir, players), f"{players}p",
+        part, part_figs = batch_part(tournament_dir(out_dir, players), f"{players}p",
                                       f"{players} players: tournament")
         table, opening_figs = _opening_section(frames, players)
         body += [part, f"<h3>{players} players: openings and rami sec</h3>", table]
@@ -78,7 +63,7 @@ def build_report(out_dir: str | Path, out_html: str | Path, *, title: str | None
                  "Wilson intervals.", _png(lambda ax: plot_rami_sec(frames["rami_sec"], ax=ax), figsize=(8.0, 4.0))))
     for name, heading in (("threshold", "The opening threshold (opening_points)"),
                           ("jokers", "The joker rules (joker_swap x joker_opening_value)")):
-        part, part_figs = _batch_part(out_dir / name, name, heading)
+        part, part_figs = batch_part(out_dir / name, name, heading)
         body.append(part)
         figs += part_figs
     return write_study_page(out, out_dir, STUDY_NAME, title, body, figs)

@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """Set up a fresh checkout and run its main job or its tests (only Python 3.11+ needed).
 
-    python3 scripts/dev.py main    # venv + install, then the default Kamoul study -> runs/kamoul-default
+    python3 scripts/dev.py main    # venv + install, then the default study (when to call Kamoul) -> runs/kamoul-call
     python3 scripts/dev.py test    # venv + install, then the whole test suite
 """
 
@@ -33,9 +33,10 @@ def setup() -> None:
 
 
 def main_job() -> None:
-    out = ROOT / "runs" / "kamoul-default"
-    run(str(BIN / "cardsim"), "simulate", "kamoul", "-n", "200000", "--seed", "1", "--out", str(out))
-    print(f"\nreport: {out / 'summary.md'} and {out / 'summary.png'}; data: {out / 'hands'} (Parquet)")
+    out = ROOT / "runs" / "kamoul-call"
+    run(str(BIN / "cardsim"), "study", "kamoul-call", "-n", "5000", "--seed", "1", "--out", str(out))
+    print(f"\nreport: {out / 'report.html'}\ndata: {out / 'samples'} (Parquet rollouts), {out / 'call_value.parquet'}, "
+          f"{out / 'policy.parquet'}, {out / 'gain.parquet'}, tournaments in {out}/tournament-<P>p/")
 
 
 WARM_UP = """
@@ -50,6 +51,12 @@ for game in GAMES:
     for level in plugin.levels[:1]:
         plugin.simulate_chunk(build_spec(game, n=1, seed=0, level=level), 0, 1, 1)
     print("compiled", game)
+from analysis.kamoul_call import _rules_and_seats
+from simulator.kamoul.counterfactual import Situation, advise_kernel, sample_kernel
+rules, seats = _rules_and_seats(2)
+sample_kernel(rules, seats, 0, 0, 1)
+advise_kernel(rules, seats, Situation((1,), 1, 1), 0, 0, 1)
+print("compiled kamoul rollouts")
 """
 
 
