@@ -9,6 +9,7 @@ Layout of a study directory ``OUT``::
     OUT/jokers/                      a sweep of ``joker_swap`` x ``joker_opening_value``
     OUT/opening_turns.parquet        :func:`opening_turns` of every tournament
     OUT/rami_sec.parquet             :func:`rami_sec` of every tournament
+    OUT/ratings.parquet              every tournament's Bradley–Terry ratings (strategies across player counts)
 
 Every part is a resumable batch, so re-running the same study resumes it. The frames are pure functions of
 the tournaments' rounds tables (:func:`seat_rounds`): one row per round and seat, with the seat's strategy.
@@ -80,16 +81,19 @@ def rami_sec(seats: pl.DataFrame) -> pl.DataFrame:
 
 
 def study_frames(out) -> dict[str, pl.DataFrame]:
-    """``opening_turns`` and ``rami_sec`` of every tournament of the study at ``out``, a ``players`` column first."""
+    """``opening_turns``, ``rami_sec`` and ``ratings`` (each tournament's Bradley–Terry ratings, for the strategies
+    across player counts) of every tournament of the study at ``out``, a ``players`` column first."""
+    from analysis.batches import tournament_frames
     from simulator.core.batch import read_batch
 
-    turns, secs = [], []
+    turns, secs, ratings = [], [], []
     for players in load_study(out)["inputs"]["players"]:
         seats = seat_rounds(read_batch(tournament_dir(out, players), "rounds"), players)
         tag = pl.lit(players, pl.Int64).alias("players")
         turns.append(opening_turns(seats).select(tag, pl.all()))
         secs.append(rami_sec(seats).select(tag, pl.all()))
-    return {"opening_turns": pl.concat(turns), "rami_sec": pl.concat(secs)}
+        ratings.append(tournament_frames(tournament_dir(out, players))["ratings"].select(tag, pl.all()))
+    return {"opening_turns": pl.concat(turns), "rami_sec": pl.concat(secs), "ratings": pl.concat(ratings)}
 
 
 def load_study(out, field: str = "--out") -> dict:

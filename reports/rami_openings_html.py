@@ -12,7 +12,7 @@ import polars as pl
 from analysis.rami_openings import STUDY_NAME, load_study, study_frames, tournament_dir
 from reports.batch_html import batch_part
 from reports.html import _e, _interval, _interval_pct, _num, _pct, _png, _table, check_output, write_study_page
-from reports.studies import plot_opening_turns, plot_rami_sec
+from reports.studies import plot_opening_turns, plot_rami_sec, plot_ratings_by_players
 
 
 def _description(inputs: dict) -> str:
@@ -59,6 +59,9 @@ def build_report(out_dir: str | Path, out_html: str | Path, *, title: str | None
         table, opening_figs = _opening_section(frames, players)
         body += [part, f"<h3>{players} players: openings and rami sec</h3>", table]
         figs += part_figs + opening_figs
+    figs.append(("fig-ratings-by-players", "Each opening strategy's Elo (Bradley–Terry within each tournament, mean 0) "
+                 "per player count, with 95% intervals.",
+                 _png(lambda ax: plot_ratings_by_players(frames["ratings"], ax=ax), figsize=(8.0, 4.0))))
     figs.append(("fig-rami-sec", "Share of each strategy's seat-rounds won by rami sec, per player count, with 95% "
                  "Wilson intervals.", _png(lambda ax: plot_rami_sec(frames["rami_sec"], ax=ax), figsize=(8.0, 4.0))))
     for name, heading in (("threshold", "The opening threshold (opening_points)"),

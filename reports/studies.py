@@ -51,3 +51,21 @@ def plot_rami_sec(secs: pl.DataFrame, *, ax=None):
     ax.set_title("rami sec frequency")
     ax.legend(fontsize=8)
     return ax
+
+
+def plot_ratings_by_players(ratings: pl.DataFrame, *, ax=None):
+    """Each strategy's Elo (Bradley–Terry, mean 0 within each tournament) against the player count, one line per
+    strategy (``ratings`` with a ``players`` column), with 95% interval bars."""
+    ax = ax or plt.gca()
+    for (strategy,), rows in ratings.sort("strategy", "players").group_by("strategy", maintain_order=True):
+        rows = rows.filter(pl.col("elo").is_finite())
+        ax.errorbar(rows["players"].to_list(), rows["elo"].to_list(),
+                    yerr=_errors(rows["elo"], rows["elo_low"], rows["elo_high"]), fmt="o-", capsize=2, markersize=3,
+                    label=strategy)
+    ax.axhline(0.0, color="black", linewidth=0.8)
+    ax.set_xticks(sorted(set(ratings["players"].to_list())))
+    ax.set_xlabel("players")
+    ax.set_ylabel("Elo within the tournament (95% interval)")
+    ax.set_title("opening strategies across player counts")
+    ax.legend(fontsize=8)
+    return ax

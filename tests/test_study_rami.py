@@ -14,7 +14,8 @@ from simulator import api
 from test_reports import browser, parse, render, run_cli  # noqa: F401  (browser: the shared Chromium fixture)
 
 PLAYERS = (2, 4)
-FIGURES = ({f"fig-{k}-{p}p" for k in ("matrix", "ratings", "opening-turns") for p in PLAYERS} | {"fig-rami-sec"}
+FIGURES = ({f"fig-{k}-{p}p" for k in ("matrix", "ratings", "opening-turns") for p in PLAYERS}
+           | {"fig-rami-sec", "fig-ratings-by-players"}
            | {f"fig-sweep-{k}-{part}" for k in ("seat0-win-rate", "seat0-mean-points", "outcomes")
               for part in ("threshold", "jokers")})
 
@@ -47,6 +48,12 @@ def test_study_writes_its_batches_frames_and_description(study):
         assert ((both[low] <= both[mean]) & (both[mean] <= both[high])).all()
     # seats rotated: every strategy holds the same number of seat-rounds in each tournament
     assert secs.group_by("players").agg(pl.col("rounds").n_unique())["rounds"].to_list() == [1, 1]
+    ratings = pl.read_parquet(study / "ratings.parquet")
+    assert ratings.height == len(PLAYERS) * len(STRATEGIES)
+    for p in PLAYERS:  # the same ratings as the tournament's own file, mean 0 per tournament
+        own = pl.read_parquet(study / f"tournament-{p}p" / "ratings.parquet").sort("strategy")
+        mine = ratings.filter(pl.col("players") == p).drop("players").sort("strategy")
+        assert mine.equals(own) and abs(mine["rating"].mean()) < 1e-9
 
 
 def test_frames_are_pure_functions_of_the_rounds():
