@@ -192,9 +192,10 @@ def advise(game, known, unknown, turn, players, cumulative, strategy, options, s
     \b
     GAME: kamoul.
     Samples hands of STRATEGY at every seat in which your own turn TURN comes with nobody having
-    called yet, gives you the KNOWN cards and UNKNOWN unseen ones there, and plays the hand on both
-    ways on the same future. Prints the win probability and expected hand points either way and the
-    points calling saves, each with its 95% interval, and the advice.
+    called yet, gives you the KNOWN cards and UNKNOWN unseen ones there, and plays the rest of the
+    hand both ways on the same future. Prints the win probability and expected hand points either
+    way and the points calling saves, each with its 95% interval, and the advice. A situation that
+    rarely arises (late turns at a big table) is sampled from at most 1,000,000 hands and says so.
 
     \b
     Example:

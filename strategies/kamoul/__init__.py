@@ -29,7 +29,7 @@ STRATEGIES: dict[str, StrategyDef] = {
             "heuristic preset: calls at an estimate of 5 with up to two unseen cards", "heuristic",
         ),
         StrategyDef("call-table", CALL_TABLE, call_table.PARAMS,
-                    "heuristic play with a call table by unseen cards (defaults: Study 1's policy at 4 players)",
+                    "heuristic play with a call table by unseen cards (defaults: Study 1's policy)",
                     "call-table"),
     )
 }

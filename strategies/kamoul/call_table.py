@@ -3,8 +3,8 @@
 It plays every move like ``heuristic`` except the decision to call: it calls KAMOUL when the points of the own
 cards it knows are at most ``call_known_<u>``, ``u`` being how many own cards it has not seen (3 or more share
 ``call_known_3``; ``-1`` = never with that many unseen cards), or au score as ``heuristic`` does. The defaults
-are the policy the study derived at 4 players from ``balanced`` play with the default rules: call on a fully
-known layout of at most 5 points, never with an unseen card (see docs/studies.md).
+are the policy the study derived from ``balanced`` play with the default rules, the same at 2, 3, 4 and 6
+players: call on a fully known layout of at most 5 points, never with an unseen card (see docs/studies.md).
 """
 
 from __future__ import annotations
