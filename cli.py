@@ -171,6 +171,50 @@ def report(run_dir, out, pdf, title):
 
 @cli.command()
 @click.argument("game")
+@click.option("--strategy", "strategies", multiple=True, metavar="NAME[:k=v,...]", required=True,
+              help="Strategy A, then strategy B (give --strategy twice).")
+@click.option("--delta", type=float, default=0.05, show_default=True,
+              help="Smallest edge worth detecting: A's share of won duels away from 50% by this much.")
+@click.option("--alpha", type=float, default=0.05, show_default=True, help="Chance of a false 'beats'.")
+@click.option("--beta", type=float, default=0.05, show_default=True, help="Chance of missing a real edge of delta.")
+@click.option("--max-games", type=int, default=200_000, show_default=True, help="Give up after this many deals.")
+@click.option("--seed", type=int, default=0, show_default=True, help="Seed of the deals.")
+@click.option("--players", type=int, default=None, help="Number of players (default: the game's).")
+@click.option("--level", default=None, metavar="LEVEL", help="What one game is (default: the game's finest level).")
+@click.option("--option", "options", multiple=True, metavar="K=V", help="A rule option, repeatable.")
+@click.option("--threads", type=int, default=None, help="Worker threads (default: all cores). Never changes results.")
+@click.option("--json", "as_json", is_flag=True, help="Print the full answer as JSON.")
+@click.option("--quiet", is_flag=True, help="No progress bar.")
+def duel(game, strategies, delta, alpha, beta, max_games, seed, players, level, options, threads, as_json, quiet):
+    """Does A beat B? Plays paired deals until a sequential test knows, and stops there.
+
+    Every deal is played in each seating of the pair (ABAB... and BABA...), so both strategies hold every
+    position on the same cards; a deal goes to the strategy whose seats won more of its games. Wald's
+    sequential test stops as soon as "A beats B", "B beats A" (by at least DELTA) or "within DELTA" is
+    decided, with error rates ALPHA and BETA; it prints the decision, the deals it took and A's share of
+    decided deals with its 95% interval.
+
+    \b
+    Example:
+      cardsim duel kamoul --strategy aggressive --strategy balanced --delta 0.03
+    """
+    from simulator import api
+
+    result = api.duel(game, strategies=list(strategies), delta=delta, alpha=alpha, beta=beta, max_games=max_games,
+                      seed=seed, players=players, level=level, options=list(options), threads=threads,
+                      progress=not quiet)
+    if as_json:
+        import json
+
+        click.echo(json.dumps(result))
+        return
+    from analysis.duel import format_duel
+
+    click.echo(format_duel(result))
+
+
+@cli.command()
+@click.argument("game")
 @click.option("--known", required=True, metavar="CARDS",
               help='The own cards you know, by rank: "2 3 RK" (A 2-10 J Q, RK red king = 0, BK black king = 15).')
 @click.option("--unknown", type=int, default=0, show_default=True, help="Own cards you have not seen.")
@@ -200,6 +244,7 @@ def advise(game, known, unknown, turn, players, cumulative, strategy, options, s
     \b
     Example:
       cardsim advise kamoul --known "2 3 RK" --unknown 1 --turn 6 --players 4
+      cardsim duel kamoul --strategy aggressive --strategy balanced
     """
     from simulator import api
 

@@ -34,10 +34,15 @@ TEAM_NAMES = "ABC"
 
 def winning_units(spec: RunSpec, run_dir) -> pl.LazyFrame:
     """One row per game of the level: ``game`` and ``mask`` (bit ``u`` set when unit ``u`` won; 0 for no winner)."""
+    return winning_units_of(spec, lambda table: read_table(run_dir, table))
+
+
+def winning_units_of(spec: RunSpec, read) -> pl.LazyFrame:
+    """:func:`winning_units` from tables given by ``read(table) -> LazyFrame`` (a run directory or frames in memory)."""
     tables = spec.plugin.tables(spec.level)
     if spec.level != spec.plugin.default_level:
-        return read_table(run_dir, tables[-1]).select("game", pl.col("winners").cast(pl.Int64).alias("mask"))
-    finest = read_table(run_dir, tables[0])
+        return read(tables[-1]).select("game", pl.col("winners").cast(pl.Int64).alias("mask"))
+    finest = read(tables[0])
     if "winner" in finest.collect_schema().names():
         w = pl.col("winner").cast(pl.Int64)
         return finest.select("game", pl.when(w >= 0).then(pl.lit(2, pl.Int64).pow(w).cast(pl.Int64)).otherwise(0).alias("mask"))

@@ -188,6 +188,22 @@ def rami_opening(hand_text: str, *, decks: int = 2, opening_points: int = 51) ->
             "can_open": result.can_open, "points": result.points, "melds": melds}
 
 
+def duel(game: str, *, strategies: list[str], delta: float = 0.05, alpha: float = 0.05, beta: float = 0.05,
+         max_games: int = 200_000, seed: int = 0, players: int | None = None, level: str | None = None,
+         options: dict | list[str] | None = None, threads: int | None = None, progress: bool = True) -> dict:
+    """Does the first strategy beat the second? Paired deals until a sequential test decides
+    (``analysis.duel``); see ``cardsim duel --help``."""
+    from analysis.duel import duel as _duel
+
+    if len(strategies) != 2:
+        raise SpecError("--strategy", len(strategies), "exactly 2 strategies (A then B)", "strategies given")
+    if isinstance(max_games, bool) or not isinstance(max_games, int) or max_games < 1:
+        raise SpecError("--max-games", max_games, "a number of deals >= 1")
+    return _duel(game, a=strategies[0], b=strategies[1], delta=delta, alpha=alpha, beta=beta, max_games=max_games,
+                 seed=seed, players=players, level=level, options=_options_dict(options), threads=threads,
+                 progress=progress)
+
+
 def advise(game: str, *, known: str, unknown: int = 0, turn: int, players: int = 4, cumulative: int = 0,
            strategy: str = "balanced", options: dict | list[str] | None = None, samples: int = 20_000, seed: int = 0,
            threads: int | None = None) -> dict:

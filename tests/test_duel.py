@@ -1,0 +1,59 @@
+"""``cardsim duel``: the sequential paired comparison decides the obvious cases in the right direction, says
+"within delta" for strategies that play alike, does not depend on chunk size or threads, and refuses bad input
+in one line (exit 2). (The test's own error rates are checked by simulation in test_analysis_stats.py.)"""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+import analysis.duel as duel_module
+from simulator import api
+from test_reports import run_cli
+
+
+def test_a_strong_strategy_beats_random_and_the_order_matters():
+    ab = api.duel("kamoul", strategies=["balanced", "random"], level="manches", progress=False)
+    ba = api.duel("kamoul", strategies=["random", "balanced"], level="manches", progress=False)
+    assert ab["decision"] == "A beats B" and ba["decision"] == "B beats A"
+    assert ab["deals"] < 1000 and ab["low"] > 0.5 and ba["high"] < 0.5
+    assert ab["seatings"] == ["ABAB", "BABA"] and ab["games"] == 2 * ab["deals"]
+
+
+def test_identical_play_ties_every_deal_and_never_decides():
+    r = api.duel("kamoul", strategies=["balanced", "heuristic"], max_games=200, progress=False)
+    assert r["decision"] == "undecided" and r["duels"] == 0 and r["deals"] == 200
+
+
+def test_close_strategies_are_within_a_wide_delta():
+    r = api.duel("kamoul", strategies=["balanced", "heuristic:forget=0.01"], delta=0.3, progress=False)
+    assert r["decision"] == "within delta" and r["duels"] > 0 and r["low"] < 0.5 < r["high"], r
+
+
+def test_the_stopping_deal_does_not_depend_on_chunks_or_threads(monkeypatch):
+    base = api.duel("kamoul", strategies=["aggressive", "balanced"], progress=False, threads=1)
+    monkeypatch.setattr(duel_module, "CHUNK", 37)
+    again = api.duel("kamoul", strategies=["aggressive", "balanced"], progress=False, threads=2)
+    assert base == again and base["decision"] != "undecided"
+
+
+def test_duel_cli_prints_the_decision_and_json(capsys):
+    code, out, _ = run_cli(capsys, "duel", "kamoul", "--strategy", "balanced", "--strategy", "random", "--level",
+                           "manches", "--quiet")
+    assert code == 0 and "balanced beats random" in out and "%" in out and "[" in out
+    code, out, _ = run_cli(capsys, "duel", "kamoul", "--strategy", "balanced", "--strategy", "random", "--level",
+                           "manches", "--quiet", "--json")
+    assert code == 0 and json.loads(out)["decision"] == "A beats B"
+
+
+@pytest.mark.parametrize("args, field", [
+    (["kamoul", "--strategy", "balanced"], "--strategy"),
+    (["kamoul", "--strategy", "balanced", "--strategy", "nope"], "--strategy"),
+    (["kamoul", "--strategy", "balanced", "--strategy", "random", "--delta", "0.7"], "--delta"),
+    (["kamoul", "--strategy", "balanced", "--strategy", "random", "--max-games", "0"], "--max-games"),
+    (["chess", "--strategy", "balanced", "--strategy", "random"], "game"),
+])
+def test_bad_duel_input_is_one_line_exit_2(capsys, args, field):
+    code, out, err = run_cli(capsys, "duel", *args, "--quiet")
+    assert code == 2 and out == "" and len(err.strip().splitlines()) == 1 and err.startswith(f"Error: {field}"), err
