@@ -8,6 +8,8 @@ Layout of a study directory ``OUT``::
                                            partitions: ``polars.scan_parquet("OUT/samples")`` adds ``players``
     OUT/call_value.parquet                 :func:`call_value`: per players x zone x unseen x known x turn
     OUT/policy.parquet                     :func:`derive_policy`: the call threshold per players x unseen
+    OUT/samples-policy/players=<P>/        the same sampling from the derived policy's own play
+    OUT/policy_check.parquet               :func:`policy_check`: the policy derived again from those samples
     OUT/tournament-<P>p/                   the derived policy against every preset (a tournament batch)
     OUT/gain.parquet                       :func:`policy_gain`: the policy's results against each preset
 
@@ -43,8 +45,8 @@ ZONES = ("low", "normal", "high")  # cumulative <= -15, in between, >= 15 (where
 MIN_CELL = 30  # samples a cell needs before it can overrule the strategy's own choice
 
 
-def sample_dir(out, players: int) -> Path:
-    return Path(out) / "samples" / f"players={players}"
+def sample_dir(out, players: int, folder: str = "samples") -> Path:
+    return Path(out) / folder / f"players={players}"
 
 
 def tournament_dir(out, players: int) -> Path:
@@ -136,6 +138,15 @@ def derive_policy(cells: pl.DataFrame, by=("players",)) -> pl.DataFrame:
     return pl.DataFrame(rows)
 
 
+def policy_check(first: pl.DataFrame, again: pl.DataFrame) -> pl.DataFrame:
+    """Per players x unseen: the threshold derived from :data:`STRATEGY`'s play (``threshold``) and the one
+    derived again from the policy's own play (``threshold_again``, ``samples_again``); ``stable`` when equal."""
+    return first.select("players", "unseen", "threshold").join(
+        again.select("players", "unseen", pl.col("threshold").alias("threshold_again"),
+                     pl.col("samples").alias("samples_again")), on=["players", "unseen"], how="left"
+    ).with_columns((pl.col("threshold") == pl.col("threshold_again")).alias("stable")).sort("players", "unseen")
+
+
 def policy_strategy(policy: pl.DataFrame, players: int) -> str:
     """The ``call-table`` strategy text of the policy derived at ``players``."""
     rows = policy.filter(pl.col("players") == players)
@@ -166,9 +177,10 @@ def strategy_label(text: str) -> str:
     return parse_strategy(get_game("kamoul"), text).label()
 
 
-def scan_samples(out) -> pl.LazyFrame:
-    """Every sample of the study at ``out`` with its ``players`` column (a lazy scan: no need to fit in memory)."""
-    return pl.scan_parquet(Path(out) / "samples" / "**" / "*.parquet", hive_partitioning=True)
+def scan_samples(out, folder: str = "samples") -> pl.LazyFrame:
+    """Every sample of the study at ``out`` (``samples``: from :data:`STRATEGY`'s play; ``samples-policy``: from
+    the derived policy's) with its ``players`` column (a lazy scan: no need to fit in memory)."""
+    return pl.scan_parquet(Path(out) / folder / "**" / "*.parquet", hive_partitioning=True)
 
 
 def load_study(out, field: str = "--out") -> dict:
@@ -191,18 +203,19 @@ def sample_frame(rows: np.ndarray) -> pl.DataFrame:
                               for c in ("call_outcome", "play_outcome"))
 
 
-def _run_samples(out, players: int, n: int, seed: int, threads, progress: bool) -> bool:
-    """Sample games ``[0, n)`` at ``players`` into part files of :data:`CHUNK` games (resumable)."""
+def _run_samples(out, players: int, n: int, seed: int, threads, progress: bool, strategy: str = STRATEGY,
+                 folder: str = "samples") -> bool:
+    """Sample games ``[0, n)`` of ``strategy`` at ``players`` into part files of :data:`CHUNK` games (resumable)."""
     from tqdm import tqdm
 
     from simulator.core.batch import write_frame
 
-    rules, seats = _rules_and_seats(players)
-    folder = sample_dir(out, players)
+    rules, seats = _rules_and_seats(players, strategy)
+    folder = sample_dir(out, players, folder)
     folder.mkdir(parents=True, exist_ok=True)
     starts = range(0, n, CHUNK)
     try:
-        with tqdm(total=n, desc=f"rollouts {players}p", unit="manche", disable=None if progress else True,
+        with tqdm(total=n, desc=f"rollouts {players}p {strategy}", unit="manche", disable=None if progress else True,
                   dynamic_ncols=True) as bar:
             for start in starts:
                 stop = min(n, start + CHUNK)
@@ -242,10 +255,15 @@ def run(out, *, n: int, game: str = "kamoul", seed: int = 0, players=None, threa
     pooled = call_value(scan_samples(out), keys=("players", "unseen", "known_cell"))
     policy = derive_policy(pooled)
     study["policies"] = {str(p): policy_strategy(policy, p) for p in players}
-    study["parts"] = ["samples"] + [tournament_dir(out, p).name for p in players]
+    study["parts"] = ["samples", "samples-policy"] + [tournament_dir(out, p).name for p in players]
     _write_json_atomic(out / STUDY_FILE, study)
     for name, frame in (("call_value", cells), ("policy", policy)):
         write_frame(out / f"{name}.parquet", frame)
+    for p in players:  # a second improvement step, from the policy's own play: is the policy a fixed point?
+        if not _run_samples(out, p, n, seed, threads, progress, study["policies"][str(p)], "samples-policy"):
+            return {"path": out, "interrupted": True, "frames": None}
+    again = derive_policy(call_value(scan_samples(out, "samples-policy"), keys=("players", "unseen", "known_cell")))
+    write_frame(out / "policy_check.parquet", policy_check(policy, again))
     for p in players:
         texts = [study["policies"][str(p)], *PRESETS]
         result = api.tournament("kamoul", strategies=texts, out=tournament_dir(out, p), n=n, seed=seed, players=p,
@@ -258,7 +276,7 @@ def run(out, *, n: int, game: str = "kamoul", seed: int = 0, players=None, threa
 
 
 def study_frames(out) -> dict[str, pl.DataFrame]:
-    """The study's frames: ``call_value``, ``policy``, ``by_known`` (pooled over zone and turn), ``by_turn``
+    """The study's frames: ``call_value``, ``policy``, ``policy_check``, ``by_known`` (pooled over zone and turn), ``by_turn``
     (pooled over zone and known points, all-known layouts of at most 5 points), ``gain``."""
     out = Path(out)
     players = load_study(out)["inputs"]["players"]
@@ -267,6 +285,7 @@ def study_frames(out) -> dict[str, pl.DataFrame]:
     return {
         "call_value": pl.read_parquet(out / "call_value.parquet"),
         "policy": pl.read_parquet(out / "policy.parquet"),
+        "policy_check": pl.read_parquet(out / "policy_check.parquet"),
         "by_known": call_value(samples, keys=("players", "unseen", "known_cell")),
         "by_turn": call_value(fully_known_valid, keys=("players", "turn_bucket")),
         "by_zone": call_value(samples, keys=("players", "zone", "unseen")),

@@ -40,6 +40,19 @@ def _policy_table(policy: pl.DataFrame) -> str:
                    "better", "samples"], rows, id="policy", caption="the derived call policy", numeric={0, 1, 3, 4})
 
 
+def _check_table(check: pl.DataFrame) -> str:
+    def limit(t):
+        return "never" if t is None or t < 0 else f"≤ {t}"
+
+    rows = [[_num(r["players"]), _num(r["unseen"]) + ("+" if r["unseen"] == 3 else ""), limit(r["threshold"]),
+             limit(r["threshold_again"]), _num(r["samples_again"] or 0), "yes" if r["stable"] else "no"]
+            for r in check.iter_rows(named=True)]
+    return _table(["players", "unseen own cards", "call when (from balanced play)", "call when (from the policy's "
+                   "own play)", "samples", "same"], rows, id="policy-check",
+                  caption="a second improvement step: the policy derived again from states of its own play",
+                  numeric={0, 1, 4})
+
+
 def _gain_table(gain: pl.DataFrame) -> str:
     rows = [[_num(r["players"]), _e(r["preset"]), f"{_pct(r['win_rate'])} {_interval_pct(r['low'], r['high'])}",
              _num(r["decided"]), f"{_num(r['points_gap'], True)} {_interval(r['gap_low'], r['gap_high'], True)}",
@@ -73,6 +86,7 @@ def build_report(out_dir: str | Path, out_html: str | Path, *, title: str | None
     frames = frames or study_frames(out_dir)
     by_known = frames["by_known"]
     body = [_description(inputs, policies), "<h2>The call policy</h2>", _policy_table(frames["policy"]),
+            _check_table(frames["policy_check"]),
             "<h2>What the policy gains over the presets</h2>", _gain_table(frames["gain"])]
     figs = [("fig-policy-gain", "Win rate of the derived policy against each preset, per player count, with 95% "
              "Wilson intervals (50% = no better).", _png(lambda ax: plot_policy_gain(frames["gain"], ax=ax)))]

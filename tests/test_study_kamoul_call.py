@@ -47,6 +47,12 @@ def test_study_writes_samples_frames_policy_and_tournaments(study):
     assert ((gain["low"] <= gain["win_rate"]) & (gain["win_rate"] <= gain["high"])).all()
     for p in PLAYERS:
         assert (study / f"tournament-{p}p" / "matrix.parquet").exists()
+    check = pl.read_parquet(study / "policy_check.parquet")
+    policy = pl.read_parquet(study / "policy.parquet")
+    assert check.select("players", "unseen", "threshold").equals(policy.select("players", "unseen", "threshold")
+                                                                 .sort("players", "unseen"))
+    assert (check["stable"] == (check["threshold"] == check["threshold_again"])).all()
+    assert scan_samples(study, "samples-policy").select(pl.len()).collect().item() > 2000
 
 
 def _rows(cells):
@@ -96,6 +102,7 @@ def test_study_report_renders_in_headless_chromium_with_every_chart(study, brows
     page = parse(html)
     assert {f["id"] for f in page.figures} == FIGURES
     assert len(page.tables["policy"]["rows"]) == 2 * 4 and len(page.tables["gain"]["rows"]) == 2 * len(PRESETS)
+    assert len(page.tables["policy-check"]["rows"]) == 2 * 4
     for p in PLAYERS:
         assert page.tables[f"value-{p}p"]["rows"] and f"matrix-{p}p" in page.tables
 

@@ -164,9 +164,15 @@ def _sample_manche(game, seed, P, ri, rf, sids, prm, state, bufs, aux, rng0, rng
             return r
 
 
+SAMPLE, ADVISE = 0, 1
+
+
 @njit(parallel=True)
-def _sample_blocks(seed, start, stop, ri, rf, sids, prm, n_blocks, cap):
-    """Games ``[start, stop)`` in ``n_blocks`` blocks: ``(rows int64[B, cap, C], counts int64[B])``."""
+def _rollout_blocks(mode, seed, start, stop, ri, rf, sids, prm, template, cum_focal, n_blocks, cap):
+    """Games ``[start, stop)`` in ``n_blocks`` blocks: ``(rows int64[B, cap, C], counts int64[B])``. ``mode``
+    ``SAMPLE``: one manche of real play per game (``template`` and ``cum_focal`` unused); ``ADVISE``: one hand per
+    game in the situation of ``template`` with the focal seat's cumulative ``cum_focal``. One kernel for both
+    modes: each compiled kernel carries its own copy of ``play_hand``."""
     P = sids.shape[0]
     S = 52 * ri[I_N_DECKS]
     rows = np.zeros((n_blocks, cap, len(COLUMNS)), dtype=np.int64)
@@ -175,6 +181,8 @@ def _sample_blocks(seed, start, stop, ri, rf, sids, prm, n_blocks, cap):
     for b in prange(n_blocks):
         state = new_state(P, S)
         bufs = new_buffers(P, S)
+        rng = bufs[0]
+        cum = bufs[9]
         aux = np.zeros(4, dtype=np.uint64)
         rng0 = np.zeros(4, dtype=np.uint64)
         rng1 = np.zeros(4, dtype=np.uint64)
@@ -182,30 +190,10 @@ def _sample_blocks(seed, start, stop, ri, rf, sids, prm, n_blocks, cap):
         force = new_force()
         r = 0
         for g in range(min(start + per * b, stop), min(start + per * (b + 1), stop)):
-            r = _sample_manche(g, seed, P, ri, rf, sids, prm, state, bufs, aux, rng0, rng1, cum_played, force,
-                               rows[b], r)
-        counts[b] = r
-    return rows, counts
-
-
-@njit(parallel=True)
-def _advise_blocks(seed, start, stop, ri, rf, sids, prm, template, cum_focal, n_blocks):
-    """One hand per game of ``[start, stop)``: ``(rows int64[B, per, C], counts int64[B])``."""
-    P = sids.shape[0]
-    S = 52 * ri[I_N_DECKS]
-    per = (stop - start + n_blocks - 1) // n_blocks
-    rows = np.zeros((n_blocks, per, len(COLUMNS)), dtype=np.int64)
-    counts = np.zeros(n_blocks, dtype=np.int64)
-    for b in prange(n_blocks):
-        state = new_state(P, S)
-        bufs = new_buffers(P, S)
-        rng = bufs[0]
-        cum = bufs[9]
-        aux = np.zeros(4, dtype=np.uint64)
-        rng0 = np.zeros(4, dtype=np.uint64)
-        force = new_force()
-        r = 0
-        for g in range(min(start + per * b, stop), min(start + per * (b + 1), stop)):
+            if mode == SAMPLE:
+                r = _sample_manche(g, seed, P, ri, rf, sids, prm, state, bufs, aux, rng0, rng1, cum_played, force,
+                                   rows[b], r)
+                continue
             seed_state(seed, g, rng)
             seed_state(seed ^ SAMPLER_SALT, g, aux)
             force[:] = template
@@ -244,7 +232,7 @@ def sample_kernel(rules: Rules, seats, seed: int, start: int, stop: int, threads
     n_blocks = _blocks(stop - start, threads)
     cap = 16 * -(-(stop - start) // n_blocks)
     while True:
-        rows, counts = _sample_blocks(seed, start, stop, ri, rf, sids, prm, n_blocks, cap)
+        rows, counts = _rollout_blocks(SAMPLE, seed, start, stop, ri, rf, sids, prm, new_force(), 0, n_blocks, cap)
         if (counts <= cap).all():
             return _gather(rows, counts)
         cap = int(counts.max())
@@ -254,8 +242,9 @@ def advise_kernel(rules: Rules, seats, situation: Situation, seed: int, start: i
                   threads: int | None = None) -> np.ndarray:
     """Samples of ``situation``, one hand per game of ``[start, stop)``, with the numba engine."""
     ri, rf, sids, prm = _arrays(rules, seats)
-    rows, counts = _advise_blocks(seed, start, stop, ri, rf, sids, prm, situation.force(), situation.cum,
-                                  _blocks(stop - start, threads))
+    n_blocks = _blocks(stop - start, threads)
+    rows, counts = _rollout_blocks(ADVISE, seed, start, stop, ri, rf, sids, prm, situation.force(), situation.cum,
+                                   n_blocks, -(-(stop - start) // n_blocks))
     return _gather(rows, counts)
 
 
