@@ -170,6 +170,31 @@ def report(run_dir, out, pdf, title):
 
 
 @cli.command()
+@click.option("--p1", type=float, required=True, help="Win rate of A you want to be able to detect, e.g. 0.55.")
+@click.option("--p2", type=float, default=0.5, show_default=True, help="Win rate of B (or the reference).")
+@click.option("--alpha", type=float, default=0.05, show_default=True, help="Two-sided significance level.")
+@click.option("--power", type=float, default=0.8, show_default=True, help="Chance of detecting the difference.")
+@click.option("--rho", "paired_rho", type=float, default=0.0, show_default=True,
+              help="Correlation of A's and B's results on the same deal (paired designs gain from it).")
+def plan(p1, p2, alpha, power, paired_rho):
+    """How many games do I need to tell win rates P1 and P2 apart?
+
+    A fixed-size two-sided test at ALPHA with POWER. With common random numbers (tournaments and sweeps play
+    every cell on the same deals) the results are correlated, which `--rho` takes into account. To stop as
+    soon as the answer is known instead, use `cardsim duel`.
+
+    \b
+    Example:
+      cardsim plan --p1 0.55 --p2 0.50
+    """
+    from simulator import api
+
+    r = api.plan(p1=p1, p2=p2, alpha=alpha, power=power, paired_rho=paired_rho)
+    click.echo(f"games per strategy: {r['games']:,}  (to tell {p1:.1%} from {p2:.1%}, two-sided alpha {alpha}, "
+               f"power {power:.0%}, paired correlation {paired_rho}; independent samples: {r['games_unpaired']:,})")
+
+
+@cli.command()
 @click.argument("game")
 @click.option("--strategy", "strategies", multiple=True, metavar="NAME[:k=v,...]", required=True,
               help="Strategy A, then strategy B (give --strategy twice).")
@@ -245,6 +270,7 @@ def advise(game, known, unknown, turn, players, cumulative, strategy, options, s
     Example:
       cardsim advise kamoul --known "2 3 RK" --unknown 1 --turn 6 --players 4
       cardsim duel kamoul --strategy aggressive --strategy balanced
+      cardsim plan --p1 0.55 --p2 0.50
     """
     from simulator import api
 

@@ -188,6 +188,22 @@ def rami_opening(hand_text: str, *, decks: int = 2, opening_points: int = 51) ->
             "can_open": result.can_open, "points": result.points, "melds": melds}
 
 
+def plan(*, p1: float, p2: float, alpha: float = 0.05, power: float = 0.8, paired_rho: float = 0.0) -> dict:
+    """How many games per strategy tell win rates ``p1`` and ``p2`` apart (``analysis.stats.games_needed``); see
+    ``cardsim plan --help``. Returns ``{"games", "games_unpaired", …}``."""
+    from analysis.stats import games_needed
+
+    for field, value, lo, hi in (("--p1", p1, 0.0, 1.0), ("--p2", p2, 0.0, 1.0), ("--alpha", alpha, 0.0, 0.5),
+                                 ("--power", power, 0.5, 1.0), ("--rho", paired_rho, -1e-300, 1.0)):
+        if isinstance(value, bool) or not isinstance(value, (int, float)) or not lo < value < hi:
+            allowed = "a correlation in [0, 1)" if field == "--rho" else f"a number strictly between {lo:g} and {hi:g}"
+            raise SpecError(field, value, allowed)
+    if p1 == p2:
+        raise SpecError("--p2", p2, "a win rate other than --p1", "equals --p1")
+    return {"p1": p1, "p2": p2, "alpha": alpha, "power": power, "paired_rho": paired_rho,
+            "games": games_needed(p1, p2, alpha, power, paired_rho), "games_unpaired": games_needed(p1, p2, alpha, power)}
+
+
 def duel(game: str, *, strategies: list[str], delta: float = 0.05, alpha: float = 0.05, beta: float = 0.05,
          max_games: int = 200_000, seed: int = 0, players: int | None = None, level: str | None = None,
          options: dict | list[str] | None = None, threads: int | None = None, progress: bool = True) -> dict:

@@ -57,3 +57,20 @@ def test_duel_cli_prints_the_decision_and_json(capsys):
 def test_bad_duel_input_is_one_line_exit_2(capsys, args, field):
     code, out, err = run_cli(capsys, "duel", *args, "--quiet")
     assert code == 2 and out == "" and len(err.strip().splitlines()) == 1 and err.startswith(f"Error: {field}"), err
+
+
+def test_plan_gives_the_textbook_sample_size_and_pairing_halves_it(capsys):
+    # two-sided alpha 0.05, power 0.8, 0.55 vs 0.50: (1.95996 + 0.84162)^2 (0.2475 + 0.25) / 0.05^2 = 1561.5 -> 1562
+    assert api.plan(p1=0.55, p2=0.5)["games"] == 1562
+    paired = api.plan(p1=0.55, p2=0.5, paired_rho=0.5)
+    assert paired["games_unpaired"] == 1562 and abs(paired["games"] - 1562 / 2) <= 1
+    code, out, _ = run_cli(capsys, "plan", "--p1", "0.55")
+    assert code == 0 and "1,562" in out
+
+
+@pytest.mark.parametrize("args, field", [(["--p1", "0.5"], "--p2"), (["--p1", "1.2"], "--p1"),
+                                         (["--p1", "0.6", "--rho", "1"], "--rho"), (["--p1", "0.6", "--power", "0.3"],
+                                                                                 "--power")])
+def test_bad_plan_input_is_one_line_exit_2(capsys, args, field):
+    code, out, err = run_cli(capsys, "plan", *args)
+    assert code == 2 and out == "" and len(err.strip().splitlines()) == 1 and err.startswith(f"Error: {field}:"), err
