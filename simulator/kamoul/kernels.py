@@ -758,15 +758,19 @@ def play_hand(dealer, cum, P, ri, rf, sids, prm, rng, state, work, h, tmp, out, 
                     break
         top = np.int64(discard[nd - 1]) if nd > 0 else np.int64(-1)
         snap_card = np.int64(-1)
-        act = decide_turn(sids[p], prm[p], p, know[p], occ, nslots, top, can_call, can_contre, can_take, cum[p],
-                          ri[I_AU30] == 1, rng)
-        if forced:
+        while True:  # one call site (decide_turn is inlined): a forced decision may ask a second time
+            act = decide_turn(sids[p], prm[p], p, know[p], occ, nslots, top, can_call, can_contre, can_take, cum[p],
+                              ri[I_AU30] == 1, rng)
+            if not forced:
+                break
+            forced = False
             _record_focal(force, p, hand, occ, know, nslots, act)
             if force[FC_MODE] == MODE_CALL:
                 act = ACT_CALL
             elif force[FC_MODE] == MODE_PLAY_ON and act == ACT_CALL:
-                act = decide_turn(sids[p], prm[p], p, know[p], occ, nslots, top, False, can_contre, can_take, cum[p],
-                                  ri[I_AU30] == 1, rng)
+                can_call = False
+                continue
+            break
         if act == ACT_CALL:  # K8
             e, unk = estimate(sids[p], prm[p], p, know[p], occ, nslots)
             _trace(h, EV_CALL, p, own_turns[p], 0)
