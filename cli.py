@@ -424,7 +424,8 @@ def sweep(game, grids, option_grids, seats, strategies, n, seed, out, players, l
 @click.option("--out", type=click.Path(path_type=Path), required=True,
               help="Study directory (new, empty, or the same study to resume).")
 @click.option("-n", "n", type=int, required=True,
-              help="Rounds per cell (seating or grid point); kamoul-call: sampled states per player count.")
+              help="Rounds per cell (seating or grid point); kamoul-call: manches sampled per player count (one "
+                   "decision per hand) and manches per seating of its tournaments.")
 @click.option("--seed", type=int, default=0, show_default=True, help="The seed of every cell.")
 @click.option("--players", default=None,
               help="Player counts, comma-separated [rami-openings: 2,3,4,6; kamoul-call: 2,3,4,6; "
