@@ -54,11 +54,16 @@ def winning_units_of(spec: RunSpec, read) -> pl.LazyFrame:
     return finest.select("game", pl.when(unique).then(mask).otherwise(0).alias("mask"))
 
 
-def cell_wins(spec: RunSpec, run_dir, a: str, b: str, pattern: str) -> dict:
-    """Decided games won by ``a`` and by ``b`` in one tournament cell, and the undecided ones."""
+def seating_masks(spec: RunSpec, pattern: str) -> tuple[int, int]:
+    """Bit masks of the units (seats or teams) that strategy A and strategy B hold in the seating ``pattern``."""
     n_units = max(units_of(spec.game, spec.players)) + 1
     a_mask = sum(1 << u for u in range(n_units) if pattern[u] == "A")
-    b_mask = ((1 << n_units) - 1) ^ a_mask
+    return a_mask, ((1 << n_units) - 1) ^ a_mask
+
+
+def cell_wins(spec: RunSpec, run_dir, a: str, b: str, pattern: str) -> dict:
+    """Decided games won by ``a`` and by ``b`` in one tournament cell, and the undecided ones."""
+    a_mask, b_mask = seating_masks(spec, pattern)
     m = pl.col("mask")
     row = winning_units(spec, run_dir).select(
         pl.len().alias("games"),

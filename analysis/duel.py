@@ -15,9 +15,9 @@ from __future__ import annotations
 import numpy as np
 import polars as pl
 
-from analysis.batches import winning_units_of
+from analysis.batches import seating_masks, winning_units_of
 from analysis.stats import SequentialComparison, wilson
-from simulator.core.designs import tournament_batch, units_of
+from simulator.core.designs import tournament_batch
 from simulator.core.errors import SpecError
 
 CHUNK = 2_000
@@ -29,9 +29,7 @@ def _deal_scores(cells, start: int, stop: int, threads) -> np.ndarray:
     for cell in cells:
         spec, pattern = cell.spec, cell.labels["seating"]
         frames = spec.plugin.simulate_chunk(spec, start, stop, threads)
-        n_units = max(units_of(spec.game, spec.players)) + 1
-        a_mask = sum(1 << u for u in range(n_units) if pattern[u] == "A")
-        b_mask = ((1 << n_units) - 1) ^ a_mask
+        a_mask, b_mask = seating_masks(spec, pattern)
         m = pl.col("mask")
         per_game = winning_units_of(spec, lambda table: frames[table].lazy()).group_by("game").agg(
             (((m != 0) & ((m & b_mask) == 0)).cast(pl.Int64) - ((m != 0) & ((m & a_mask) == 0)).cast(pl.Int64))

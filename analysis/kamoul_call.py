@@ -43,6 +43,7 @@ KNOWN_CAP = 15  # known points of 15 and more share one cell
 TURN_EDGES = (1, 2, 3, 4, 6, 9)  # turn buckets 1, 2, 3, 4-5, 6-8, 9+
 ZONES = ("low", "normal", "high")  # cumulative <= -15, in between, >= 15 (where au-score calls exist, K11)
 MIN_CELL = 30  # samples a cell needs before it can overrule the strategy's own choice
+KNOWN_KEYS = ("players", "unseen", "known_cell")  # the cells the policy is derived from
 
 
 def sample_dir(out, players: int, folder: str = "samples") -> Path:
@@ -252,7 +253,7 @@ def run(out, *, n: int, game: str = "kamoul", seed: int = 0, players=None, threa
         if not _run_samples(out, p, n, seed, threads, progress):
             return {"path": out, "interrupted": True, "frames": None}
     cells = call_value(scan_samples(out))
-    pooled = call_value(scan_samples(out), keys=("players", "unseen", "known_cell"))
+    pooled = call_value(scan_samples(out), keys=KNOWN_KEYS)
     policy = derive_policy(pooled)
     study["policies"] = {str(p): policy_strategy(policy, p) for p in players}
     study["parts"] = ["samples", "samples-policy"] + [tournament_dir(out, p).name for p in players]
@@ -262,7 +263,7 @@ def run(out, *, n: int, game: str = "kamoul", seed: int = 0, players=None, threa
     for p in players:  # a second improvement step, from the policy's own play: is the policy a fixed point?
         if not _run_samples(out, p, n, seed, threads, progress, study["policies"][str(p)], "samples-policy"):
             return {"path": out, "interrupted": True, "frames": None}
-    again = derive_policy(call_value(scan_samples(out, "samples-policy"), keys=("players", "unseen", "known_cell")))
+    again = derive_policy(call_value(scan_samples(out, "samples-policy"), keys=KNOWN_KEYS))
     write_frame(out / "policy_check.parquet", policy_check(policy, again))
     for p in players:
         texts = [study["policies"][str(p)], *PRESETS]
@@ -270,14 +271,15 @@ def run(out, *, n: int, game: str = "kamoul", seed: int = 0, players=None, threa
                                 level=TOURNAMENT_LEVEL, threads=threads, chunk_size=chunk_size, progress=progress)
         if result.interrupted:
             return {"path": out, "interrupted": True, "frames": None}
-    frames = study_frames(out)
+    frames = study_frames(out, by_known=pooled)
     write_frame(out / "gain.parquet", frames["gain"])
     return {"path": out, "interrupted": False, "frames": frames}
 
 
-def study_frames(out) -> dict[str, pl.DataFrame]:
-    """The study's frames: ``call_value``, ``policy``, ``policy_check``, ``by_known`` (pooled over zone and turn), ``by_turn``
-    (pooled over zone and known points, all-known layouts of at most 5 points), ``gain``."""
+def study_frames(out, by_known: pl.DataFrame | None = None) -> dict[str, pl.DataFrame]:
+    """The study's frames: ``call_value``, ``policy``, ``policy_check``, ``by_known`` (pooled over zone and turn;
+    given when the caller has it already), ``by_turn`` (pooled over zone and known points, all-known layouts of at
+    most 5 points), ``by_zone``, ``gain``."""
     out = Path(out)
     players = load_study(out)["inputs"]["players"]
     samples = scan_samples(out)
@@ -286,7 +288,7 @@ def study_frames(out) -> dict[str, pl.DataFrame]:
         "call_value": pl.read_parquet(out / "call_value.parquet"),
         "policy": pl.read_parquet(out / "policy.parquet"),
         "policy_check": pl.read_parquet(out / "policy_check.parquet"),
-        "by_known": call_value(samples, keys=("players", "unseen", "known_cell")),
+        "by_known": call_value(samples, keys=KNOWN_KEYS) if by_known is None else by_known,
         "by_turn": call_value(fully_known_valid, keys=("players", "turn_bucket")),
         "by_zone": call_value(samples, keys=("players", "zone", "unseen")),
         "gain": policy_gain(out, players),

@@ -83,6 +83,16 @@ def seats_of(spec) -> list[Seat]:
             for s in spec.strategies]
 
 
+def seat_arrays(seats: list[Seat]) -> tuple[np.ndarray, np.ndarray]:
+    """What a kernel reads of the seats: ``sids`` (``int64[P]``, kernel ids) and ``prm`` (``float64[P, K]``, each
+    seat's parameters, zero-padded to the longest)."""
+    sids = np.array([s.sid for s in seats], dtype=np.int64)
+    prm = np.zeros((len(seats), max(len(s.prm) for s in seats)), dtype=np.float64)
+    for p, s in enumerate(seats):
+        prm[p, : len(s.prm)] = s.prm
+    return sids, prm
+
+
 @dataclass(frozen=True)
 class GamePlugin:
     """The contract between one game package and the core.

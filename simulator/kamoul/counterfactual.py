@@ -28,7 +28,9 @@ import numba
 import numpy as np
 from numba import prange
 
+from simulator.core.game import seat_arrays
 from simulator.core.jit import njit
+from simulator.core.records import gather_blocks
 from simulator.core.rng import below, seed_state, stream_state
 from simulator.kamoul.codes import (
     FC_CARDS, FC_FIRST, FC_IMPOSE_FAILED, FC_KNOWN, FC_LAST, FC_MODE, FC_NATURAL_CALL, FC_N_KNOWN,
@@ -210,20 +212,11 @@ def _rollout_blocks(mode, seed, start, stop, ri, rf, sids, prm, template, cum_fo
 
 
 def _arrays(rules: Rules, seats) -> tuple:
-    ri, rf = rules_arrays(rules)
-    sids = np.array([s.sid for s in seats], dtype=np.int64)
-    prm = np.zeros((len(seats), max(len(s.prm) for s in seats)), dtype=np.float64)
-    for p, s in enumerate(seats):
-        prm[p, : len(s.prm)] = s.prm
-    return ri, rf, sids, prm
+    return (*rules_arrays(rules), *seat_arrays(seats))
 
 
 def _blocks(n: int, threads: int | None) -> int:
     return max(1, min(n, 4 * (threads or numba.get_num_threads())))
-
-
-def _gather(rows: np.ndarray, counts: np.ndarray) -> np.ndarray:
-    return np.concatenate([rows[b, : counts[b]] for b in range(len(counts))]) if len(counts) else rows[0, :0]
 
 
 def sample_kernel(rules: Rules, seats, seed: int, start: int, stop: int, threads: int | None = None) -> np.ndarray:
@@ -234,7 +227,7 @@ def sample_kernel(rules: Rules, seats, seed: int, start: int, stop: int, threads
     while True:
         rows, counts = _rollout_blocks(SAMPLE, seed, start, stop, ri, rf, sids, prm, new_force(), 0, n_blocks, cap)
         if (counts <= cap).all():
-            return _gather(rows, counts)
+            return gather_blocks(rows, counts)
         cap = int(counts.max())
 
 
@@ -245,7 +238,7 @@ def advise_kernel(rules: Rules, seats, situation: Situation, seed: int, start: i
     n_blocks = _blocks(stop - start, threads)
     rows, counts = _rollout_blocks(ADVISE, seed, start, stop, ri, rf, sids, prm, situation.force(), situation.cum,
                                    n_blocks, -(-(stop - start) // n_blocks))
-    return _gather(rows, counts)
+    return gather_blocks(rows, counts)
 
 
 # -------------------------------------------------------------------------------------- reference engine

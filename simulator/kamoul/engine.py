@@ -10,7 +10,7 @@ import numba
 import numpy as np
 import polars as pl
 
-from simulator.core.game import seats_of  # noqa: F401  (re-exported for replay and tests)
+from simulator.core.game import seat_arrays, seats_of  # noqa: F401  (seats_of re-exported for replay and tests)
 from simulator.core.records import gather_blocks
 from simulator.core.spec import RunSpec
 from simulator.kamoul import kernels, records
@@ -38,10 +38,7 @@ def raw_kernel(spec: RunSpec, start: int, stop: int, threads: int | None = None)
     """Play games ``[start, stop)`` with the numba engine; rows in game order whatever the thread count."""
     ri, rf = rules_arrays(rules_of(spec))
     seats = seats_of(spec)
-    sids = np.array([s.sid for s in seats], dtype=np.int64)
-    prm = np.zeros((len(seats), max(len(s.prm) for s in seats)), dtype=np.float64)
-    for p, s in enumerate(seats):
-        prm[p, : len(s.prm)] = s.prm
+    sids, prm = seat_arrays(seats)
     P = spec.players
     n = stop - start
     threads = threads or numba.get_num_threads()

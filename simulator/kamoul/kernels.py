@@ -23,6 +23,7 @@ import numpy as np
 from numba import prange
 
 from simulator.core.jit import njit
+from simulator.core.cards import IS_RED
 from simulator.core.rng import below, seed_state, uniform
 from simulator.kamoul.codes import (
     ACT_CALL, ACT_CONTRE, ACT_STOCK, CARD_VALUE, CLS_AU, CLS_FALSE, CLS_NORMAL, EV_CALL, EV_CONTRE, EV_DEAL, EV_DISCARD,
@@ -564,8 +565,7 @@ def _matches(card, code):
     c = card % 52
     if code < 12:
         return c % 13 == code
-    red = c // 13 == 1 or c // 13 == 2
-    return c % 13 == 12 and red == (code == RANK_CODE_RED_KING)
+    return c % 13 == 12 and IS_RED[c] == (code == RANK_CODE_RED_KING)
 
 
 @njit(refcount=False)

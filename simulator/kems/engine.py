@@ -11,7 +11,7 @@ import numba
 import numpy as np
 import polars as pl
 
-from simulator.core.game import Seat, seat_list
+from simulator.core.game import Seat, seat_arrays, seat_list
 from simulator.core.records import gather_blocks
 from simulator.kems import kernels, records
 from simulator.kems.reference import LEVELS, play_games, seat_model
@@ -42,10 +42,7 @@ def raw_kernel(rules: Rules, seats, seed: int, start: int, stop: int, level: str
     check_players(P, {})  # KM1: the kernel has no bounds checks
     ri, rf = rules_arrays(rules)
     model = seat_model(seats, rules)
-    sids = np.array([s.sid for s in seats], dtype=np.int64)
-    prm = np.zeros((P, max(len(s.prm) for s in seats)), dtype=np.float64)
-    for p, s in enumerate(seats):
-        prm[p, : len(s.prm)] = s.prm
+    sids, prm = seat_arrays(seats)
     deck = np.array(rules.cards(), dtype=np.int64)
     n = stop - start
     threads = threads or numba.get_num_threads()

@@ -16,7 +16,7 @@ import numpy as np
 import polars as pl
 
 from simulator.core.errors import SpecError
-from simulator.core.game import seat_list
+from simulator.core.game import seat_arrays, seat_list
 from simulator.core.records import gather_blocks
 from simulator.rami import kernels, records
 from simulator.rami.reference import LEVELS, Seat, play_games
@@ -47,10 +47,7 @@ def raw_kernel(rules: Rules, seats, seed: int, start: int, stop: int, level: str
     P = len(seats)
     check_players(P, {"n_decks": rules.n_decks, "hand_cards": rules.hand_cards})  # R1/R2: the kernel has no bounds checks
     ri, rf = rules_arrays(rules, P)
-    sids = np.array([s.sid for s in seats], dtype=np.int64)
-    prm = np.zeros((P, max(len(s.prm) for s in seats)), dtype=np.float64)
-    for p, s in enumerate(seats):
-        prm[p, : len(s.prm)] = s.prm
+    sids, prm = seat_arrays(seats)
     n = stop - start
     threads = threads or numba.get_num_threads()
     n_blocks = max(1, min(n, 4 * threads))
