@@ -25,12 +25,13 @@ from numba import prange
 from simulator.core.jit import njit
 from simulator.core.cards import IS_RED
 from simulator.core.rng import below, seed_state, uniform
+from simulator.core.trace import fold as _trace
 from simulator.kamoul.codes import (
     ACT_CALL, ACT_CONTRE, ACT_STOCK, CARD_VALUE, CLS_AU, CLS_FALSE, CLS_NORMAL, EV_CALL, EV_CONTRE, EV_DEAL, EV_DISCARD,
     EV_DRAW, EV_END, EV_FALSE_SHOWN, EV_FORGET, EV_KEEP, EV_PEEK, EV_PENALTY, EV_POWER, EV_REORDER, EV_RESHUFFLE,
     EV_SNAP_BAD, EV_SNAP_OK, EV_SWAP, EV_TAKE, EV_ULTIME, FC_CARDS, FC_FIRST, FC_IMPOSE_FAILED, FC_KNOWN, FC_LAST,
     FC_LEN, FC_MODE, FC_NATURAL_CALL, FC_N_KNOWN, FC_N_UNKNOWN, FC_PLAYER, FC_REACHED, FC_SPEC, FC_SUPPRESS, FC_TOTAL,
-    FC_TURN, FC_UNKNOWN, FNV_PRIME, MODE_CALL, MODE_PLAY_ON, OUT_AU_M31, OUT_AU_RESET, OUT_BEATEN,
+    FC_TURN, FC_UNKNOWN, MODE_CALL, MODE_PLAY_ON, OUT_AU_M31, OUT_AU_RESET, OUT_BEATEN,
     OUT_CONTRE_LOST, OUT_CONTRE_WON, OUT_FALSE, OUT_NO_CALL, OUT_NORMAL, OUT_ULTIME, PENALTY_FALSE,
     PENALTY_OUT_OF_TURN, PENALTY_REORDER, PENALTY_SNAP, PENALTY_STUCK, POWER_KING, POWER_NONE, POWER_PEEK_OPP,
     POWER_PEEK_OWN, POWER_SWAP, RANK_CODE_RED_KING, RANK_POWER, SNAP_NONE, SNAP_OWN, TRACE_SEED,
@@ -89,13 +90,6 @@ def reset_force(force):
         force[i] = 0
     force[FC_PLAYER] = -1
     force[FC_N_KNOWN] = -1
-
-
-@njit(inline="always")
-def _trace(h, ev, a, b, c):
-    word = (np.uint64(ev & 0xFF) | (np.uint64(a & 0xFF) << np.uint64(8)) | (np.uint64(b & 0xFFFF) << np.uint64(16))
-            | (np.uint64(c & 0xFFFF) << np.uint64(32)))
-    h[0] = (h[0] ^ word) * np.uint64(FNV_PRIME)
 
 
 @njit(inline="always")

@@ -12,7 +12,7 @@ import numpy as np
 
 from simulator.core.jit import njit
 from simulator.core.rng import NEVER, below, exponential, geometric, uniform
-from simulator.kems.codes import FNV_PRIME
+from simulator.core.trace import fold as trace  # noqa: F401  (the kernels' trace, re-exported)
 from simulator.kems.rules import I_RACE, I_REACT_MAX, I_REACT_MIN, RACE_UNIFORM
 from strategies.kems.views import PUB_SIZE
 
@@ -80,14 +80,6 @@ def new_state(P):
 
 
 # ------------------------------------------------------------------------------------------ helpers
-@njit(inline="always")
-def trace(h, ev, a, b, c):
-    """codes.trace_py in uint64."""
-    word = (np.uint64(np.int64(ev) & 0xFF) | (np.uint64(np.int64(a) & 0xFF) << np.uint64(8))
-            | (np.uint64(np.int64(b) & 0xFFFF) << np.uint64(16)) | (np.uint64(np.int64(c) & 0xFFFF) << np.uint64(32)))
-    h[0] = (h[0] ^ word) * np.uint64(FNV_PRIME)
-
-
 @njit(refcount=False, inline="always")
 def team(p, P):
     return p % (P // 2)

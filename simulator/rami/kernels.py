@@ -29,9 +29,10 @@ from numba import prange
 
 from simulator.core.jit import njit
 from simulator.core.rng import below, seed_state, uniform
+from simulator.core.trace import fold as _trace
 from simulator.rami.codes import (
     DRAW_DISCARD, END_VALUE, EV_CLAIM, EV_DEAL, EV_DEALER, EV_DEALER_DRAW, EV_DISCARD, EV_DRAW, EV_END, EV_LAYOFF,
-    EV_MELD, EV_OPEN, EV_RESHUFFLE, EV_SWAP, EV_TAKE, FNV_PRIME, LAY_KEEP_JOKERS, LAY_NONE, MAX_MELDS, MAX_MOVES,
+    EV_MELD, EV_OPEN, EV_RESHUFFLE, EV_SWAP, EV_TAKE, LAY_KEEP_JOKERS, LAY_NONE, MAX_MELDS, MAX_MOVES,
     N_IDS, OPEN_OPEN, OPEN_SEC, OUT_BLOCKED, OUT_NORMAL, OUT_RAMI_SEC, OUT_TURN_CAP, TRACE_SEED,
 )
 from simulator.rami.melds import (
@@ -115,14 +116,6 @@ def new_state(P, decks):
 
 
 # ------------------------------------------------------------------------------------------ helpers
-@njit(inline="always")
-def _trace(h, ev, a, b, c):
-    """codes.trace_py in uint64."""
-    word = (np.uint64(np.int64(ev) & 0xFF) | (np.uint64(np.int64(a) & 0xFF) << np.uint64(8))
-            | (np.uint64(np.int64(b) & 0xFFFF) << np.uint64(16)) | (np.uint64(np.int64(c) & 0xFFFF) << np.uint64(32)))
-    h[0] = (h[0] ^ word) * np.uint64(FNV_PRIME)
-
-
 @njit(refcount=False)
 def _shuffle(cards, n, rng):
     """Round.shuffle: Fisher–Yates from the end, one ``below`` per position."""
