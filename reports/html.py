@@ -81,16 +81,10 @@ def check_output(path: str | Path, field: str) -> Path:
 
 def write_atomic(path: Path, data: bytes) -> Path:
     """Write ``data`` to a temporary name beside ``path`` and rename it into place."""
-    tmp = path.with_name(f".{path.name}.{os.getpid()}.tmp")
-    try:
-        with open(tmp, "wb") as handle:
-            handle.write(data)
-            handle.flush()
-            os.fsync(handle.fileno())
-        os.replace(tmp, path)
-    finally:
-        tmp.unlink(missing_ok=True)
-    return path
+    from simulator.core.store import write_bytes_atomic
+
+    write_bytes_atomic(Path(path), data)
+    return Path(path)
 
 
 # --- formatting -----------------------------------------------------------------------------------------

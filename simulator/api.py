@@ -285,12 +285,13 @@ def sweep(game: str, *, out: str | Path, n: int, grids: list[str] | None = None,
 def _run_and_store(batch, out, threads, chunk_size, progress):
     from simulator.core.batch import run_batch, write_frame
 
-    result = run_batch(batch, out, chunk_size=chunk_size, threads=threads, progress=progress)
-    if not result.interrupted:
-        result.frames = batch_frames(out)
+    def store_frames(path):
+        frames = batch_frames(path)
         for name in ("matrix", "ratings") if batch.kind == "tournament" else ("summary", "outcomes"):
-            write_frame(Path(out) / f"{name}.parquet", result.frames[name])
-    return result
+            write_frame(Path(path) / f"{name}.parquet", frames[name])
+        return frames
+
+    return run_batch(batch, out, chunk_size=chunk_size, threads=threads, progress=progress, on_complete=store_frames)
 
 
 def batch_frames(out: str | Path) -> dict:

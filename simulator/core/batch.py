@@ -17,29 +17,37 @@ hive_partitioning=True)`` opens every cell's hands with a ``cell`` column, and s
 ``pandas.read_parquet("OUT/cells")`` when the level writes a single table. :func:`read_batch` is the
 general way: any table, plus each cell's labels as columns.
 
-Opening refuses, before anything is written, a directory that is neither empty nor this same batch.
+Every input is validated before anything is written (the cells' specs when the batch is built, the chunk
+size and threads in :func:`run_batch`); then a directory that is neither empty nor this same batch is
+refused, unchanged. The batch holds ``OUT/.lock`` while it runs (each cell takes its own as well), so a
+second writer is refused (:mod:`simulator.core.dirlock`).
 """
 
 from __future__ import annotations
 
+import io
 import itertools
 import json
-import os
+import re
 from dataclasses import dataclass
 from pathlib import Path
 
 import polars as pl
 
+from simulator.core.backends import check_threads
+from simulator.core.dirlock import LOCK_NAME, DirLock
 from simulator.core.errors import SpecError
-from simulator.core.runner import run
+from simulator.core.runner import chunk_size_for, run
 from simulator.core.spec import RunSpec
-from simulator.core.store import MANIFEST_NAME, read_table
+from simulator.core.store import MANIFEST_NAME, read_table, write_bytes_atomic, write_json_atomic
 
 BATCH_FORMAT = "cardsim-batch/1"
 BATCH_NAME = "_batch.json"
 CELLS = "cells"
 MAX_CELLS = 1000
 BATCH_ALLOWED = "an empty or new directory, or the same tournament/sweep to resume"
+STUDY_NAME = "_study.json"
+CELL_ID = re.compile(r"^[A-Za-z0-9][A-Za-z0-9_-]{0,63}$")  # a folder name: no '/', no '..'
 
 
 @dataclass(frozen=True)
@@ -94,7 +102,8 @@ def cell_ids(count: int) -> list[str]:
 
 
 def check_batch_dir(out: str | Path, batch: Batch) -> None:
-    """Refuse (``SpecError``, nothing written) a directory that cannot hold ``batch``."""
+    """Refuse (``SpecError``, nothing written) a directory that cannot hold ``batch``: a file, a run, a study,
+    another batch, or a non-empty directory that is not a batch."""
     path = Path(out)
     if not path.exists():
         return
@@ -104,7 +113,9 @@ def check_batch_dir(out: str | Path, batch: Batch) -> None:
     if not meta.exists():
         if (path / MANIFEST_NAME).exists():
             raise SpecError("--out", str(path), BATCH_ALLOWED, "holds a single run, not a tournament or sweep")
-        if any(path.iterdir()):
+        if (path / STUDY_NAME).exists():
+            raise SpecError("--out", str(path), BATCH_ALLOWED, f"holds a study ({STUDY_NAME}), not a tournament or sweep")
+        if any(e.name != LOCK_NAME for e in path.iterdir()):
             raise SpecError("--out", str(path), BATCH_ALLOWED, "is not empty and is not a cardsim batch (no _batch.json)")
         return
     stored = load_batch(path, "--out")
@@ -115,61 +126,81 @@ def check_batch_dir(out: str | Path, batch: Batch) -> None:
 
 
 def load_batch(out: str | Path, field: str = "batch") -> dict:
-    """The parsed ``_batch.json`` of ``out``; one-line :class:`SpecError` when ``out`` is not a batch."""
+    """The parsed ``_batch.json`` of ``out``; one-line :class:`SpecError` when ``out`` is not a batch or its
+    file is not one (every cell must have an id that is a plain folder name, labels and a spec)."""
     meta = Path(out) / BATCH_NAME
     if not meta.is_file():
         raise SpecError(field, str(out), "a tournament or sweep directory", "is not a batch (no _batch.json)")
     try:
         data = json.loads(meta.read_text(encoding="utf-8"))
-    except (OSError, UnicodeDecodeError, json.JSONDecodeError) as err:
+    except (OSError, UnicodeDecodeError, json.JSONDecodeError, RecursionError) as err:
         raise SpecError(field, str(meta), "a cardsim batch file", f"is unreadable ({err})") from None
     if not isinstance(data, dict) or data.get("format") != BATCH_FORMAT or not isinstance(data.get("cells"), list):
         raise SpecError(field, str(meta), f"a cardsim batch file ({BATCH_FORMAT})", "is not a valid batch file")
+    ids = set()
+    for cell in data["cells"]:
+        ok = (isinstance(cell, dict) and isinstance(cell.get("id"), str) and CELL_ID.match(cell["id"])
+              and isinstance(cell.get("labels"), dict) and isinstance(cell.get("spec"), dict))
+        if not ok or cell["id"] in ids:
+            shown = cell.get("id") if isinstance(cell, dict) else cell
+            raise SpecError(field, str(meta), f"a cardsim batch file ({BATCH_FORMAT}: cells with distinct ids made "
+                            "of letters, digits, '-' and '_', labels and a spec)", f"has a bad cell {shown!r}")
+        ids.add(cell["id"])
     return data
 
 
 def _write_json_atomic(path: Path, data: dict) -> None:
-    tmp = path.parent / f".{path.name}.{os.getpid()}.tmp"
-    with open(tmp, "w", encoding="utf-8") as handle:
-        json.dump(data, handle, indent=1)
-        handle.write("\n")
-        handle.flush()
-        os.fsync(handle.fileno())
-    os.replace(tmp, path)
+    write_json_atomic(path, data)
 
 
 def write_frame(path: Path, frame: pl.DataFrame) -> None:
-    """Write a result frame atomically (hidden temporary name, then rename)."""
-    tmp = path.parent / f".{path.name}.{os.getpid()}.tmp"
-    frame.write_parquet(tmp)
-    os.replace(tmp, path)
+    """Write a result frame atomically (encoded in memory, then a fsynced temporary file and a rename): a
+    full disk or a killed process leaves the previous file or none, never half of one."""
+    buffer = io.BytesIO()
+    frame.write_parquet(buffer)
+    write_bytes_atomic(Path(path), buffer.getvalue())
+
+
+def check_batch_settings(batch: Batch, chunk_size: int | None, threads) -> None:
+    """Validate the execution settings against every cell (:class:`SpecError`) before anything is written."""
+    for cell in batch.cells:
+        chunk_size_for(cell.spec, chunk_size)
+    check_threads(threads)
 
 
 def run_batch(batch: Batch, out: str | Path, *, chunk_size: int | None = None, threads: int | None = None,
-              progress: bool = True) -> BatchRun:
-    """Run (or resume) every cell of ``batch`` into ``out``; see the module doc."""
+              progress: bool = True, on_complete=None) -> BatchRun:
+    """Run (or resume) every cell of ``batch`` into ``out``; see the module doc. ``on_complete(path)`` runs
+    once every cell is complete, still under the batch's lock (the result frames are written there)."""
     import time
 
     from tqdm import tqdm
 
     began = time.perf_counter()
+    check_batch_settings(batch, chunk_size, threads)
     check_batch_dir(out, batch)
     path = Path(out)
     path.mkdir(parents=True, exist_ok=True)
-    if not (path / BATCH_NAME).exists():
-        _write_json_atomic(path / BATCH_NAME, batch.to_dict())
-    games, interrupted = 0, False
-    bar = tqdm(batch.cells, desc=batch.kind + " cells", unit="cell", disable=None if progress else True,
-               dynamic_ncols=True)
-    with bar:
-        for cell in bar:
-            bar.set_postfix_str(cell.id)
-            result = run(cell.spec, cell_dir(path, cell.id), chunk_size=chunk_size, threads=threads, progress=progress)
-            games += result.games_done
-            if result.interrupted:
-                interrupted = True
-                break
-    return BatchRun(path, batch, games, interrupted, time.perf_counter() - began)
+    with DirLock(path, "--out"):
+        check_batch_dir(out, batch)  # again, under the lock: another writer may have started it meanwhile
+        if not (path / BATCH_NAME).exists():
+            write_json_atomic(path / BATCH_NAME, batch.to_dict())
+        games, interrupted = 0, False
+        bar = tqdm(batch.cells, desc=batch.kind + " cells", unit="cell", disable=None if progress else True,
+                   dynamic_ncols=True)
+        with bar:
+            for cell in bar:
+                bar.set_postfix_str(cell.id)
+                result = run(cell.spec, cell_dir(path, cell.id), chunk_size=chunk_size, threads=threads,
+                             progress=progress)
+                games += result.games_done
+                if result.interrupted:
+                    interrupted = True
+                    break
+        done = BatchRun(path, batch, games, interrupted, time.perf_counter() - began)
+        if not interrupted and on_complete is not None:
+            done.frames = on_complete(path)
+    return done
 
 
 def read_batch(out: str | Path, table: str | None = None) -> pl.LazyFrame:
