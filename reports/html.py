@@ -70,12 +70,15 @@ def check_run(run_dir: str | Path, field: str = "RUN") -> tuple[dict, RunSpec]:
 
 
 def check_output(path: str | Path, field: str) -> Path:
-    """``path`` as a file to write: its folder must exist and it must not be a directory."""
+    """``path`` as a file to write: its folder must exist and be writable, and it must not be a directory."""
     path = Path(path)
     if not path.parent.is_dir():
         raise SpecError(field, str(path), "a file in an existing directory", f"is in a missing directory ({path.parent})")
     if path.is_dir():
         raise SpecError(field, str(path), "a file path", "is a directory")
+    if not os.access(path.parent, os.W_OK | os.X_OK):
+        raise SpecError(field, str(path), "a file in a directory you may write to", f"is in a directory that is not "
+                        f"writable ({path.parent})")
     return path
 
 

@@ -493,18 +493,20 @@ def inspect_run(path: Path, spec_json: str, tables, chunks: list[Chunk], records
             candidates.setdefault(chunk, {})[table] = entry
     adopted = []
     for chunk, files in sorted(candidates.items()):
-        whole = len(files) == len(tables) and adopt and all(_decodes(f) for f in files.values())
+        whole = len(files) == len(tables) and all(_decodes(f) for f in files.values())
         free = not any(a < chunk[1] and chunk[0] < b for a, b in kept)
-        if whole and free:
+        if whole and free and adopt:
             bisect.insort(kept, chunk)
             adopted.append(chunk)
             for table, file in files.items():
                 out_records[part_key(table, *chunk)] = record_of_file(file)
+        if whole and free:
             findings += [Finding("unlisted", part_key(t, *chunk), "a whole part of this run the manifest does not "
-                                 "list yet (kept)", chunk) for t in files]
+                                 "list yet (not read; a resume adopts it)", chunk) for t in files]
         else:
             why = "overlaps a listed chunk" if not free else "not every table has it, or it does not decode"
-            findings += [Finding("stray", part_key(t, *chunk), why + " (removed on resume)", chunk) for t in files]
+            findings += [Finding("stray", part_key(t, *chunk), why + " (not read; a resume removes it)", chunk)
+                         for t in files]
     return Inspection(kept, out_records, adopted, findings)
 
 
@@ -524,7 +526,7 @@ def apply_inspection(path: Path, tables, found: Inspection) -> list[str]:
     """Make the table folders hold exactly the kept chunks' parts: damaged and foreign files are moved to
     ``_quarantine/``, stray parts and the unfinished siblings of dropped chunks removed. One line per
     change."""
-    done = []
+    done = [f"chunk {c[0]}-{c[1]}: whole parts the manifest did not list yet, adopted" for c in found.adopted]
     kept = set(found.kept)
     for f in found.findings:
         if f.problem in ("damaged", "foreign") and (path / f.path).exists():
