@@ -197,7 +197,12 @@ class RunStore:
         where = self._check_new(start, stop)
         if where is None:
             return False
-        records = write_parts(self.path, self.spec, self.tables, start, stop, frames)
+        try:
+            records = write_parts(self.path, self.spec, self.tables, start, stop, frames)
+        except BaseException:  # a full disk, a kill: leave no half chunk behind (the manifest never listed it)
+            for table in self.tables:
+                self.part_path(table, start, stop).unlink(missing_ok=True)
+            raise
         self._add(where, (start, stop), records)
         return True
 
@@ -718,6 +723,7 @@ def listed_files(out: str | Path, table: str, manifest: dict | None = None, fiel
     path = Path(out)
     manifest = read_manifest(path, field) if manifest is None else manifest
     records = manifest.get("parts") if manifest.get("format") == FORMAT else None
+    _warn_unlisted(path, table, {part_name(*c) for c in manifest_chunks(manifest)})
     files = []
     for chunk in manifest_chunks(manifest):
         key = part_key(table, *chunk)
@@ -725,7 +731,6 @@ def listed_files(out: str | Path, table: str, manifest: dict | None = None, fiel
         if problem is not None:
             raise DatasetError(f"{path}: the part {key} is {problem}; " + VERIFY_HINT.format(dir=path))
         files.append(path / key)
-    _warn_unlisted(path, table, {f.name for f in files})
     return files
 
 
