@@ -121,8 +121,8 @@ def build_spec(
     values (strings from the CLI or TOML values). Raises :class:`SpecError` on the first bad field.
     """
     plugin = get_game(game)
-    n = _int_field("-n", n, 1, MAX_N)
-    seed = _int_field("--seed", seed, 0, MAX_SEED)
+    n = _int_field("n", n, 1, MAX_N)
+    seed = _int_field("seed", seed, 0, MAX_SEED)
     level = plugin.default_level if level is None else level
     if not isinstance(level, str) or level not in plugin.levels:
         raise SpecError("--level", level, " | ".join(plugin.levels))
