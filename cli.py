@@ -51,6 +51,7 @@ def cli():
       cardsim replay kamoul --seed 1 --game 42
       cardsim strategies kamoul
       cardsim rules kamoul
+      cardsim verify runs/k1
       cardsim simulate rami -n 100000 --seed 1 --out runs/r1
       cardsim rami opening --hand "7H 8H 9H KS KH KD JK"
       cardsim simulate kems -n 100000 --seed 1 --players 6 --out runs/km1
