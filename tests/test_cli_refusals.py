@@ -210,3 +210,63 @@ def test_a_read_only_file_system_is_one_line(capsys, tmpfs):
     remount("ro")
     code, _, err = run_cli(capsys, "simulate", "kamoul", "-n", "30", "--out", where / "run", "--quiet")
     assert code == 1 and "(EROFS)" in one_line(err)
+
+
+# --- a damaged real run: report, replay --run, resume; a lost manifest ----------------------------------------
+
+
+def test_report_and_replay_refuse_a_damaged_run_and_resume_restores_it(tmp_path, capsys, dirs):
+    run = tmp_path / "run"
+    shutil.copytree(dirs / "run", run)
+    part = next(iter(sorted((run / "hands").iterdir())))
+    original = part.read_bytes()
+    data = bytearray(original)
+    data[len(data) // 3] ^= 0x01
+    part.write_bytes(bytes(data))
+    for args in (["report", run, "--out", tmp_path / "r.html"], ["replay", "kamoul", "--game", "1", "--run", run]):
+        code, _, err = run_cli(capsys, *args)
+        assert code == 1 and f"`cardsim verify {run}`" in one_line(err) and "is damaged" in one_line(err)
+    assert not (tmp_path / "r.html").exists()
+    code, _, err = run_cli(capsys, "simulate", "kamoul", "-n", "2000", "--seed", "5", "--chunk-size", "500", "--out",
+                           run, "--quiet")
+    assert code == 0, err
+    assert part.read_bytes() == original  # played again, to the same bytes
+    assert run_cli(capsys, "verify", run)[0] == 0
+
+
+def test_a_lost_manifest_is_rebuilt_and_the_run_reports_as_before(tmp_path, capsys, dirs):
+    from analysis.summary import format_summary, run_summary
+
+    run = tmp_path / "run"
+    shutil.copytree(dirs / "run", run)
+    before = format_summary(run_summary(run))
+    (run / "_manifest.json").unlink()
+    code, out, _ = run_cli(capsys, "report", run, "--out", tmp_path / "r.html")
+    assert code == 2
+    code, out, _ = run_cli(capsys, "verify", run, "--repair", "--json")
+    assert code == 0 and '"sound": true' in out
+    assert format_summary(run_summary(run)) == before
+    code, _, err = run_cli(capsys, "simulate", "kamoul", "-n", "2000", "--seed", "5", "--out", run, "--quiet")
+    assert code == 0, err
+    assert format_summary(run_summary(run)) == before
+    assert run_cli(capsys, "report", run, "--out", tmp_path / "r.html")[0] == 0
+
+
+def test_verify_walks_batches_and_studies(tmp_path, capsys, dirs):
+    batch = tmp_path / "batch"
+    shutil.copytree(dirs / "batch", batch)
+    assert run_cli(capsys, "verify", batch)[0] == 0
+    cell = sorted((batch / "cells").iterdir())[0]
+    victim = sorted((cell / "hands").iterdir())[0]
+    victim.write_bytes(victim.read_bytes()[:-1] + b"X")
+    (batch / "cells" / "cell=intruder").mkdir()
+    code, out, _ = run_cli(capsys, "verify", batch)
+    assert code == 1 and f"damaged   cells/{cell.name}/hands/{victim.name}" in out and "cells/cell=intruder" in out
+    with pytest.raises(Exception, match="is damaged"):
+        api.read_batch(batch).collect()
+    study = tmp_path / "study"
+    study.mkdir()
+    (study / "_study.json").write_text('{"study": "rami-openings", "inputs": {}}')
+    shutil.copytree(batch, study / "tournament-2p")
+    code, out, _ = run_cli(capsys, "verify", study)
+    assert code == 1 and f"tournament-2p/cells/{cell.name}/hands/{victim.name}" in out
