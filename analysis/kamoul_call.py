@@ -182,7 +182,10 @@ def strategy_label(text: str) -> str:
 def scan_samples(out, folder: str = "samples") -> pl.LazyFrame:
     """Every sample of the study at ``out`` (``samples``: from :data:`STRATEGY`'s play; ``samples-policy``: from
     the derived policy's) with its ``players`` column (a lazy scan: no need to fit in memory)."""
-    return pl.scan_parquet(Path(out) / folder / "**" / "*.parquet", hive_partitioning=True)
+    from simulator.core.batch import checked_files
+
+    files = checked_files(sorted((Path(out) / folder).glob("players=*/*.parquet")))  # checksummed, listed only
+    return pl.scan_parquet([str(f) for f in files], hive_partitioning=True)
 
 
 def load_study(out, field: str = "--out") -> dict:
@@ -210,7 +213,7 @@ def _run_samples(out, players: int, n: int, seed: int, threads, progress: bool, 
     """Sample games ``[0, n)`` of ``strategy`` at ``players`` into part files of :data:`CHUNK` games (resumable)."""
     from tqdm import tqdm
 
-    from simulator.core.batch import write_frame
+    from simulator.core.batch import frame_is_recorded, write_frame
 
     rules, seats = _rules_and_seats(players, strategy)
     folder = sample_dir(out, players, folder)
@@ -222,7 +225,7 @@ def _run_samples(out, players: int, n: int, seed: int, threads, progress: bool, 
             for start in starts:
                 stop = min(n, start + CHUNK)
                 path = folder / f"part-{start:010d}-{stop:010d}.parquet"
-                if not path.exists():
+                if not frame_is_recorded(path):  # missing, damaged or never recorded
                     rows = sample_kernel(rules, seats, seed, start, stop, threads)
                     write_frame(path, sample_frame(rows))
                 bar.update(stop - start)
@@ -282,8 +285,11 @@ def study_frames(out, by_known: pl.DataFrame | None = None) -> dict[str, pl.Data
     """The study's frames: ``call_value``, ``policy``, ``policy_check``, ``by_known`` (pooled over zone and turn;
     given when the caller has it already), ``by_turn`` (pooled over zone and known points, all-known layouts of at
     most 5 points), ``by_zone``, ``gain``."""
+    from simulator.core.batch import checked_files
+
     out = Path(out)
     players = load_study(out)["inputs"]["players"]
+    checked_files([out / f"{name}.parquet" for name in ("call_value", "policy", "policy_check")])
     samples = scan_samples(out)
     fully_known_valid = samples.filter((pl.col("unknown") == 0) & (pl.col("known") <= 5))
     return {

@@ -153,12 +153,82 @@ def _write_json_atomic(path: Path, data: dict) -> None:
     write_json_atomic(path, data)
 
 
+LEDGER_NAME = "_checksums.json"  # a batch's or study's own frames and files: relative path -> {size, sha256}
+
+
+def ledger_root(path: Path) -> Path | None:
+    """The batch or study directory a file at ``path`` belongs to (the nearest of its folders, up to four
+    levels up, that holds ``_batch.json`` or ``_study.json``), or ``None``."""
+    for folder in list(Path(path).parents)[:4]:
+        if (folder / BATCH_NAME).is_file() or (folder / STUDY_NAME).is_file():
+            return folder
+    return None
+
+
+def read_ledger(root: Path) -> dict:
+    try:
+        data = json.loads((root / LEDGER_NAME).read_text(encoding="utf-8"))
+    except (OSError, ValueError, RecursionError):
+        return {}
+    return data if isinstance(data, dict) else {}
+
+
 def write_frame(path: Path, frame: pl.DataFrame) -> None:
     """Write a result frame atomically (encoded in memory, then a fsynced temporary file and a rename): a
-    full disk or a killed process leaves the previous file or none, never half of one."""
+    full disk or a killed process leaves the previous file or none, never half of one. Inside a batch or
+    study directory its size and sha256 go to that directory's ``_checksums.json`` (which readers of the
+    frame, :func:`checked_files`, and ``cardsim verify`` check)."""
+    from simulator.core.store import part_record
+
     buffer = io.BytesIO()
     frame.write_parquet(buffer)
-    write_bytes_atomic(Path(path), buffer.getvalue())
+    data = buffer.getvalue()
+    path = Path(path)
+    write_bytes_atomic(path, data)
+    root = ledger_root(path)
+    if root is not None:
+        ledger = read_ledger(root)
+        record = part_record(data, frame.height)
+        ledger[str(path.relative_to(root))] = {"size": record["size"], "sha256": record["sha256"]}
+        write_json_atomic(root / LEDGER_NAME, dict(sorted(ledger.items())))
+
+
+def frame_is_recorded(path: Path) -> bool:
+    """``True`` when the file at ``path`` is whole: listed by its batch's or study's ledger with these bytes
+    (a folder without a ledger: when it exists). A resume writes again what is not."""
+    from simulator.core.store import part_problem
+
+    path = Path(path)
+    root = ledger_root(path)
+    ledger = read_ledger(root) if root is not None else {}
+    if not ledger:
+        return path.exists()
+    record = ledger.get(str(path.relative_to(root)))
+    return record is not None and part_problem(path, record) is None
+
+
+def checked_files(paths) -> list[Path]:
+    """The files among ``paths`` that their batch's or study's ledger lists, each checked against its size
+    and sha256 (:class:`DatasetError` naming the file and what to run); a folder without a ledger (written
+    by an older cardsim) is read as it is, a file its ledger does not list is left out."""
+    from simulator.core.errors import DatasetError
+    from simulator.core.store import VERIFY_HINT, part_problem
+
+    out = []
+    for path in map(Path, paths):
+        root = ledger_root(path)
+        ledger = read_ledger(root) if root is not None else {}
+        if not ledger:
+            out.append(path)
+            continue
+        record = ledger.get(str(path.relative_to(root)))
+        if record is None:
+            continue
+        problem = part_problem(path, record)
+        if problem is not None:
+            raise DatasetError(f"{root}: {path.relative_to(root)} is {problem}; " + VERIFY_HINT.format(dir=root))
+        out.append(path)
+    return out
 
 
 def check_batch_settings(batch: Batch, chunk_size: int | None, threads) -> None:

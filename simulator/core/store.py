@@ -124,6 +124,22 @@ def checked_sha256(path: Path) -> str:
     return _CHECKED[key]
 
 
+def _hash_ahead(paths: list[Path]) -> None:
+    """Fill the checksum cache for ``paths`` on every core (hashlib releases the GIL); errors are left for
+    :func:`part_problem` to report."""
+    from concurrent.futures import ThreadPoolExecutor
+
+    def one(path):
+        try:
+            checked_sha256(path)
+        except OSError:
+            pass
+
+    if len(paths) > 1:
+        with ThreadPoolExecutor(max_workers=min(len(paths), os.cpu_count() or 1)) as pool:
+            list(pool.map(one, paths))
+
+
 def part_problem(path: Path, record: dict | None) -> str | None:
     """Why the part at ``path`` does not match its manifest ``record`` (``None`` when it does; a legacy
     record-less part is only checked to exist)."""
@@ -724,6 +740,8 @@ def listed_files(out: str | Path, table: str, manifest: dict | None = None, fiel
     manifest = read_manifest(path, field) if manifest is None else manifest
     records = manifest.get("parts") if manifest.get("format") == FORMAT else None
     _warn_unlisted(path, table, {part_name(*c) for c in manifest_chunks(manifest)})
+    if records is not None:
+        _hash_ahead([path / part_key(table, *c) for c in manifest_chunks(manifest)])
     files = []
     for chunk in manifest_chunks(manifest):
         key = part_key(table, *chunk)

@@ -161,9 +161,26 @@ def rebuild_manifest(path: Path) -> dict:
     return load_manifest_file(path / MANIFEST_NAME, "DIR")
 
 
+def _verify_ledger(path: Path, prefix: str, totals: dict) -> None:
+    """The batch's or study's own files (frames, samples) against ``_checksums.json``."""
+    from simulator.core.batch import read_ledger
+    from simulator.core.store import part_problem
+
+    for relative, record in sorted(read_ledger(path).items()):
+        problem = part_problem(path / relative, record if isinstance(record, dict) else {})
+        if problem is not None:
+            kind = problem if problem in ("missing", "damaged") else "damaged"
+            detail = ("listed in _checksums.json, not on disk" if kind == "missing"
+                      else "its bytes differ from _checksums.json")
+            _add(totals, prefix, [Finding(kind, relative, detail)])
+        else:
+            totals["parts"] += 1
+
+
 def _verify_batch(path: Path, prefix: str, repair: bool, totals: dict) -> None:
     from simulator.core.batch import load_batch
 
+    _verify_ledger(path, prefix, totals)
     try:
         data = load_batch(path, "DIR")
     except SpecError as err:
@@ -190,6 +207,7 @@ def _verify_study(path: Path, prefix: str, repair: bool, totals: dict, depth: in
             assert isinstance(data, dict) and isinstance(data.get("study"), str)
         except (OSError, ValueError, AssertionError, RecursionError):
             _add(totals, prefix, [Finding("manifest", STUDY_NAME, "unreadable or not a study file")])
+        _verify_ledger(path, prefix, totals)
     for sub in _table_dirs(path) if depth < MAX_DEPTH else []:
         kind = kind_of(sub)
         name = f"{prefix}{sub.name}/"
