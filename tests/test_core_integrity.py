@@ -337,3 +337,30 @@ def test_a_damaged_dataset_fails_polars_free(finished):
         read_table(out, "manches", lazy=True)
     assert isinstance(pl.scan_parquet(out / "hands"), pl.LazyFrame)  # the other table is untouched
     assert read_table(out, "hands", lazy=False).equals(expected[0])
+
+
+def test_a_study_s_own_files_are_checksummed(tmp_path):
+    """Frames and samples a study or batch writes itself go to its _checksums.json: readers and verify check
+    them, and a damaged one counts as not written (a resume writes it again)."""
+    from simulator.core.batch import checked_files, frame_is_recorded, write_frame
+
+    study = tmp_path / "study"
+    study.mkdir()
+    (study / "_study.json").write_text('{"study": "kamoul-call", "inputs": {}}')
+    sample = study / "samples" / "players=2" / "part-0000000000-0000000010.parquet"
+    sample.parent.mkdir(parents=True)
+    write_frame(sample, pl.DataFrame({"x": list(range(10))}))
+    write_frame(study / "policy.parquet", pl.DataFrame({"t": [1, 2]}))
+    ledger = json.loads((study / "_checksums.json").read_text())
+    assert set(ledger) == {"policy.parquet", "samples/players=2/part-0000000000-0000000010.parquet"}
+    assert checked_files([sample]) == [sample] and frame_is_recorded(sample)
+    stray = sample.with_name("part-0000000010-0000000020.parquet")
+    pl.DataFrame({"x": [1]}).write_parquet(stray)
+    assert checked_files([sample, stray]) == [sample]  # not in the ledger: not read
+    assert verify(study)["sound"]
+    flip_byte(sample)
+    with pytest.raises(DatasetError, match="players=2/part-0000000000-0000000010.parquet is damaged"):
+        checked_files([sample])
+    assert not frame_is_recorded(sample)
+    assert [(p["problem"], p["path"]) for p in verify(study)["problems"]] == [
+        ("damaged", "samples/players=2/part-0000000000-0000000010.parquet")]

@@ -11,6 +11,7 @@ Layout of a batch directory ``OUT``::
       cells/cell=c000/                an ordinary run directory (manifest, hands/ …), resumable on its own
       cells/cell=c001/ …
       matrix.parquet, ratings.parquet (tournament) | summary.parquet, outcomes.parquet (sweep)
+      _checksums.json                 size and sha256 of every frame written here (:func:`write_frame`)
 
 The ``cell=<id>`` folder names are Hive partitions: ``polars.scan_parquet("OUT/cells/*/hands/*.parquet",
 hive_partitioning=True)`` opens every cell's hands with a ``cell`` column, and so does
