@@ -100,7 +100,7 @@ def check_same_study(out: str | Path, name: str, inputs: dict, how: str) -> None
     """Refuse (:class:`SpecError`, nothing written) an ``out`` that cannot hold the study ``name`` with these
     ``inputs``: a file, a run, a tournament or sweep, another study, the same study with other inputs (``how``
     names the options that must match), or a non-empty directory that is no study."""
-    from simulator.core.dirlock import LOCK_NAME
+    from simulator.core.store import is_housekeeping
 
     path = Path(out)
     allowed = f"a new or empty directory, or the same study ({how})"
@@ -115,7 +115,7 @@ def check_same_study(out: str | Path, name: str, inputs: dict, how: str) -> None
     for marker, what in (("_manifest.json", "a run"), ("_batch.json", "a tournament or sweep")):
         if (path / marker).exists():
             raise SpecError("--out", str(path), allowed, f"holds {what} ({marker}), not a {name} study")
-    if any(e.name != LOCK_NAME for e in path.iterdir()):
+    if not all(is_housekeeping(e.name) for e in path.iterdir()):
         raise SpecError("--out", str(path), allowed, f"is not empty and is not a cardsim study (no {STUDY_FILE})")
 
 

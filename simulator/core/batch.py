@@ -36,11 +36,11 @@ from pathlib import Path
 import polars as pl
 
 from simulator.core.backends import check_threads
-from simulator.core.dirlock import LOCK_NAME, DirLock
+from simulator.core.dirlock import DirLock
 from simulator.core.errors import SpecError
 from simulator.core.runner import chunk_size_for, run
 from simulator.core.spec import RunSpec
-from simulator.core.store import MANIFEST_NAME, read_table, write_bytes_atomic, write_json_atomic
+from simulator.core.store import MANIFEST_NAME, is_housekeeping, read_table, write_bytes_atomic, write_json_atomic
 
 BATCH_FORMAT = "cardsim-batch/1"
 BATCH_NAME = "_batch.json"
@@ -116,7 +116,7 @@ def check_batch_dir(out: str | Path, batch: Batch) -> None:
             raise SpecError("--out", str(path), BATCH_ALLOWED, "holds a single run, not a tournament or sweep")
         if (path / STUDY_NAME).exists():
             raise SpecError("--out", str(path), BATCH_ALLOWED, f"holds a study ({STUDY_NAME}), not a tournament or sweep")
-        if any(e.name != LOCK_NAME for e in path.iterdir()):
+        if not all(is_housekeeping(e.name) for e in path.iterdir()):
             raise SpecError("--out", str(path), BATCH_ALLOWED, "is not empty and is not a cardsim batch (no _batch.json)")
         return
     stored = load_batch(path, "--out")

@@ -71,6 +71,12 @@ VERIFY_HINT = "run `cardsim verify {dir}` to list what is wrong, or re-run the c
 Chunk = tuple[int, int]
 
 
+def is_housekeeping(name: str) -> bool:
+    """``True`` for what an empty or new directory may hold: the lock, the temporary folder, and the hidden
+    temporary file of an atomic write a kill interrupted (``.<name>.….tmp``)."""
+    return name in HOUSEKEEPING or (name.startswith(".") and name.endswith(".tmp"))
+
+
 def part_name(start: int, stop: int) -> str:
     """File name of the part holding games ``start <= i < stop``."""
     return f"part-{start:012d}-{stop:012d}.parquet"
@@ -625,7 +631,7 @@ def _existing_manifest(path: Path, field: str = "--out") -> dict | None:
         for marker, what in (("_batch.json", "a tournament or sweep"), ("_study.json", "a study")):
             if (path / marker).exists():
                 raise SpecError(field, str(path), OUT_ALLOWED, f"holds {what} ({marker}), not a run")
-        if any(entry.name not in HOUSEKEEPING for entry in path.iterdir()):
+        if not all(is_housekeeping(entry.name) for entry in path.iterdir()):
             raise SpecError(field, str(path), OUT_ALLOWED, "is not empty and is not a cardsim run (no _manifest.json)")
         return None
     return load_manifest_file(manifest_path, field)
