@@ -1,18 +1,24 @@
 """``cardsim``: the command line, thin click commands over ``simulator.api``.
 
-Bad input of any kind prints one line naming the field, the value and what is allowed, and exits 2.
+Every failure is one line on stderr. Bad input of any kind (and a directory another process is writing)
+names the field, the value and what is allowed, and exits 2; a dataset that cannot be trusted
+(:class:`DatasetError`), an operating-system or resource failure (no space, permission, not a directory, a
+name too long, a read-only file system, out of memory) says what happened and where, and exits 1, the
+dataset left resumable; a failed cluster exits 3; Ctrl-C 130.
 """
 
 from __future__ import annotations
 
+import errno
 import os
 import sys
+import warnings
 from pathlib import Path
 
 import click
 
 from simulator import __version__
-from simulator.core.errors import ClusterError, SpecError
+from simulator.core.errors import ClusterError, DatasetError, SpecError
 
 GAME_HELP = "kamoul, rami, kems"
 
@@ -45,6 +51,7 @@ def cli():
       cardsim replay kamoul --seed 1 --game 42
       cardsim strategies kamoul
       cardsim rules kamoul
+      cardsim verify runs/k1
       cardsim simulate rami -n 100000 --seed 1 --out runs/r1
       cardsim rami opening --hand "7H 8H 9H KS KH KD JK"
       cardsim simulate kems -n 100000 --seed 1 --players 6 --out runs/km1
@@ -108,9 +115,9 @@ def _write_summary(out: Path) -> str:
 
     summary = run_summary(out)
     text = format_summary(summary)
-    tmp = out / ".summary.md.tmp"
-    tmp.write_text(text + "\n", encoding="utf-8")
-    os.replace(tmp, out / "summary.md")
+    from simulator.core.store import write_bytes_atomic
+
+    write_bytes_atomic(Path(out) / "summary.md", (text + "\n").encode("utf-8"))
     save_summary_figure(summary, out / "summary.png")
     return text + f"\n\nrun directory: {out}  (summary.md, summary.png, {summary.get('table', 'hands')}/ …)"
 
@@ -129,6 +136,12 @@ def replay(game, seed, index, run_dir, players, level, strategies, options):
     """
     from simulator import api
 
+    if run_dir is not None:
+        given = [name for name, value in (("--players", players), ("--level", level), ("--strategy", strategies),
+                                          ("--option", options)) if value]
+        if given:
+            raise SpecError(given[0], None, "nothing with --run (the run's own spec is replayed); drop it, or drop "
+                            "--run to replay with other settings", "is given with --run")
     click.echo(api.replay(game, seed=seed, index=index, run_dir=run_dir, players=players, level=level,
                           strategies=list(strategies), options=list(options)))
 
@@ -419,6 +432,42 @@ def sweep(game, grids, option_grids, seats, strategies, n, seed, out, players, l
 
 
 @cli.command()
+@click.argument("directory", metavar="DIR", type=click.Path(path_type=Path))
+@click.option("--repair", is_flag=True,
+              help="Set it right: damaged and foreign files to DIR/_quarantine/, strays removed, whole unlisted parts "
+                   "adopted, a lost manifest rebuilt from the parts' metadata; then re-run the command that wrote DIR "
+                   "to play again what is missing.")
+@click.option("--json", "as_json", is_flag=True, help="Print the full answer as JSON.")
+def verify(directory, repair, as_json):
+    """Check a run, tournament, sweep or study directory against its manifests.
+
+    Every part the manifest lists must be there with the size and sha256 recorded when it was written, and
+    the table folders must hold nothing else. Lists what is missing, damaged, foreign (another run's part,
+    any other file) or unlisted; exit code 0 only when all is sound, 1 otherwise. Batches are checked cell
+    by cell, studies through every run and batch they hold. Takes no lock and writes nothing (--repair
+    takes each run's lock).
+
+    \b
+    Examples:
+      cardsim verify runs/k1
+      cardsim verify runs/k1 --repair
+    """
+    from simulator import api
+
+    result = api.verify(directory, repair=repair)
+    if as_json:
+        import json
+
+        click.echo(json.dumps(result))
+    else:
+        from simulator.core.verify import format_verify
+
+        click.echo(format_verify(result))
+    if not result["sound"]:
+        raise click.exceptions.Exit(1)
+
+
+@cli.command()
 @click.argument("name", metavar="STUDY")
 @click.argument("game", required=False)
 @click.option("--out", type=click.Path(path_type=Path), required=True,
@@ -471,25 +520,73 @@ def study(name, game, out, n, seed, players, threads, chunk_size, quiet):
     click.echo(f"study: {result['path']}  (report: {result['html']})")
 
 
+HINTS = {
+    errno.ENOSPC: "free some space, then re-run the same command: what is finished is kept",
+    errno.EDQUOT: "free some space, then re-run the same command: what is finished is kept",
+    errno.EACCES: "choose a place you may write to",
+    errno.EPERM: "choose a place you may write to",
+    errno.EROFS: "choose a writable file system",
+    errno.ENOTDIR: "a parent of this path is a file, not a directory",
+    errno.ENAMETOOLONG: "use a shorter name (at most 255 bytes per name)",
+    errno.EISDIR: "this path is a directory",
+    errno.ENOENT: "a folder on the way does not exist",
+    errno.EIO: "the storage failed: check it, then re-run the same command",
+}
+
+
+def os_error_line(err: OSError) -> str:
+    """One line for an operating-system failure: what, where, and what to do."""
+    what = err.strerror or str(err) or type(err).__name__
+    code = errno.errorcode.get(err.errno or 0, "")
+    where = f" at {err.filename}" if err.filename else ""
+    hint = HINTS.get(err.errno, "check the path and the machine, then re-run the same command")
+    return f"Error: {what}{f' ({code})' if code else ''}{where}; {hint}"
+
+
+def _one_line_warnings(message, category, filename, lineno, file=None, line=None):
+    click.echo(f"warning: {message}", err=True)
+
+
 def main(argv: list[str] | None = None) -> int:
-    """Entry point of the ``cardsim`` command: one-line errors and exit code 2 on bad input."""
+    """Entry point of the ``cardsim`` command: one line on stderr for every failure; exit 2 on bad input, 1 on
+    an untrustworthy dataset or an operating-system or resource failure, 3 on a failed cluster, 130 on Ctrl-C."""
+    previous = warnings.showwarning
+    warnings.showwarning = _one_line_warnings
     try:
-        cli.main(args=argv, prog_name="cardsim", standalone_mode=False)
+        code = cli.main(args=argv, prog_name="cardsim", standalone_mode=False)
+        if isinstance(code, int):  # click returns an Exit's code when not standalone
+            return code
     except SpecError as err:
         click.echo(f"Error: {err}", err=True)
         return 2
-    except ClusterError as err:
+    except (DatasetError, ClusterError) as err:
         click.echo(f"Error: {err}", err=True)
-        return 3
+        return 3 if isinstance(err, ClusterError) else 1
     except click.UsageError as err:
         hint = f" (see `cardsim {err.ctx.command_path.split(' ', 1)[1]} --help`)" if err.ctx and " " in err.ctx.command_path else ""
         click.echo(f"Error: {err.format_message()}{hint}", err=True)
         return 2
-    except click.exceptions.Abort:
+    except (click.exceptions.Abort, KeyboardInterrupt):
         click.echo("aborted", err=True)
         return 130
     except click.exceptions.Exit as err:
         return err.exit_code
+    except OSError as err:
+        click.echo(os_error_line(err), err=True)
+        return 1
+    except MemoryError:
+        click.echo("Error: out of memory; use a smaller --chunk-size (and fewer --threads), then re-run the same "
+                   "command: what is finished is kept", err=True)
+        return 1
+    except Exception as err:  # noqa: BLE001 - a bug: one line by default, the traceback when asked for
+        if os.environ.get("CARDSIM_DEBUG"):
+            raise
+        first = (str(err).strip().splitlines() or [""])[0][:300]
+        click.echo(f"Error: internal error ({type(err).__name__}: {first}); this is a bug, please report it "
+                   "(CARDSIM_DEBUG=1 shows the traceback)", err=True)
+        return 1
+    finally:
+        warnings.showwarning = previous
     return 0
 
 

@@ -51,7 +51,8 @@ from pathlib import Path
 import polars as pl
 
 from analysis.stats import mean_interval, wilson
-from analysis.studies import STUDY_FILE, check_rounds, check_same_study, load_study_file, run_parts
+from analysis.studies import (STUDY_FILE, check_rounds, check_same_study, check_study_settings, load_study_file,
+                              open_study, run_parts)
 from simulator.core.errors import SpecError
 
 STUDY_NAME = "balance"
@@ -511,6 +512,7 @@ def run(out, *, n: int, game: str, seed: int = 0, players=None, threads: int | N
     if game not in SKILL_STRATEGIES:
         raise SpecError("GAME", game, f"{', '.join(SKILL_STRATEGIES)} (the games of the balance study)")
     n = check_rounds(n)
+    check_study_settings(n=n, seed=seed, threads=threads, chunk_size=chunk_size)
     players = check_study_players(game, players)
     plugin = get_game(game)
     top = plugin.levels[-1]
@@ -551,19 +553,19 @@ def run(out, *, n: int, game: str, seed: int = 0, players=None, threads: int | N
         parts.append(("signs", lambda: api.sweep(game, out=out / "signs", n=n, grids=param_grids,
                                                  option_grids=[g for g in sign_grids if g not in param_grids],
                                                  **common)))
-    out.mkdir(parents=True, exist_ok=True)
-    study = {"study": STUDY_NAME, "game": game, "inputs": inputs, "parts": [name for name, _ in parts]}
-    _write_json_atomic(out / STUDY_FILE, study)
+    with open_study(out, STUDY_NAME, inputs, "same GAME, -n, --seed, --players"):
+        study = {"study": STUDY_NAME, "game": game, "inputs": inputs, "parts": [name for name, _ in parts]}
+        _write_json_atomic(out / STUDY_FILE, study)
 
-    def after(name):
-        if name == "skill" and game == "kamoul":
-            choose()
-            _write_json_atomic(out / STUDY_FILE, {**study, "choices": choices})
+        def after(name):
+            if name == "skill" and game == "kamoul":
+                choose()
+                _write_json_atomic(out / STUDY_FILE, {**study, "choices": choices})
 
-    if not run_parts(parts, f"study {STUDY_NAME} {game}", progress, after):
-        return {"path": out, "interrupted": True, "frames": None}
-    frames = study_frames(out)
-    for name, frame in frames.items():
-        write_frame(out / f"{name}.parquet", frame)
-    _write_json_atomic(out / STUDY_FILE, {**study, **({"choices": choices} if choices else {}), "complete": True})
-    return {"path": out, "interrupted": False, "frames": frames}
+        if not run_parts(parts, f"study {STUDY_NAME} {game}", progress, after):
+            return {"path": out, "interrupted": True, "frames": None}
+        frames = study_frames(out)
+        for name, frame in frames.items():
+            write_frame(out / f"{name}.parquet", frame)
+        _write_json_atomic(out / STUDY_FILE, {**study, **({"choices": choices} if choices else {}), "complete": True})
+        return {"path": out, "interrupted": False, "frames": frames}

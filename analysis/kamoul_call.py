@@ -27,7 +27,8 @@ import numpy as np
 import polars as pl
 
 from analysis.stats import mean_interval, wilson
-from analysis.studies import STUDY_FILE, check_players, check_rounds, check_same_study, load_study_file
+from analysis.studies import (STUDY_FILE, check_players, check_rounds, check_same_study, check_study_settings,
+                              load_study_file, open_study)
 from simulator.core.errors import SpecError
 from simulator.kamoul.codes import FC_SPEC_MAX, OUT_FALSE, OUTCOMES, RANK_CODES
 from simulator.kamoul.counterfactual import COLUMNS, Situation, advise_kernel, sample_kernel
@@ -181,7 +182,10 @@ def strategy_label(text: str) -> str:
 def scan_samples(out, folder: str = "samples") -> pl.LazyFrame:
     """Every sample of the study at ``out`` (``samples``: from :data:`STRATEGY`'s play; ``samples-policy``: from
     the derived policy's) with its ``players`` column (a lazy scan: no need to fit in memory)."""
-    return pl.scan_parquet(Path(out) / folder / "**" / "*.parquet", hive_partitioning=True)
+    from simulator.core.batch import checked_files
+
+    files = checked_files(sorted((Path(out) / folder).glob("players=*/*.parquet")))  # checksummed, listed only
+    return pl.scan_parquet([str(f) for f in files], hive_partitioning=True)
 
 
 def load_study(out, field: str = "--out") -> dict:
@@ -209,7 +213,7 @@ def _run_samples(out, players: int, n: int, seed: int, threads, progress: bool, 
     """Sample games ``[0, n)`` of ``strategy`` at ``players`` into part files of :data:`CHUNK` games (resumable)."""
     from tqdm import tqdm
 
-    from simulator.core.batch import write_frame
+    from simulator.core.batch import frame_is_recorded, write_frame
 
     rules, seats = _rules_and_seats(players, strategy)
     folder = sample_dir(out, players, folder)
@@ -221,7 +225,7 @@ def _run_samples(out, players: int, n: int, seed: int, threads, progress: bool, 
             for start in starts:
                 stop = min(n, start + CHUNK)
                 path = folder / f"part-{start:010d}-{stop:010d}.parquet"
-                if not path.exists():
+                if not frame_is_recorded(path):  # missing, damaged or never recorded
                     rows = sample_kernel(rules, seats, seed, start, stop, threads)
                     write_frame(path, sample_frame(rows))
                 bar.update(stop - start)
@@ -240,48 +244,52 @@ def run(out, *, n: int, game: str = "kamoul", seed: int = 0, players=None, threa
 
     players = check_players(PLAYERS if players is None else players)
     n = check_rounds(n)
+    check_study_settings(n=n, seed=seed, threads=threads, chunk_size=chunk_size)
     out = Path(out)
     inputs = {"game": game, "n": n, "seed": seed, "players": list(players), "strategy": STRATEGY,
               "presets": list(PRESETS), "tournament_level": TOURNAMENT_LEVEL}
     check_same_study(out, STUDY_NAME, inputs, "same -n, --seed, --players")
-    out.mkdir(parents=True, exist_ok=True)
-    study = {"study": STUDY_NAME, "game": game, "inputs": inputs, "parts": ["samples"], "policies": {}}
-    if (out / STUDY_FILE).exists():
-        study = load_study(out)
-    _write_json_atomic(out / STUDY_FILE, study)
-    for p in players:
-        if not _run_samples(out, p, n, seed, threads, progress):
-            return {"path": out, "interrupted": True, "frames": None}
-    cells = call_value(scan_samples(out))
-    pooled = call_value(scan_samples(out), keys=KNOWN_KEYS)
-    policy = derive_policy(pooled)
-    study["policies"] = {str(p): policy_strategy(policy, p) for p in players}
-    study["parts"] = ["samples", "samples-policy"] + [tournament_dir(out, p).name for p in players]
-    _write_json_atomic(out / STUDY_FILE, study)
-    for name, frame in (("call_value", cells), ("policy", policy)):
-        write_frame(out / f"{name}.parquet", frame)
-    for p in players:  # a second improvement step, from the policy's own play: is the policy a fixed point?
-        if not _run_samples(out, p, n, seed, threads, progress, study["policies"][str(p)], "samples-policy"):
-            return {"path": out, "interrupted": True, "frames": None}
-    again = derive_policy(call_value(scan_samples(out, "samples-policy"), keys=KNOWN_KEYS))
-    write_frame(out / "policy_check.parquet", policy_check(policy, again))
-    for p in players:
-        texts = [study["policies"][str(p)], *PRESETS]
-        result = api.tournament("kamoul", strategies=texts, out=tournament_dir(out, p), n=n, seed=seed, players=p,
-                                level=TOURNAMENT_LEVEL, threads=threads, chunk_size=chunk_size, progress=progress)
-        if result.interrupted:
-            return {"path": out, "interrupted": True, "frames": None}
-    frames = study_frames(out, by_known=pooled)
-    write_frame(out / "gain.parquet", frames["gain"])
-    return {"path": out, "interrupted": False, "frames": frames}
+    with open_study(out, STUDY_NAME, inputs, "same -n, --seed, --players"):
+        study = {"study": STUDY_NAME, "game": game, "inputs": inputs, "parts": ["samples"], "policies": {}}
+        if (out / STUDY_FILE).exists():
+            study = load_study(out)
+        _write_json_atomic(out / STUDY_FILE, study)
+        for p in players:
+            if not _run_samples(out, p, n, seed, threads, progress):
+                return {"path": out, "interrupted": True, "frames": None}
+        cells = call_value(scan_samples(out))
+        pooled = call_value(scan_samples(out), keys=KNOWN_KEYS)
+        policy = derive_policy(pooled)
+        study["policies"] = {str(p): policy_strategy(policy, p) for p in players}
+        study["parts"] = ["samples", "samples-policy"] + [tournament_dir(out, p).name for p in players]
+        _write_json_atomic(out / STUDY_FILE, study)
+        for name, frame in (("call_value", cells), ("policy", policy)):
+            write_frame(out / f"{name}.parquet", frame)
+        for p in players:  # a second improvement step, from the policy's own play: is the policy a fixed point?
+            if not _run_samples(out, p, n, seed, threads, progress, study["policies"][str(p)], "samples-policy"):
+                return {"path": out, "interrupted": True, "frames": None}
+        again = derive_policy(call_value(scan_samples(out, "samples-policy"), keys=KNOWN_KEYS))
+        write_frame(out / "policy_check.parquet", policy_check(policy, again))
+        for p in players:
+            texts = [study["policies"][str(p)], *PRESETS]
+            result = api.tournament("kamoul", strategies=texts, out=tournament_dir(out, p), n=n, seed=seed, players=p,
+                                    level=TOURNAMENT_LEVEL, threads=threads, chunk_size=chunk_size, progress=progress)
+            if result.interrupted:
+                return {"path": out, "interrupted": True, "frames": None}
+        frames = study_frames(out, by_known=pooled)
+        write_frame(out / "gain.parquet", frames["gain"])
+        return {"path": out, "interrupted": False, "frames": frames}
 
 
 def study_frames(out, by_known: pl.DataFrame | None = None) -> dict[str, pl.DataFrame]:
     """The study's frames: ``call_value``, ``policy``, ``policy_check``, ``by_known`` (pooled over zone and turn;
     given when the caller has it already), ``by_turn`` (pooled over zone and known points, all-known layouts of at
     most 5 points), ``by_zone``, ``gain``."""
+    from simulator.core.batch import checked_files
+
     out = Path(out)
     players = load_study(out)["inputs"]["players"]
+    checked_files([out / f"{name}.parquet" for name in ("call_value", "policy", "policy_check")])
     samples = scan_samples(out)
     fully_known_valid = samples.filter((pl.col("unknown") == 0) & (pl.col("known") <= 5))
     return {

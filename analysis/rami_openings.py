@@ -22,7 +22,8 @@ from pathlib import Path
 import polars as pl
 
 from analysis.stats import mean_interval, wilson
-from analysis.studies import STUDY_FILE, check_players, check_rounds, check_same_study, load_study_file, run_parts
+from analysis.studies import (STUDY_FILE, check_players, check_rounds, check_same_study, check_study_settings,
+                              load_study_file, open_study, run_parts)
 
 STUDY_NAME = "rami-openings"
 STRATEGIES = ("open-asap", "open-big", "rami-sec-hunter", "joker-keeper")
@@ -111,26 +112,27 @@ def run(out, *, n: int, game: str = "rami", seed: int = 0, players=None, thresho
 
     players = check_players(PLAYERS if players is None else players)
     n = check_rounds(n)
+    check_study_settings(n=n, seed=seed, threads=threads, chunk_size=chunk_size)
     out = Path(out)
     inputs = {"game": "rami", "n": n, "seed": seed, "players": list(players), "strategies": list(STRATEGIES),
               "thresholds": list(thresholds), "joker_grids": list(JOKER_GRIDS), "sweep_players": sweep_players}
     check_same_study(out, STUDY_NAME, inputs, "same -n, --seed, --players")
-    out.mkdir(parents=True, exist_ok=True)
-    parts = [(f"tournament-{p}p", lambda p=p: api.tournament(
-        "rami", strategies=list(STRATEGIES), out=tournament_dir(out, p), n=n, seed=seed, players=p, threads=threads,
-        chunk_size=chunk_size, progress=progress)) for p in players]
-    parts.append(("threshold", lambda: api.sweep(
-        "rami", out=out / "threshold", n=n, seed=seed, players=sweep_players,
-        seats=[0], option_grids=[f"opening_points={','.join(str(t) for t in thresholds)}"], threads=threads,
-        chunk_size=chunk_size, progress=progress)))
-    parts.append(("jokers", lambda: api.sweep(
-        "rami", out=out / "jokers", n=n, seed=seed, players=sweep_players, seats=[0], option_grids=list(JOKER_GRIDS),
-        threads=threads, chunk_size=chunk_size, progress=progress)))
-    _write_json_atomic(out / STUDY_FILE, {"study": STUDY_NAME, "game": "rami", "inputs": inputs,
-                                          "parts": [name for name, _ in parts]})
-    if not run_parts(parts, f"study {STUDY_NAME}", progress):
-        return {"path": out, "interrupted": True, "frames": None}
-    frames = study_frames(out)
-    for name, frame in frames.items():
-        write_frame(out / f"{name}.parquet", frame)
-    return {"path": out, "interrupted": False, "frames": frames}
+    with open_study(out, STUDY_NAME, inputs, "same -n, --seed, --players"):
+        parts = [(f"tournament-{p}p", lambda p=p: api.tournament(
+            "rami", strategies=list(STRATEGIES), out=tournament_dir(out, p), n=n, seed=seed, players=p, threads=threads,
+            chunk_size=chunk_size, progress=progress)) for p in players]
+        parts.append(("threshold", lambda: api.sweep(
+            "rami", out=out / "threshold", n=n, seed=seed, players=sweep_players,
+            seats=[0], option_grids=[f"opening_points={','.join(str(t) for t in thresholds)}"], threads=threads,
+            chunk_size=chunk_size, progress=progress)))
+        parts.append(("jokers", lambda: api.sweep(
+            "rami", out=out / "jokers", n=n, seed=seed, players=sweep_players, seats=[0], option_grids=list(JOKER_GRIDS),
+            threads=threads, chunk_size=chunk_size, progress=progress)))
+        _write_json_atomic(out / STUDY_FILE, {"study": STUDY_NAME, "game": "rami", "inputs": inputs,
+                                              "parts": [name for name, _ in parts]})
+        if not run_parts(parts, f"study {STUDY_NAME}", progress):
+            return {"path": out, "interrupted": True, "frames": None}
+        frames = study_frames(out)
+        for name, frame in frames.items():
+            write_frame(out / f"{name}.parquet", frame)
+        return {"path": out, "interrupted": False, "frames": frames}

@@ -70,27 +70,24 @@ def check_run(run_dir: str | Path, field: str = "RUN") -> tuple[dict, RunSpec]:
 
 
 def check_output(path: str | Path, field: str) -> Path:
-    """``path`` as a file to write: its folder must exist and it must not be a directory."""
+    """``path`` as a file to write: its folder must exist and be writable, and it must not be a directory."""
     path = Path(path)
     if not path.parent.is_dir():
         raise SpecError(field, str(path), "a file in an existing directory", f"is in a missing directory ({path.parent})")
     if path.is_dir():
         raise SpecError(field, str(path), "a file path", "is a directory")
+    if not os.access(path.parent, os.W_OK | os.X_OK):
+        raise SpecError(field, str(path), "a file in a directory you may write to", f"is in a directory that is not "
+                        f"writable ({path.parent})")
     return path
 
 
 def write_atomic(path: Path, data: bytes) -> Path:
     """Write ``data`` to a temporary name beside ``path`` and rename it into place."""
-    tmp = path.with_name(f".{path.name}.{os.getpid()}.tmp")
-    try:
-        with open(tmp, "wb") as handle:
-            handle.write(data)
-            handle.flush()
-            os.fsync(handle.fileno())
-        os.replace(tmp, path)
-    finally:
-        tmp.unlink(missing_ok=True)
-    return path
+    from simulator.core.store import write_bytes_atomic
+
+    write_bytes_atomic(Path(path), data)
+    return Path(path)
 
 
 # --- formatting -----------------------------------------------------------------------------------------

@@ -14,7 +14,7 @@ import polars as pl
 from simulator.core.errors import SpecError
 from simulator.core.game import get_game
 from simulator.core.runner import RunResult, run
-from simulator.core.spec import RunSpec, build_spec, read_spec_file
+from simulator.core.spec import MAX_N, RunSpec, build_spec, read_spec_file
 from simulator.core.store import read_manifest, read_table
 
 
@@ -79,6 +79,15 @@ def open_table(run_dir: str | Path, table: str = "hands", lazy: bool = True) -> 
     return read_table(run_dir, table, lazy=lazy)
 
 
+def verify(path: str | Path, repair: bool = False) -> dict:
+    """Check (and with ``repair`` set right) a run, tournament, sweep or study directory against its manifests;
+    see ``cardsim verify --help`` and :mod:`simulator.core.verify`. ``result["sound"]`` is ``True`` only when
+    nothing is missing, damaged, foreign or unlisted."""
+    from simulator.core.verify import verify as _verify
+
+    return _verify(path, repair=repair)
+
+
 def run_spec(run_dir: str | Path) -> RunSpec:
     return RunSpec.from_dict(read_manifest(run_dir, field="--run")["spec"])
 
@@ -88,6 +97,8 @@ def replay(game: str, *, seed: int | None = None, index: int, run_dir: str | Pat
            options: dict | list[str] | None = None) -> str:
     """The play-by-play of game ``index``: from a stored run's spec, or from the given settings."""
     plugin = get_game(game)
+    if isinstance(index, bool) or not isinstance(index, int) or not 0 <= index < MAX_N:
+        raise SpecError("--game", index, f"a game index in [0, {MAX_N - 1}]")
     if run_dir is not None:
         spec = run_spec(run_dir)
         if spec.game != game:
@@ -200,8 +211,15 @@ def plan(*, p1: float, p2: float, alpha: float = 0.05, power: float = 0.8, paire
             raise SpecError(field, value, allowed)
     if p1 == p2:
         raise SpecError("--p2", p2, "a win rate other than --p1", "equals --p1")
+    try:
+        games = games_needed(p1, p2, alpha, power, paired_rho), games_needed(p1, p2, alpha, power)
+    except (ZeroDivisionError, OverflowError, ValueError):
+        games = None
+    if games is None or min(games) < 0:
+        raise SpecError("--p2", p2, "a win rate far enough from --p1 for a finite number of games",
+                        "is too close to --p1")
     return {"p1": p1, "p2": p2, "alpha": alpha, "power": power, "paired_rho": paired_rho,
-            "games": games_needed(p1, p2, alpha, power, paired_rho), "games_unpaired": games_needed(p1, p2, alpha, power)}
+            "games": games[0], "games_unpaired": games[1]}
 
 
 def duel(game: str, *, strategies: list[str], delta: float = 0.05, alpha: float = 0.05, beta: float = 0.05,
@@ -210,7 +228,9 @@ def duel(game: str, *, strategies: list[str], delta: float = 0.05, alpha: float 
     """Does the first strategy beat the second? Paired deals until a sequential test decides
     (``analysis.duel``); see ``cardsim duel --help``."""
     from analysis.duel import duel as _duel
+    from simulator.core.backends import check_threads
 
+    check_threads(threads)
     if len(strategies) != 2:
         raise SpecError("--strategy", len(strategies), "exactly 2 strategies (A then B)", "strategies given")
     if isinstance(max_games, bool) or not isinstance(max_games, int) or max_games < 1:
@@ -228,7 +248,9 @@ def advise(game: str, *, known: str, unknown: int = 0, turn: int, players: int =
     if game != "kamoul":
         raise SpecError("GAME", game, "kamoul (the game advise knows)")
     from analysis.kamoul_call import advise as _advise
+    from simulator.core.backends import check_threads
 
+    check_threads(threads)
     return _advise(known=known, unknown=unknown, turn=turn, players=players, cumulative=cumulative,
                    strategy=strategy, options=_options_dict(options), seed=seed, samples=samples, threads=threads)
 
@@ -247,8 +269,16 @@ def report(run: str | Path, out: str | Path, pdf: str | Path | None = None, *, t
         if Path(pdf).resolve() == Path(out).resolve():
             raise SpecError("--pdf", str(pdf), "a path other than --out", "is the HTML file's path")
         require_chromium(pdf)
+    html_existed = Path(out).exists()
     html_path = build_any_report(run, out, title=title)
-    return {"html": html_path, "pdf": print_pdf(html_path, pdf) if pdf is not None else None}
+    if pdf is None:
+        return {"html": html_path, "pdf": None}
+    try:
+        return {"html": html_path, "pdf": print_pdf(html_path, pdf)}
+    except BaseException:
+        if not html_existed:  # a refused or failed --pdf leaves nothing behind
+            Path(html_path).unlink(missing_ok=True)
+        raise
 
 
 # --- batches: tournaments and sweeps (simulator/core/batch.py, docs/architecture.md) -------------------
@@ -285,12 +315,13 @@ def sweep(game: str, *, out: str | Path, n: int, grids: list[str] | None = None,
 def _run_and_store(batch, out, threads, chunk_size, progress):
     from simulator.core.batch import run_batch, write_frame
 
-    result = run_batch(batch, out, chunk_size=chunk_size, threads=threads, progress=progress)
-    if not result.interrupted:
-        result.frames = batch_frames(out)
+    def store_frames(path):
+        frames = batch_frames(path)
         for name in ("matrix", "ratings") if batch.kind == "tournament" else ("summary", "outcomes"):
-            write_frame(Path(out) / f"{name}.parquet", result.frames[name])
-    return result
+            write_frame(Path(path) / f"{name}.parquet", frames[name])
+        return frames
+
+    return run_batch(batch, out, chunk_size=chunk_size, threads=threads, progress=progress, on_complete=store_frames)
 
 
 def batch_frames(out: str | Path) -> dict:

@@ -28,7 +28,8 @@ def run_cli(capsys, *args):
 
 
 @pytest.mark.parametrize("command", [[], ["simulate"], ["replay"], ["strategies"], ["rules"], ["report"], ["tournament"],
-                                     ["sweep"], ["study"], ["rami"], ["rami", "opening"]])
+                                     ["sweep"], ["study"], ["rami"], ["rami", "opening"],
+                                     ["verify"]])
 def test_every_command_has_help(capsys, command):
     code, out, err = run_cli(capsys, *command, "--help")
     assert code == 0 and "Usage: cardsim" in out and len(out.splitlines()) > 5

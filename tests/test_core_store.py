@@ -11,7 +11,7 @@ import pyarrow.parquet as pq
 import pytest
 
 import fakegame
-from simulator.core.errors import SpecError
+from simulator.core.errors import DatasetError, SpecError
 from simulator.core.runner import run
 from simulator.core.store import (
     FORMAT,
@@ -59,7 +59,7 @@ def test_layout_manifest_and_part_metadata(tmp_path):
     out = tmp_path / "run"
     result = run(spec, out, chunk_size=8, progress=False)
     assert not result.interrupted and result.games_done == 20 and result.chunks_written == 3
-    assert sorted(p.name for p in out.iterdir()) == ["_manifest.json", "hands", "manches"]
+    assert sorted(p.name for p in out.iterdir()) == [".lock", "_manifest.json", "hands", "manches"]
     names = [part_name(0, 8), part_name(8, 16), part_name(16, 20)]
     for table in TABLES:
         assert sorted(p.name for p in (out / table).iterdir()) == names
@@ -70,6 +70,12 @@ def test_layout_manifest_and_part_metadata(tmp_path):
     assert manifest["chunks"] == [[0, 8], [8, 16], [16, 20]]
     assert manifest["complete"] is True
     assert manifest["cardsim_version"] and manifest["created"] and manifest["updated"]
+    for table in TABLES:  # every part's size and sha256, as written
+        for name in names:
+            record = manifest["parts"][f"{table}/{name}"]
+            data = (out / table / name).read_bytes()
+            assert record["size"] == len(data) and record["sha256"] == hashlib.sha256(data).hexdigest()
+    assert manifest["parts"]["manches/" + names[2]]["rows"] == 4
     meta = pq.read_metadata(out / "manches" / names[1])
     kv = {k.decode(): v.decode() for k, v in meta.metadata.items()}
     assert kv["cardsim.spec"] == spec.to_json()
@@ -122,6 +128,7 @@ def test_missing_ranges_and_write_once(tmp_path):
             store.write_chunk(a, b, frames_for(spec, a, b))
     with pytest.raises(ValueError, match="tables"):
         store.write_chunk(20, 30, {"hands": frames_for(spec, 20, 30)["hands"]})
+    store.flush()
     assert read_manifest(tmp_path / "run")["chunks"] == [[10, 20], [50, 60]]
     assert not (tmp_path / "run" / "hands" / ".tmp").exists()
 
@@ -132,6 +139,7 @@ def test_open_cleans_crash_leftovers_only_after_validation(tmp_path):
     store = open_run(out, spec, TABLES)
     for a in (0, 10, 20):
         store.write_chunk(a, a + 10, frames_for(spec, a, a + 10))
+    store.close()
     # a chunk killed between its two tables, junk in .tmp, a torn part (no footer)
     stray = frames_for(spec, 30, 40)["hands"]
     stray.write_parquet(out / "hands" / part_name(30, 40))
@@ -151,6 +159,8 @@ def test_open_cleans_crash_leftovers_only_after_validation(tmp_path):
     assert not (out / ".tmp").exists() or not any((out / ".tmp").iterdir())
     for table in TABLES:
         assert sorted(p.name for p in (out / table).iterdir()) == [part_name(0, 10), part_name(10, 20)]
+    assert (out / "_quarantine" / "manches" / part_name(20, 30)).is_file()  # the torn part, kept aside
+    assert any("damaged manches/" in line for line in store.repairs)
 
 
 def test_different_spec_refused_with_differences_named(tmp_path):
@@ -208,17 +218,20 @@ def test_corrupt_manifest_refused_unchanged(tmp_path, content):
     assert snapshot(out) == before
 
 
-def test_foreign_part_refused_unchanged(tmp_path):
+def test_foreign_part_is_quarantined_and_played_again(tmp_path):
     spec = fakegame.fake_spec(n=10)
     out = tmp_path / "run"
     run(spec, out, chunk_size=5, progress=False)
+    expected = read_table(out, "hands", lazy=False)
     other = fakegame.fake_spec(n=10, bonus=2)
     foreign = out / "hands" / part_name(0, 5)
     frames_for(other, 0, 5)["hands"].write_parquet(foreign, metadata={"cardsim.spec": other.to_json()})
-    before = snapshot(out)
-    with pytest.raises(SpecError, match="metadata does not match"):
-        open_run(out, spec, TABLES)
-    assert snapshot(out) == before
+    with pytest.raises(DatasetError, match="hands/" + part_name(0, 5) + " is damaged.*cardsim verify"):
+        read_table(out, "hands")
+    result = run(spec, out, chunk_size=5, progress=False)
+    assert result.games_done == 5 and any(line.startswith("foreign hands/") for line in result.repairs)
+    assert read_table(out, "hands", lazy=False).equals(expected)
+    assert (out / "_quarantine" / "hands" / part_name(0, 5)).is_file()
 
 
 def test_empty_directory_is_used_and_manifest_written_at_once(tmp_path):

@@ -216,7 +216,7 @@ def test_the_environment_names_the_scheduler(tmp_path, capsys, monkeypatch):
 def test_parts_the_client_cannot_see_stop_the_run(tmp_path):
     """Worker-written parts must be visible to the client (shared storage); else one clear line."""
     from simulator.core.spec import build_spec
-    from simulator.core.store import open_run, write_parts
+    from simulator.core.store import open_run, part_name, write_parts
 
     spec = build_spec("kamoul", n=20, seed=1)
     store = open_run(tmp_path / "run", spec, ("hands",))
@@ -225,11 +225,14 @@ def test_parts_the_client_cannot_see_stop_the_run(tmp_path):
         store.record_chunk(0, 10, wait=0.5)
     assert 0.5 <= time.monotonic() - began < 5
     frames = spec.plugin.simulate_chunk(spec, 0, 10, 1)
-    assert write_parts(tmp_path / "run", spec, ("hands",), 0, 10, frames) == {"hands": 10}
+    records = write_parts(tmp_path / "run", spec, ("hands",), 0, 10, frames)
+    assert records["hands"]["rows"] == 10 and records["hands"]["size"] == (tmp_path / "run" / "hands" /
+                                                                            part_name(0, 10)).stat().st_size
     before = (tmp_path / "run" / "hands").stat().st_mtime_ns, sorted((tmp_path / "run" / "hands").iterdir())
     write_parts(tmp_path / "run", spec, ("hands",), 0, 10, frames)  # a retried task: kept as it is
     assert before == ((tmp_path / "run" / "hands").stat().st_mtime_ns, sorted((tmp_path / "run" / "hands").iterdir()))
-    assert store.record_chunk(0, 10, wait=0) and not store.record_chunk(0, 10, wait=0)
+    assert store.record_chunk(0, 10, records, wait=0) and not store.record_chunk(0, 10, wait=0)
+    assert store.parts["hands/" + part_name(0, 10)] == records["hands"]
     assert store.missing_ranges() == [(10, 20)]
 
 

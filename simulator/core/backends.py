@@ -9,6 +9,7 @@ implements the same :class:`Backend` protocol (:class:`simulator.core.dask_backe
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Callable, Iterable, Iterator, Protocol
 
@@ -20,6 +21,15 @@ from simulator.core.spec import RunSpec
 
 Frames = dict[str, pl.DataFrame]
 Task = Callable[[int, int, "int | None"], Frames]
+
+
+@dataclass(frozen=True)
+class WrittenParts:
+    """What a backend yields for a chunk whose parts were written where it ran (``task.write``, as Dask
+    workers do): each table's part record (``store.part_record``: size, sha256, rows). The runner then
+    only checks and records the chunk."""
+
+    records: dict
 
 
 class ChunkTask:
@@ -34,14 +44,14 @@ class ChunkTask:
     def __call__(self, start: int, stop: int, threads: int | None = None) -> Frames:
         return self.spec.plugin.simulate_chunk(self.spec, start, stop, threads)
 
-    def write(self, start: int, stop: int, threads: int | None = None) -> dict[str, int]:
-        """Play the chunk and write its parts into ``out`` (atomically, once); the rows per table."""
+    def write(self, start: int, stop: int, threads: int | None = None) -> WrittenParts:
+        """Play the chunk and write its parts into ``out`` (atomically, once); their records."""
         from simulator.core.store import write_parts
 
         if self.out is None:
             raise ValueError("ChunkTask.write needs the run directory (out)")
         tables = self.spec.plugin.tables(self.spec.level)
-        return write_parts(self.out, self.spec, tables, start, stop, self(start, stop, threads))
+        return WrittenParts(write_parts(self.out, self.spec, tables, start, stop, self(start, stop, threads)))
 
     def __repr__(self) -> str:
         return f"ChunkTask({self.spec.game}, digest={self.spec.digest()})"
@@ -49,9 +59,10 @@ class ChunkTask:
 
 class Backend(Protocol):
     """Runs ``task`` over ``ranges`` and yields ``((start, stop), frames)`` as chunks finish, in any
-    order. Stopping iteration early (``close()`` on the generator) must not lose a yielded chunk.
-    ``frames`` is ``None`` when the backend had the chunk's parts written already (``task.write``, as
-    Dask workers do); the runner then only records the chunk."""
+    order, taking ``ranges`` lazily (a run may have a million chunks). Stopping iteration early (``close()``
+    on the generator) must not lose a yielded chunk. ``frames`` is a :class:`WrittenParts` when the backend
+    had the chunk's parts written already (``task.write``, as Dask workers do); the runner then only checks
+    and records the chunk."""
 
     def run(self, task: Task, ranges: Iterable[tuple[int, int]], threads: int | None) -> Iterator[
         tuple[tuple[int, int], Frames]

@@ -11,35 +11,44 @@ Layout of a batch directory ``OUT``::
       cells/cell=c000/                an ordinary run directory (manifest, hands/ …), resumable on its own
       cells/cell=c001/ …
       matrix.parquet, ratings.parquet (tournament) | summary.parquet, outcomes.parquet (sweep)
+      _checksums.json                 size and sha256 of every frame written here (:func:`write_frame`)
 
 The ``cell=<id>`` folder names are Hive partitions: ``polars.scan_parquet("OUT/cells/*/hands/*.parquet",
 hive_partitioning=True)`` opens every cell's hands with a ``cell`` column, and so does
 ``pandas.read_parquet("OUT/cells")`` when the level writes a single table. :func:`read_batch` is the
 general way: any table, plus each cell's labels as columns.
 
-Opening refuses, before anything is written, a directory that is neither empty nor this same batch.
+Every input is validated before anything is written (the cells' specs when the batch is built, the chunk
+size and threads in :func:`run_batch`); then a directory that is neither empty nor this same batch is
+refused, unchanged. The batch holds ``OUT/.lock`` while it runs (each cell takes its own as well), so a
+second writer is refused (:mod:`simulator.core.dirlock`).
 """
 
 from __future__ import annotations
 
+import io
 import itertools
 import json
-import os
+import re
 from dataclasses import dataclass
 from pathlib import Path
 
 import polars as pl
 
+from simulator.core.backends import check_threads
+from simulator.core.dirlock import DirLock
 from simulator.core.errors import SpecError
-from simulator.core.runner import run
+from simulator.core.runner import chunk_size_for, run
 from simulator.core.spec import RunSpec
-from simulator.core.store import MANIFEST_NAME, read_table
+from simulator.core.store import MANIFEST_NAME, is_housekeeping, read_table, write_bytes_atomic, write_json_atomic
 
 BATCH_FORMAT = "cardsim-batch/1"
 BATCH_NAME = "_batch.json"
 CELLS = "cells"
 MAX_CELLS = 1000
 BATCH_ALLOWED = "an empty or new directory, or the same tournament/sweep to resume"
+STUDY_NAME = "_study.json"
+CELL_ID = re.compile(r"^[A-Za-z0-9][A-Za-z0-9_-]{0,63}$")  # a folder name: no '/', no '..'
 
 
 @dataclass(frozen=True)
@@ -94,7 +103,8 @@ def cell_ids(count: int) -> list[str]:
 
 
 def check_batch_dir(out: str | Path, batch: Batch) -> None:
-    """Refuse (``SpecError``, nothing written) a directory that cannot hold ``batch``."""
+    """Refuse (``SpecError``, nothing written) a directory that cannot hold ``batch``: a file, a run, a study,
+    another batch, or a non-empty directory that is not a batch."""
     path = Path(out)
     if not path.exists():
         return
@@ -104,7 +114,9 @@ def check_batch_dir(out: str | Path, batch: Batch) -> None:
     if not meta.exists():
         if (path / MANIFEST_NAME).exists():
             raise SpecError("--out", str(path), BATCH_ALLOWED, "holds a single run, not a tournament or sweep")
-        if any(path.iterdir()):
+        if (path / STUDY_NAME).exists():
+            raise SpecError("--out", str(path), BATCH_ALLOWED, f"holds a study ({STUDY_NAME}), not a tournament or sweep")
+        if not all(is_housekeeping(e.name) for e in path.iterdir()):
             raise SpecError("--out", str(path), BATCH_ALLOWED, "is not empty and is not a cardsim batch (no _batch.json)")
         return
     stored = load_batch(path, "--out")
@@ -115,61 +127,151 @@ def check_batch_dir(out: str | Path, batch: Batch) -> None:
 
 
 def load_batch(out: str | Path, field: str = "batch") -> dict:
-    """The parsed ``_batch.json`` of ``out``; one-line :class:`SpecError` when ``out`` is not a batch."""
+    """The parsed ``_batch.json`` of ``out``; one-line :class:`SpecError` when ``out`` is not a batch or its
+    file is not one (every cell must have an id that is a plain folder name, labels and a spec)."""
     meta = Path(out) / BATCH_NAME
     if not meta.is_file():
         raise SpecError(field, str(out), "a tournament or sweep directory", "is not a batch (no _batch.json)")
     try:
         data = json.loads(meta.read_text(encoding="utf-8"))
-    except (OSError, UnicodeDecodeError, json.JSONDecodeError) as err:
+    except (OSError, UnicodeDecodeError, json.JSONDecodeError, RecursionError) as err:
         raise SpecError(field, str(meta), "a cardsim batch file", f"is unreadable ({err})") from None
     if not isinstance(data, dict) or data.get("format") != BATCH_FORMAT or not isinstance(data.get("cells"), list):
         raise SpecError(field, str(meta), f"a cardsim batch file ({BATCH_FORMAT})", "is not a valid batch file")
+    ids = set()
+    for cell in data["cells"]:
+        ok = (isinstance(cell, dict) and isinstance(cell.get("id"), str) and CELL_ID.match(cell["id"])
+              and isinstance(cell.get("labels"), dict) and isinstance(cell.get("spec"), dict))
+        if not ok or cell["id"] in ids:
+            shown = cell.get("id") if isinstance(cell, dict) else cell
+            raise SpecError(field, str(meta), f"a cardsim batch file ({BATCH_FORMAT}: cells with distinct ids made "
+                            "of letters, digits, '-' and '_', labels and a spec)", f"has a bad cell {shown!r}")
+        ids.add(cell["id"])
     return data
 
 
 def _write_json_atomic(path: Path, data: dict) -> None:
-    tmp = path.parent / f".{path.name}.{os.getpid()}.tmp"
-    with open(tmp, "w", encoding="utf-8") as handle:
-        json.dump(data, handle, indent=1)
-        handle.write("\n")
-        handle.flush()
-        os.fsync(handle.fileno())
-    os.replace(tmp, path)
+    write_json_atomic(path, data)
+
+
+LEDGER_NAME = "_checksums.json"  # a batch's or study's own frames and files: relative path -> {size, sha256}
+
+
+def ledger_root(path: Path) -> Path | None:
+    """The batch or study directory a file at ``path`` belongs to (the nearest of its folders, up to four
+    levels up, that holds ``_batch.json`` or ``_study.json``), or ``None``."""
+    for folder in list(Path(path).parents)[:4]:
+        if (folder / BATCH_NAME).is_file() or (folder / STUDY_NAME).is_file():
+            return folder
+    return None
+
+
+def read_ledger(root: Path) -> dict:
+    try:
+        data = json.loads((root / LEDGER_NAME).read_text(encoding="utf-8"))
+    except (OSError, ValueError, RecursionError):
+        return {}
+    return data if isinstance(data, dict) else {}
 
 
 def write_frame(path: Path, frame: pl.DataFrame) -> None:
-    """Write a result frame atomically (hidden temporary name, then rename)."""
-    tmp = path.parent / f".{path.name}.{os.getpid()}.tmp"
-    frame.write_parquet(tmp)
-    os.replace(tmp, path)
+    """Write a result frame atomically (encoded in memory, then a fsynced temporary file and a rename): a
+    full disk or a killed process leaves the previous file or none, never half of one. Inside a batch or
+    study directory its size and sha256 go to that directory's ``_checksums.json`` (which readers of the
+    frame, :func:`checked_files`, and ``cardsim verify`` check)."""
+    from simulator.core.store import part_record
+
+    buffer = io.BytesIO()
+    frame.write_parquet(buffer)
+    data = buffer.getvalue()
+    path = Path(path)
+    write_bytes_atomic(path, data)
+    root = ledger_root(path)
+    if root is not None:
+        ledger = read_ledger(root)
+        record = part_record(data, frame.height)
+        ledger[str(path.relative_to(root))] = {"size": record["size"], "sha256": record["sha256"]}
+        write_json_atomic(root / LEDGER_NAME, dict(sorted(ledger.items())))
+
+
+def frame_is_recorded(path: Path) -> bool:
+    """``True`` when the file at ``path`` is whole: listed by its batch's or study's ledger with these bytes
+    (a folder without a ledger: when it exists). A resume writes again what is not."""
+    from simulator.core.store import part_problem
+
+    path = Path(path)
+    root = ledger_root(path)
+    ledger = read_ledger(root) if root is not None else {}
+    if not ledger:
+        return path.exists()
+    record = ledger.get(str(path.relative_to(root)))
+    return record is not None and part_problem(path, record) is None
+
+
+def checked_files(paths) -> list[Path]:
+    """The files among ``paths`` that their batch's or study's ledger lists, each checked against its size
+    and sha256 (:class:`DatasetError` naming the file and what to run); a folder without a ledger (written
+    by an older cardsim) is read as it is, a file its ledger does not list is left out."""
+    from simulator.core.errors import DatasetError
+    from simulator.core.store import VERIFY_HINT, part_problem
+
+    out = []
+    for path in map(Path, paths):
+        root = ledger_root(path)
+        ledger = read_ledger(root) if root is not None else {}
+        if not ledger:
+            out.append(path)
+            continue
+        record = ledger.get(str(path.relative_to(root)))
+        if record is None:
+            continue
+        problem = part_problem(path, record)
+        if problem is not None:
+            raise DatasetError(f"{root}: {path.relative_to(root)} is {problem}; " + VERIFY_HINT.format(dir=root))
+        out.append(path)
+    return out
+
+
+def check_batch_settings(batch: Batch, chunk_size: int | None, threads) -> None:
+    """Validate the execution settings against every cell (:class:`SpecError`) before anything is written."""
+    for cell in batch.cells:
+        chunk_size_for(cell.spec, chunk_size)
+    check_threads(threads)
 
 
 def run_batch(batch: Batch, out: str | Path, *, chunk_size: int | None = None, threads: int | None = None,
-              progress: bool = True) -> BatchRun:
-    """Run (or resume) every cell of ``batch`` into ``out``; see the module doc."""
+              progress: bool = True, on_complete=None) -> BatchRun:
+    """Run (or resume) every cell of ``batch`` into ``out``; see the module doc. ``on_complete(path)`` runs
+    once every cell is complete, still under the batch's lock (the result frames are written there)."""
     import time
 
     from tqdm import tqdm
 
     began = time.perf_counter()
+    check_batch_settings(batch, chunk_size, threads)
     check_batch_dir(out, batch)
     path = Path(out)
     path.mkdir(parents=True, exist_ok=True)
-    if not (path / BATCH_NAME).exists():
-        _write_json_atomic(path / BATCH_NAME, batch.to_dict())
-    games, interrupted = 0, False
-    bar = tqdm(batch.cells, desc=batch.kind + " cells", unit="cell", disable=None if progress else True,
-               dynamic_ncols=True)
-    with bar:
-        for cell in bar:
-            bar.set_postfix_str(cell.id)
-            result = run(cell.spec, cell_dir(path, cell.id), chunk_size=chunk_size, threads=threads, progress=progress)
-            games += result.games_done
-            if result.interrupted:
-                interrupted = True
-                break
-    return BatchRun(path, batch, games, interrupted, time.perf_counter() - began)
+    with DirLock(path, "--out"):
+        check_batch_dir(out, batch)  # again, under the lock: another writer may have started it meanwhile
+        if not (path / BATCH_NAME).exists():
+            write_json_atomic(path / BATCH_NAME, batch.to_dict())
+        games, interrupted = 0, False
+        bar = tqdm(batch.cells, desc=batch.kind + " cells", unit="cell", disable=None if progress else True,
+                   dynamic_ncols=True)
+        with bar:
+            for cell in bar:
+                bar.set_postfix_str(cell.id)
+                result = run(cell.spec, cell_dir(path, cell.id), chunk_size=chunk_size, threads=threads,
+                             progress=progress)
+                games += result.games_done
+                if result.interrupted:
+                    interrupted = True
+                    break
+        done = BatchRun(path, batch, games, interrupted, time.perf_counter() - began)
+        if not interrupted and on_complete is not None:
+            done.frames = on_complete(path)
+    return done
 
 
 def read_batch(out: str | Path, table: str | None = None) -> pl.LazyFrame:

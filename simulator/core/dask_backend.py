@@ -14,8 +14,9 @@ How a run goes (see docs/scale-out.md):
   ``--threads`` says otherwise; a lock keeps one kernel per worker process, since numba's default
   threading layer may not be entered by two threads at once).
 * ``collect="workers"`` (the default): the worker writes the chunk's part files itself, atomically
-  (:func:`simulator.core.store.write_parts`: temporary name, fsync, rename; a part already in place is
-  kept) and returns only the row counts; the client checks the parts are visible and records the chunk.
+  (:func:`simulator.core.store.write_parts`: temporary name, fsync, rename; a part already in place with
+  the same bytes is kept) and returns only the parts' records (size, sha256, rows); the client, which holds
+  the run directory's lock (workers never take it), checks that it sees the same bytes and records the chunk.
   This needs the run directory on storage the client and the workers share, at the same path.
   ``collect="client"``: the task returns the chunk's frames and the client writes them as the local
   backend does.
@@ -88,8 +89,8 @@ _KERNEL_LOCK = threading.Lock()
 
 def play_on_worker(task: Task, start: int, stop: int, threads: int | None, write: bool):
     """The body of one Dask task: play games ``[start, stop)`` with ``threads`` numba threads (default
-    1, the serial kernel) and either write the parts (``write``: returns ``{table: rows}``) or return
-    the frames."""
+    1, the serial kernel) and either write the parts (``write``: returns their
+    :class:`~simulator.core.backends.WrittenParts`) or return the frames."""
     with _KERNEL_LOCK:
         previous = numba.get_num_threads()
         numba.set_num_threads(max(1, min(threads or 1, numba.config.NUMBA_NUM_THREADS)))
@@ -169,12 +170,12 @@ class DaskBackend:
     def run(self, task: Task, ranges: Iterable[tuple[int, int]], threads: int | None = None) -> Iterator[
         tuple[tuple[int, int], Frames | None]
     ]:
-        """Yields ``((start, stop), frames)`` as chunks finish; ``frames`` is ``None`` when a worker
-        wrote the chunk's parts itself (the runner then only records it)."""
+        """Yields ``((start, stop), frames)`` as chunks finish; ``frames`` is a :class:`WrittenParts` (the
+        parts' records) when a worker wrote the chunk's parts itself (the runner then checks and records it)."""
         distributed = _import_distributed()
         client = self.connect()
         write = self.collect == "workers" and getattr(task, "out", None) is not None
-        todo = iter(list(ranges))
+        todo = iter(ranges)
         limit = self.in_flight or max(4, 2 * self._worker_threads())
         prefix = _key_prefix(task, "workers" if write else "client")
         chunk_of = {}
@@ -195,7 +196,7 @@ class DaskBackend:
                 if following is not None:
                     pending.add(submit(following))
                 future.release()
-                yield chunk, None if write else result
+                yield chunk, result
         finally:
             left = list(pending.futures)
             if left and client.status == "running":

@@ -73,9 +73,12 @@ def tournament_batch(game: str, *, strategies: list[str], n: int, seed: int = 0,
 def parse_grid(text: str, field: str) -> tuple[str, list[str]]:
     """``"name=v1,v2"`` → ``("name", ["v1", "v2"])``; malformed → :class:`SpecError` naming ``field``."""
     name, sep, rest = str(text).partition("=")
-    values = [v.strip() for v in rest.split(",") if v.strip()]
-    if not sep or not name.strip() or not values:
+    values = [v.strip() for v in rest.split(",")]
+    if not sep or not name.strip() or not any(values):
         raise SpecError(field, text, 'name=v1,v2,… e.g. --grid "call_threshold=1,3,5"')
+    if not all(values):
+        raise SpecError(field, text, 'name=v1,v2,… with a value between every two commas, e.g. --grid '
+                        '"call_threshold=1,3,5"', "has an empty value")
     return name.strip(), values
 
 

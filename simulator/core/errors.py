@@ -1,4 +1,11 @@
-"""The one error type for bad input: a single line naming the field, the value and what is allowed."""
+"""The error types the CLI turns into one line each.
+
+* :class:`SpecError` — bad user input (exit 2): the field, the value and what is allowed.
+* :class:`DatasetError` — a dataset on disk that cannot be trusted (a damaged, missing or foreign part, a
+  broken manifest); says what and where, and what to run (``cardsim verify DIR``, or the same command to
+  resume). Exit 1.
+* :class:`ClusterError` — the cluster failed a run (exit 3).
+"""
 
 from __future__ import annotations
 
@@ -14,6 +21,11 @@ class SpecError(ValueError):
             super().__init__(f"{field}: {reason or 'is missing'}; allowed: {allowed}")
         else:
             super().__init__(f"{field}: {value!r} {reason or 'is not allowed'}; allowed: {allowed}")
+
+
+class DatasetError(RuntimeError):
+    """A run, batch or study directory whose data cannot be trusted as it is. ``str(err)`` is one line naming
+    the directory, what is wrong and what to run. The CLI prints it and exits 1."""
 
 
 class ClusterError(RuntimeError):

@@ -124,5 +124,7 @@ def parse_assignments(text: str, field_name: str) -> dict[str, str]:
         key, sep, value = item.partition("=")
         if not sep or not key.strip() or not value.strip():
             raise SpecError(field_name, item, "key=value pairs separated by commas")
+        if key.strip() in out:
+            raise SpecError(field_name, key.strip(), "each parameter once", "is given twice")
         out[key.strip()] = value.strip()
     return out

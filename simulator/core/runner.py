@@ -16,12 +16,13 @@ import signal
 import threading
 import time
 from contextlib import closing, contextmanager
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Iterator
 
 from tqdm import tqdm
 
-from simulator.core.backends import Backend, ChunkTask, LocalBackend, check_threads
+from simulator.core.backends import Backend, ChunkTask, LocalBackend, WrittenParts, check_threads
 from simulator.core.errors import SpecError
 from simulator.core.spec import RunSpec
 from simulator.core.store import open_run
@@ -38,17 +39,50 @@ class RunResult:
     chunks_written: int
     interrupted: bool
     seconds: float
+    repairs: list[str] = field(default_factory=list)
+
+
+MAX_CHUNKS = 1_000_000  # chunks of one run: the manifest lists each (and every table has a part per chunk)
+
+
+def iter_chunks(ranges, chunk_size: int) -> Iterator[tuple[int, int]]:
+    """Cut each ``[start, stop)`` into consecutive chunks of at most ``chunk_size`` games, lazily (a run of
+    ``10**12`` games never holds its chunk list)."""
+    for start, stop in ranges:
+        for a in range(start, stop, chunk_size):
+            yield a, min(a + chunk_size, stop)
 
 
 def split_ranges(ranges: list[tuple[int, int]], chunk_size: int) -> list[tuple[int, int]]:
-    """Cut each ``[start, stop)`` into consecutive chunks of at most ``chunk_size`` games."""
-    return [(a, min(a + chunk_size, stop)) for start, stop in ranges for a in range(start, stop, chunk_size)]
+    """:func:`iter_chunks` as a list (for small runs and tests)."""
+    return list(iter_chunks(ranges, chunk_size))
 
 
 def check_chunk_size(chunk_size, field: str = "--chunk-size") -> int:
     if isinstance(chunk_size, bool) or not isinstance(chunk_size, int) or chunk_size < 1:
         raise SpecError(field, chunk_size, "an integer >= 1")
     return chunk_size
+
+
+def chunk_size_for(spec: RunSpec, chunk_size: int | None, field: str = "--chunk-size") -> int:
+    """The chunk size of a run of ``spec``: ``chunk_size`` validated, or the game's default for the level,
+    raised when needed to keep the run within :data:`MAX_CHUNKS` chunks (the chunk size never changes
+    results). A given size that makes more than :data:`MAX_CHUNKS` chunks is refused."""
+    least = -(-spec.n // MAX_CHUNKS)
+    if chunk_size is None:
+        return max(check_chunk_size(spec.plugin.default_chunk_size(spec.level)), least)
+    check_chunk_size(chunk_size, field)
+    if chunk_size < least:
+        raise SpecError(field, chunk_size, f"an integer >= {least:,} for -n {spec.n:,} (at most {MAX_CHUNKS:,} "
+                        "chunks in one run)", f"makes {-(-spec.n // chunk_size):,} chunks")
+    return chunk_size
+
+
+def check_execution(spec: RunSpec, chunk_size: int | None, threads, backend=None) -> tuple[int, int | None]:
+    """The chunk size and thread count of a run of ``spec``, validated (:class:`SpecError`) before anything
+    is written."""
+    size = chunk_size_for(spec, chunk_size)
+    return size, getattr(backend, "check_threads", check_threads)(threads)  # a cluster's workers have their own cores
 
 
 class _StopFlag:
@@ -92,12 +126,23 @@ def run(
     directory that cannot hold this run, before anything is written.
     """
     began = time.perf_counter()
-    plugin = spec.plugin
-    chunk_size = check_chunk_size(plugin.default_chunk_size(spec.level) if chunk_size is None else chunk_size)
-    threads = getattr(backend, "check_threads", check_threads)(threads)  # a cluster's workers have their own cores
-    store = open_run(out, spec, plugin.tables(spec.level))
-    chunks = split_ranges(store.missing_ranges(), chunk_size)
-    backend = backend or LocalBackend()
+    chunk_size, threads = check_execution(spec, chunk_size, threads, backend)
+    store = open_run(out, spec, spec.plugin.tables(spec.level))
+    try:
+        games, written, interrupted = _play(store, spec, chunk_size, threads, backend or LocalBackend(), progress)
+        if interrupted:
+            store.close()
+        else:
+            store.finish()
+    finally:
+        _close_quietly(store)
+    return RunResult(Path(out), spec, games, written, interrupted, time.perf_counter() - began, store.repairs)
+
+
+def _play(store, spec: RunSpec, chunk_size: int, threads, backend, progress: bool) -> tuple[int, int, bool]:
+    """Play the store's missing chunks through ``backend`` and record each as it finishes; ``(games, chunks
+    written, interrupted)``."""
+    chunks = iter_chunks(store.missing_ranges(), chunk_size)
     flag = _StopFlag()
     games = written = 0
     bar = tqdm(total=spec.n, initial=store.games_done(), unit=spec.level, disable=None if progress else True,
@@ -105,16 +150,28 @@ def run(
     task = ChunkTask(spec, store.path.resolve())
     with bar, _sigint_sets(flag), closing(backend.run(task, chunks, threads)) as finished:
         for (start, stop), frames in finished:
-            done = store.record_chunk(start, stop) if frames is None else store.write_chunk(start, stop, frames)
+            if isinstance(frames, WrittenParts):
+                done = store.record_chunk(start, stop, frames.records)
+            elif frames is None:
+                done = store.record_chunk(start, stop)
+            else:
+                done = store.write_chunk(start, stop, frames)
             if done:
                 games += stop - start
                 written += 1
                 bar.update(stop - start)
             if flag.set:
                 break
-    interrupted = bool(store.missing_ranges())
-    if interrupted:
+    return games, written, bool(store.missing_ranges())
+
+
+def _close_quietly(store) -> None:
+    """Release the store when an error is on its way out: record what is finished if the disk lets us."""
+    if store.lock is None:
+        return
+    try:
         store.close()
-    else:
-        store.finish()
-    return RunResult(Path(out), spec, games, written, interrupted, time.perf_counter() - began)
+    except OSError:
+        if store.lock is not None:
+            store.lock.release()
+            store.lock = None

@@ -18,6 +18,8 @@ from simulator.core.game import GamePlugin, get_game
 from simulator.core.params import parse_assignments
 
 MAX_SEED = 2**63 - 1
+MAX_N = 10**12
+SPEC_FILE_MAX = 1 << 20  # bytes: a TOML run spec is a few lines; anything bigger is not one
 
 
 @dataclass(frozen=True)
@@ -119,14 +121,18 @@ def build_spec(
     values (strings from the CLI or TOML values). Raises :class:`SpecError` on the first bad field.
     """
     plugin = get_game(game)
-    n = _int_field("n", n, 1, 10**12)
+    n = _int_field("n", n, 1, MAX_N)
     seed = _int_field("seed", seed, 0, MAX_SEED)
     level = plugin.default_level if level is None else level
-    if level not in plugin.levels:
+    if not isinstance(level, str) or level not in plugin.levels:
         raise SpecError("--level", level, " | ".join(plugin.levels))
+    if not isinstance(options or {}, dict):
+        raise SpecError("--option", options, "name=value settings (see `cardsim rules GAME`)")
     resolved = plugin.options.resolve(dict(options or {}), field_prefix="--option ")
-    players = plugin.default_players if players is None else _int_field("--players", players, -(2**31), 2**31)
+    players = plugin.default_players if players is None else _players_field(plugin, players, resolved)
     plugin.check_players(players, resolved)
+    if strategies is not None and not isinstance(strategies, (list, tuple)):
+        raise SpecError("--strategy", strategies, '"name:k=v" strategy texts, one for all seats or one per seat')
     texts = list(strategies or [plugin.default_strategy])
     if len(texts) not in (1, players):
         raise SpecError("--strategy", len(texts), f"1 (for every seat) or {players} (one per seat)", "strategies given")
@@ -136,12 +142,30 @@ def build_spec(
     return RunSpec(game, n, seed, players, level, tuple(seats), tuple(resolved.items()))
 
 
+def _players_field(plugin: GamePlugin, players, options: dict) -> int:
+    """``players`` as an integer; anything else (a fraction, text, a huge number) is refused with the game's
+    own allowed range (what ``check_players`` says of a number outside it)."""
+    try:
+        if isinstance(players, bool) or (isinstance(players, float) and not players.is_integer()):
+            raise ValueError
+        value = int(players)
+    except (TypeError, ValueError, OverflowError):
+        value = None
+    if value is None or abs(value) > 2**31:
+        try:
+            plugin.check_players(10**6, options)  # raises with the allowed range
+        except SpecError as err:
+            raise SpecError("--players", players, err.allowed) from None
+        raise SpecError("--players", players, "a number of players")
+    return value
+
+
 def _int_field(name: str, value, low: int, high: int) -> int:
     try:
         if isinstance(value, bool) or (isinstance(value, float) and not value.is_integer()):
             raise ValueError
         out = int(value)
-    except (TypeError, ValueError):
+    except (TypeError, ValueError, OverflowError):
         raise SpecError(name, value, f"an integer in [{low}, {high}]") from None
     if not low <= out <= high:
         raise SpecError(name, value, f"an integer in [{low}, {high}]")
@@ -159,12 +183,7 @@ def read_spec_file(path: str | Path) -> dict:
     ``[options]`` table.
     """
     p = Path(path)
-    try:
-        data = tomllib.loads(p.read_text(encoding="utf-8"))
-    except FileNotFoundError:
-        raise SpecError("--spec", str(p), "an existing TOML file", "does not exist") from None
-    except (tomllib.TOMLDecodeError, UnicodeDecodeError) as err:
-        raise SpecError("--spec", str(p), "a valid TOML run spec", f"is not valid TOML ({err})") from None
+    data = _load_toml(p)
     unknown = sorted(set(data) - set(TOML_KEYS))
     if unknown:
         raise SpecError(f"--spec {p.name}", unknown[0], ", ".join(TOML_KEYS), "is not a spec key")
@@ -173,21 +192,55 @@ def read_spec_file(path: str | Path) -> dict:
     if raw is not None:
         if not isinstance(raw, list):
             raw = [raw]
-        items = []
-        for item in raw:
-            if isinstance(item, str):
-                items.append(item)
-            elif isinstance(item, dict) and isinstance(item.get("name"), str):
-                params = item.get("params", {}) or {}
-                items.append(item["name"] + (":" + ",".join(f"{k}={_fmt(v)}" for k, v in params.items()) if params else ""))
-            else:
-                raise SpecError(f"--spec {p.name}: strategies", item, '"name:k=v" strings or {name, params} tables')
-        out["strategies"] = items
+        if not raw:
+            raise SpecError(f"--spec {p.name}: strategies", raw, 'one "name:k=v" strategy for all seats or one per '
+                            "seat (leave strategies out for the game's default)", "is empty")
+        out["strategies"] = [_toml_strategy(p, item) for item in raw]
     if "options" in data:
         if not isinstance(data["options"], dict):
             raise SpecError(f"--spec {p.name}: options", data["options"], "a table of option = value")
         out["options"] = {k: (_fmt(v) if isinstance(v, bool) else v) for k, v in data["options"].items()}
     return out
+
+
+def _load_toml(p: Path) -> dict:
+    """The TOML table of the spec file ``p``, checked before it is read: a regular file of at most
+    :data:`SPEC_FILE_MAX` bytes (not a directory, a device or a pipe), UTF-8 TOML."""
+    import stat
+
+    allowed = f"a TOML run spec file (a regular file of at most {SPEC_FILE_MAX // 1024} KiB)"
+    try:
+        info = p.stat()
+    except FileNotFoundError:
+        raise SpecError("--spec", str(p), "an existing TOML file", "does not exist") from None
+    except OSError as err:
+        raise SpecError("--spec", str(p), allowed, f"cannot be read ({err.strerror})") from None
+    if stat.S_ISDIR(info.st_mode):
+        raise SpecError("--spec", str(p), allowed, "is a directory")
+    if not stat.S_ISREG(info.st_mode):
+        raise SpecError("--spec", str(p), allowed, "is not a regular file (a device, a pipe or a socket)")
+    if info.st_size > SPEC_FILE_MAX:
+        raise SpecError("--spec", str(p), allowed, f"is {info.st_size:,} bytes")
+    try:
+        with open(p, "rb") as handle:
+            raw = handle.read(SPEC_FILE_MAX + 1)
+        return tomllib.loads(raw.decode("utf-8"))
+    except OSError as err:
+        raise SpecError("--spec", str(p), allowed, f"cannot be read ({err.strerror})") from None
+    except (tomllib.TOMLDecodeError, UnicodeDecodeError, RecursionError) as err:
+        raise SpecError("--spec", str(p), "a valid TOML run spec", f"is not valid TOML ({err})") from None
+
+
+def _toml_strategy(p: Path, item) -> str:
+    """One ``strategies`` entry of a TOML spec (a ``"name:k=v"`` string or a ``{name, params}`` table) as text."""
+    allowed = '"name:k=v" strings or {name = "...", params = {k = v}} tables'
+    if isinstance(item, str):
+        return item
+    if isinstance(item, dict) and isinstance(item.get("name"), str) and set(item) <= {"name", "params"}:
+        params = item.get("params", {}) or {}
+        if isinstance(params, dict) and all(isinstance(v, (str, int, float, bool)) for v in params.values()):
+            return item["name"] + (":" + ",".join(f"{k}={_fmt(v)}" for k, v in params.items()) if params else "")
+    raise SpecError(f"--spec {p.name}: strategies", item, allowed)
 
 
 def version() -> str:
