@@ -21,6 +21,7 @@ C = {name: i for i, name in enumerate(COLUMNS)}
 CASES = {
     "2p default": (["balanced"], {}),
     "3p mixed with call-table": (["call-table", "aggressive", "call-table:call_known_1=2,call_known_0=3"], {}),
+    "3p misremembering": (["heuristic:memory_noise=0.3", "call-table:memory_noise=0.05", "balanced"], {}),
     "4p dutch physical": (["balanced", "cautious", "random", "call-table"],
                           {"false_call_mode": "dutch", "implicit_contest": "true", "p_stick": "0.05",
                            "p_out_of_turn": "0.02", "min_turns_before_call": "2"}),

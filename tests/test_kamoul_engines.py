@@ -1,4 +1,8 @@
-"""The numba kernel against the reference engine: identical rows and event traces, game for game."""
+"""The numba kernel against the reference engine: identical rows and event traces, game for game.
+
+Every registered strategy plays in some seating (``random``; the heuristic presets; ``call-table``), every rule
+option is set in some option set, and the heuristic family's memory parameters (``forget``, ``memory_noise``) are on
+in some seats."""
 
 from __future__ import annotations
 
@@ -24,6 +28,9 @@ OPTION_SETS = {
 SEATINGS = {
     "random": ["random"],
     "heuristic": ["balanced", "cautious", "aggressive", "heuristic:forget=0.05,snap=0.7,peek_own=0.5"],
+    # memory_noise (K13, §4) at 0.05 and 0.3, with and without forget, and call-table with and without it
+    "misremembering": ["heuristic:memory_noise=0.05,forget=0.05,snap=0.7", "call-table", "aggressive:memory_noise=0.3",
+                       "call-table:memory_noise=0.05"],
 }
 N_HANDS = 10_000
 

@@ -11,10 +11,10 @@ from simulator.kamoul.engine import rules_of, seats_of
 from strategies.kamoul import policy
 
 DECISIONS = ["decide_peeks", "decide_turn", "decide_take_slot", "decide_keep", "decide_power", "decide_king_swap",
-             "decide_snap", "estimate", "forget_prob", "speed"]
+             "decide_snap", "estimate", "forget_prob", "memory_noise_prob", "speed"]
 
 
-@pytest.mark.parametrize("strategy", ["random", "balanced"])
+@pytest.mark.parametrize("strategy", ["random", "balanced", "heuristic:memory_noise=0.3,forget=0.05"])
 def test_strategies_never_receive_hidden_state(monkeypatch, strategy):
     """Every array a strategy receives is public (layout), its own memory row, its params or scratch."""
     hands = []
@@ -51,19 +51,25 @@ def test_strategies_never_receive_hidden_state(monkeypatch, strategy):
     assert calls["n"] > 500
 
 
-def test_hidden_cards_do_not_change_decisions():
-    """Same information set, different hidden cards: the heuristic decides the same (same RNG state)."""
-    spec = build_spec("kamoul", n=1, seed=9, strategies=["balanced"])
+@pytest.mark.parametrize("strategy", ["balanced", "heuristic:memory_noise=0.3"])
+def test_hidden_cards_do_not_change_decisions(strategy):
+    """Same information set, different hidden cards: the heuristic decides the same (same RNG state); with
+    ``memory_noise`` the information set holds wrong beliefs, and still only it decides."""
+    spec = build_spec("kamoul", n=1, seed=9, strategies=[strategy])
     rules, seats = rules_of(spec), seats_of(spec)
+    wrong_beliefs = 0
     for index in range(30):
         rng = reference.stream_state(spec.seed, index)
         hand = reference.Hand(rules, seats, rng)
         hand.play(3, [0, 0, 0, 0])
         me = 0
         decisions = []
+        # the cards the player does not know for what they are: unseen, or remembered wrong
+        unknown = [(q, s) for q in range(4) for s in range(hand.nslots[q])
+                   if hand.occ[q, s] and hand.know[me, q, s] != hand.hand[q, s]]
+        wrong_beliefs += sum(hand.know[me, q, s] >= 0 for q, s in unknown)
         for shuffle in range(3):
             h = np.array(hand.hand)
-            unknown = [(q, s) for q in range(4) for s in range(hand.nslots[q]) if hand.occ[q, s] and hand.know[me, q, s] < 0]
             cards = [h[q, s] for q, s in unknown]
             np.random.default_rng(shuffle).shuffle(cards)
             for (q, s), c in zip(unknown, cards):
@@ -75,3 +81,4 @@ def test_hidden_cards_do_not_change_decisions():
                 policy.decide_keep(seats[me].sid, seats[me].prm, me, 20, hand.know[me], hand.occ, hand.nslots, r),
             ))
         assert len(set(decisions)) == 1
+    assert (wrong_beliefs > 0) == ("memory_noise" in strategy)

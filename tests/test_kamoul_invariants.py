@@ -3,7 +3,8 @@
 * Card accounting: ``Hand.trace`` runs after every action; a wrapper checks there that the layouts,
   the stock and the discard pile hold exactly the ``52 × n_decks`` cards (only a card in a player's
   hand between a draw and its placement may be missing), that an empty position is empty for
-  everyone, and (with ``swap_observed_prob = 1``) that no player remembers a wrong card.
+  everyone, and (with ``swap_observed_prob = 1``) that no player remembers a wrong card, except a player with
+  ``memory_noise``, and then only its rank (the suit is the card's).
 * Every hand ends (within ``max_turns_per_hand`` turns) and its points follow K7–K14 for its outcome.
 * The points of an initial 4-card hand follow the exact distribution over all C(52, 4) hands.
 """
@@ -19,12 +20,13 @@ import pytest
 from kamoul_helpers import make_hand, seat
 from simulator.core.rng import stream_state
 from simulator.kamoul.codes import (
-    CARD_VALUE, CLS_FALSE, CLS_NORMAL, EV_DEAL, EV_DISCARD, EV_DRAW, EV_KEEP, EV_PENALTY, EV_RESHUFFLE, EV_SNAP_BAD,
-    EV_SNAP_OK, EV_SWAP, EV_TAKE, EV_ULTIME, OUT_AU_M31, OUT_AU_RESET, OUT_BEATEN, OUT_CONTRE_LOST, OUT_CONTRE_WON,
-    OUT_FALSE, OUT_NO_CALL, OUT_NORMAL, OUT_ULTIME, PENALTY_OUT_OF_TURN, PENALTY_REORDER, PENALTY_STUCK,
+    CARD_VALUE, CLS_FALSE, CLS_NORMAL, EV_DEAL, EV_DISCARD, EV_DRAW, EV_KEEP, EV_MISREMEMBER, EV_PENALTY, EV_RESHUFFLE,
+    EV_SNAP_BAD, EV_SNAP_OK, EV_SWAP, EV_TAKE, EV_ULTIME, OUT_AU_M31, OUT_AU_RESET, OUT_BEATEN, OUT_CONTRE_LOST,
+    OUT_CONTRE_WON, OUT_FALSE, OUT_NO_CALL, OUT_NORMAL, OUT_ULTIME, PENALTY_OUT_OF_TURN, PENALTY_REORDER, PENALTY_STUCK,
 )
 from simulator.kamoul.reference import Hand
 from simulator.kamoul.rules import Rules
+from strategies.kamoul import policy
 
 SIGMAS = 4.0  # significance of the statistical checks (one test, pinned seeds: deterministic)
 
@@ -36,6 +38,7 @@ class Accountant:
     def __init__(self):
         self.events: Counter = Counter()
         self.penalties: Counter = Counter()
+        self.wrong_memories = 0
 
     def install(self, monkeypatch) -> "Accountant":
         original = Hand.trace
@@ -87,10 +90,14 @@ class Accountant:
             assert ((h.hand[p, :n] >= 0) == (h.occ[p, :n] == 1)).all()
             empty = h.occ[p, :n] == 0
             assert (h.know[:, p, :n][:, empty] == -1).all(), "someone remembers a card in an empty position"
-        if h.r.swap_observed_prob >= 1.0:  # every memory is right (forgetting only erases)
+        if h.r.swap_observed_prob >= 1.0:  # every memory is right, or (memory_noise) wrong about the rank only
             known = h.know >= 0
             truth = np.broadcast_to(h.hand[None, :, :], h.know.shape)
-            assert (h.know[known] == truth[known]).all(), f"event {ev}: a player remembers a wrong card"
+            wrong = known & (h.know != truth)
+            exact = [o for o, s in enumerate(h.seats) if policy.memory_noise_prob(s.sid, s.prm) <= 0]
+            assert not wrong[exact].any(), f"event {ev}: a player remembers a wrong card"
+            assert (h.know[wrong] // 13 == truth[wrong] // 13).all(), f"event {ev}: a card misremembered in its suit"
+            self.wrong_memories += int(wrong.sum())
 
 
 # ------------------------------------------------------------------------------------------ scoring
@@ -163,7 +170,8 @@ OPTION_SETS = {
                 "au_score_30": "ge", "ultime_others_score": "zero", "min_turns_before_call": 2,
                 "max_turns_per_hand": 40}, 3, ()),
 }
-STRATS = {"random": {"snap_prob": 0.5}, "balanced": {}, "aggressive": {"forget": 0.05}}
+STRATS = {"random": {"snap_prob": 0.5}, "balanced": {}, "aggressive": {"forget": 0.05},
+          "heuristic": {"memory_noise": 0.1, "forget": 0.02}}
 CUMS = (0, 20, -20, 15, -15, 7)
 
 
@@ -187,6 +195,9 @@ def test_cards_accounted_after_every_action_and_scores_follow_the_rules(monkeypa
     names = {"stuck": PENALTY_STUCK, "out of turn": PENALTY_OUT_OF_TURN, "reorder": PENALTY_REORDER}
     for what in must_see if strategy == "random" or name == "physical" else ():  # the heuristics never snap blind
         assert (acct.penalties[names[what]] if what in names else acct.events[what]) > 0, what
+    if "memory_noise" in STRATS[strategy]:  # K13: misremembered cards are turned without a match
+        assert acct.events[EV_MISREMEMBER] > 0 and acct.events[EV_SNAP_BAD] > 0
+        assert acct.wrong_memories > 0 or h.r.swap_observed_prob < 1.0
 
 
 @pytest.mark.rule("K14")

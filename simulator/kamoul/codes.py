@@ -7,6 +7,7 @@ import numpy as np
 from simulator.core.trace import FNV_PRIME, MASK64, TRACE_SEED, trace_py  # noqa: F401  (re-exported)
 
 from simulator.core.cards import DECK_SIZE, N_RANKS
+from simulator.core.jit import njit
 
 # --- card values (K1, seed table): A=1, 2–10 face, J=Q=1, red K=0, black K=15 ----------------------
 _RANK_VALUE = (1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 1, 1, -1)
@@ -41,7 +42,21 @@ CLS_FALSE, CLS_AU, CLS_NORMAL = 0, 1, 2
 
 # --- events of the trace (both engines hash the same sequence) -----------------------------------
 (EV_DEAL, EV_PEEK, EV_DRAW, EV_KEEP, EV_DISCARD, EV_TAKE, EV_POWER, EV_SWAP, EV_SNAP_OK, EV_SNAP_BAD,
- EV_PENALTY, EV_CALL, EV_CONTRE, EV_ULTIME, EV_RESHUFFLE, EV_FORGET, EV_REORDER, EV_FALSE_SHOWN, EV_END) = range(19)
+ EV_PENALTY, EV_CALL, EV_CONTRE, EV_ULTIME, EV_RESHUFFLE, EV_FORGET, EV_REORDER, EV_FALSE_SHOWN, EV_END,
+ EV_MISREMEMBER) = range(20)
+
+# --- imperfect memory (K13 "carte retournée", INTERPRETATION §4 ``memory_noise``) --------------------
+WRONG_RANKS = N_RANKS - 1
+"""A misremembered card takes one of the ``WRONG_RANKS`` ranks other than the remembered one, uniformly."""
+
+
+@njit(inline="always")
+def misremembered(card, k):
+    """The card (``int64``) a player wrongly believes it saw instead of ``card`` (``0 <= k < WRONG_RANKS``): the
+    same suit, the rank moved on by ``1 + k`` (mod 13), so never the remembered rank. Both engines call it."""
+    return (card // N_RANKS) * N_RANKS + (card % N_RANKS + 1 + k) % N_RANKS
+
+
 PENALTY_SNAP, PENALTY_STUCK, PENALTY_OUT_OF_TURN, PENALTY_REORDER, PENALTY_FALSE = 1, 2, 3, 4, 5
 
 

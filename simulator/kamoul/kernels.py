@@ -27,14 +27,15 @@ from simulator.core.cards import IS_RED
 from simulator.core.rng import below, seed_state, uniform
 from simulator.core.trace import fold as _trace
 from simulator.kamoul.codes import (
-    ACT_CALL, ACT_CONTRE, ACT_STOCK, CARD_VALUE, CLS_AU, CLS_FALSE, CLS_NORMAL, EV_CALL, EV_CONTRE, EV_DEAL, EV_DISCARD,
-    EV_DRAW, EV_END, EV_FALSE_SHOWN, EV_FORGET, EV_KEEP, EV_PEEK, EV_PENALTY, EV_POWER, EV_REORDER, EV_RESHUFFLE,
-    EV_SNAP_BAD, EV_SNAP_OK, EV_SWAP, EV_TAKE, EV_ULTIME, FC_CARDS, FC_FIRST, FC_IMPOSE_FAILED, FC_KNOWN, FC_LAST,
-    FC_LEN, FC_MODE, FC_NATURAL_CALL, FC_N_KNOWN, FC_N_UNKNOWN, FC_PLAYER, FC_REACHED, FC_SPEC, FC_SUPPRESS, FC_TOTAL,
-    FC_TURN, FC_UNKNOWN, MODE_CALL, MODE_PLAY_ON, OUT_AU_M31, OUT_AU_RESET, OUT_BEATEN,
-    OUT_CONTRE_LOST, OUT_CONTRE_WON, OUT_FALSE, OUT_NO_CALL, OUT_NORMAL, OUT_ULTIME, PENALTY_FALSE,
-    PENALTY_OUT_OF_TURN, PENALTY_REORDER, PENALTY_SNAP, PENALTY_STUCK, POWER_KING, POWER_NONE, POWER_PEEK_OPP,
-    POWER_PEEK_OWN, POWER_SWAP, RANK_CODE_RED_KING, RANK_POWER, SNAP_NONE, SNAP_OWN, TRACE_SEED,
+    ACT_CALL, ACT_CONTRE, ACT_STOCK, CARD_VALUE, CLS_AU, CLS_FALSE, CLS_NORMAL, EV_CALL, EV_CONTRE, EV_DEAL,
+    EV_DISCARD, EV_DRAW, EV_END, EV_FALSE_SHOWN, EV_FORGET, EV_KEEP, EV_MISREMEMBER, EV_PEEK, EV_PENALTY, EV_POWER,
+    EV_REORDER, EV_RESHUFFLE, EV_SNAP_BAD, EV_SNAP_OK, EV_SWAP, EV_TAKE, EV_ULTIME, FC_CARDS, FC_FIRST,
+    FC_IMPOSE_FAILED, FC_KNOWN, FC_LAST, FC_LEN, FC_MODE, FC_NATURAL_CALL, FC_N_KNOWN, FC_N_UNKNOWN, FC_PLAYER,
+    FC_REACHED, FC_SPEC, FC_SUPPRESS, FC_TOTAL, FC_TURN, FC_UNKNOWN, MODE_CALL, MODE_PLAY_ON, OUT_AU_M31,
+    OUT_AU_RESET, OUT_BEATEN, OUT_CONTRE_LOST, OUT_CONTRE_WON, OUT_FALSE, OUT_NO_CALL, OUT_NORMAL, OUT_ULTIME,
+    PENALTY_FALSE, PENALTY_OUT_OF_TURN, PENALTY_REORDER, PENALTY_SNAP, PENALTY_STUCK, POWER_KING, POWER_NONE,
+    POWER_PEEK_OPP, POWER_PEEK_OWN, POWER_SWAP, RANK_CODE_RED_KING, RANK_POWER, SNAP_NONE, SNAP_OWN, TRACE_SEED,
+    WRONG_RANKS, misremembered,
 )
 from simulator.kamoul.records import HAND_FIXED, MANCHE_FIXED, PARTIE_FIXED, TOP_FIXED
 from simulator.kamoul.rules import (
@@ -45,7 +46,7 @@ from simulator.kamoul.rules import (
 )
 from strategies.kamoul.policy import (
     decide_keep, decide_king_swap, decide_peeks, decide_power, decide_snap, decide_take_slot, decide_turn, estimate,
-    forget_prob, speed,
+    forget_prob, memory_noise_prob, speed,
 )
 
 LEVEL_HANDS, LEVEL_MANCHES, LEVEL_PARTIES, LEVEL_TOPS = 0, 1, 2, 3
@@ -296,6 +297,25 @@ def _power(p, card, P, ri, rf, sids, prm, hand, occ, faceup, know, nslots, st, r
         for o in range(P):
             _swap_know(know, o, p1, s1, p2, s2)
         _trace(h, EV_SWAP, p, p1 * 256 + s1, p2 * 256 + s2)
+
+
+@njit(refcount=False)
+def _memory_lapses(p, P, f, m, know, faceup, nslots, rng, h):
+    """Imperfect memory at the start of ``p``'s turn (``reference.Hand.memory_lapses``): each remembered face-down
+    card is forgotten with probability ``f``, else misremembered with ``m`` (K13, §4 ``memory_noise``): ``know[p]``
+    then holds ``misremembered`` of it. The cards themselves never move."""
+    for q in range(P):
+        for s in range(nslots[q]):
+            old = np.int64(know[p, q, s])
+            if old < 0 or faceup[q, s] != 0:
+                continue
+            if f > 0 and uniform(rng) < f:
+                know[p, q, s] = -1
+                _trace(h, EV_FORGET, p, q, s)
+            elif m > 0 and uniform(rng) < m:
+                wrong = misremembered(old, below(rng, WRONG_RANKS))
+                know[p, q, s] = wrong
+                _trace(h, EV_MISREMEMBER, p, q * 256 + s, old * 256 + wrong)
 
 
 @njit(refcount=False)
@@ -718,12 +738,9 @@ def play_hand(dealer, cum, P, ri, rf, sids, prm, rng, state, work, h, tmp, out, 
             st[ST_ABORTED] = 1
             break  # K14
         f = forget_prob(sids[p], prm[p])
-        if f > 0:
-            for q in range(P):
-                for s in range(nslots[q]):
-                    if know[p, q, s] >= 0 and faceup[q, s] == 0 and uniform(rng) < f:
-                        know[p, q, s] = -1
-                        _trace(h, EV_FORGET, p, q, s)
+        m = memory_noise_prob(sids[p], prm[p])
+        if f > 0 or m > 0:
+            _memory_lapses(p, P, f, m, know, faceup, nslots, rng, h)
         turns += 1
         own_turns[p] += 1
         in_final = st[ST_CALLER] >= 0

@@ -20,14 +20,15 @@ from simulator.core.game import Seat  # noqa: F401  (re-exported)
 from simulator.core.rng import below, stream_state, uniform
 from simulator.core.records import stack_rows
 from simulator.kamoul.codes import (
-    ACT_CALL, ACT_CONTRE, ACT_STOCK, ACT_TAKE, CARD_VALUE, CLS_AU, CLS_FALSE, CLS_NORMAL, EV_CALL, EV_CONTRE, EV_DEAL,
-    EV_DISCARD, EV_DRAW, EV_END, EV_FALSE_SHOWN, EV_FORGET, EV_KEEP, EV_PEEK, EV_PENALTY, EV_POWER, EV_REORDER,
-    EV_RESHUFFLE, EV_SNAP_BAD, EV_SNAP_OK, EV_SWAP, EV_TAKE, EV_ULTIME, FC_CARDS, FC_FIRST, FC_IMPOSE_FAILED,
-    FC_KNOWN, FC_LAST, FC_MODE, FC_NATURAL_CALL, FC_N_KNOWN, FC_N_UNKNOWN, FC_PLAYER, FC_REACHED, FC_SPEC,
-    FC_SUPPRESS, FC_TOTAL, FC_TURN, FC_UNKNOWN, MODE_CALL, MODE_PLAY_ON, OUT_AU_M31, OUT_AU_RESET, OUT_BEATEN,
-    OUT_CONTRE_LOST, OUT_CONTRE_WON, OUT_FALSE, OUT_NO_CALL, OUT_NORMAL, OUT_ULTIME, OUTCOMES, PENALTY_FALSE,
-    PENALTY_OUT_OF_TURN, PENALTY_REORDER, PENALTY_SNAP, PENALTY_STUCK, POWER_KING, POWER_NAMES, POWER_NONE,
-    POWER_PEEK_OPP, POWER_PEEK_OWN, POWER_SWAP, RANK_CODES, RANK_POWER, SNAP_NONE, SNAP_OWN, TRACE_SEED, trace_py,
+    ACT_CALL, ACT_CONTRE, ACT_STOCK, ACT_TAKE, CARD_VALUE, CLS_AU, CLS_FALSE, CLS_NORMAL, EV_CALL, EV_CONTRE,
+    EV_DEAL, EV_DISCARD, EV_DRAW, EV_END, EV_FALSE_SHOWN, EV_FORGET, EV_KEEP, EV_MISREMEMBER, EV_PEEK, EV_PENALTY,
+    EV_POWER, EV_REORDER, EV_RESHUFFLE, EV_SNAP_BAD, EV_SNAP_OK, EV_SWAP, EV_TAKE, EV_ULTIME, FC_CARDS, FC_FIRST,
+    FC_IMPOSE_FAILED, FC_KNOWN, FC_LAST, FC_MODE, FC_NATURAL_CALL, FC_N_KNOWN, FC_N_UNKNOWN, FC_PLAYER, FC_REACHED,
+    FC_SPEC, FC_SUPPRESS, FC_TOTAL, FC_TURN, FC_UNKNOWN, MODE_CALL, MODE_PLAY_ON, OUT_AU_M31, OUT_AU_RESET,
+    OUT_BEATEN, OUT_CONTRE_LOST, OUT_CONTRE_WON, OUT_FALSE, OUT_NO_CALL, OUT_NORMAL, OUT_ULTIME, OUTCOMES,
+    PENALTY_FALSE, PENALTY_OUT_OF_TURN, PENALTY_REORDER, PENALTY_SNAP, PENALTY_STUCK, POWER_KING, POWER_NAMES,
+    POWER_NONE, POWER_PEEK_OPP, POWER_PEEK_OWN, POWER_SWAP, RANK_CODES, RANK_POWER, SNAP_NONE, SNAP_OWN, TRACE_SEED,
+    WRONG_RANKS, misremembered, trace_py,
 )
 from simulator.kamoul.rules import Rules
 from strategies.kamoul import policy
@@ -259,7 +260,7 @@ class Hand:
                 self.say("the stock is empty: the hand ends without a winner")
                 self.aborted = True
                 break  # K14 on_stock_empty=end_hand (or nothing left to reshuffle)
-            self.forget(p)
+            self.memory_lapses(p)
             turns += 1
             own_turns[p] += 1
             in_final = self.caller >= 0
@@ -362,17 +363,30 @@ class Hand:
         est, unknown = policy.estimate(seat.sid, seat.prm, p, self.know[p], self.occ, self.nslots)
         return f"{est:.1f} with {unknown} unseen"
 
-    def forget(self, p: int) -> None:
-        """Imperfect memory: each remembered face-down card is forgotten with the strategy's ``forget``."""
+    def memory_lapses(self, p: int) -> None:
+        """Imperfect memory, at the start of ``p``'s turn (docs/rules/kamoul.md, "Memory model"). Each remembered
+        face-down card, in position order, is forgotten with the strategy's ``forget``; if not, its rank is
+        misremembered with ``memory_noise`` (K13 "carte retournée", INTERPRETATION §4): ``p`` now believes it
+        saw :func:`codes.misremembered` of it, one of the 12 other ranks drawn uniformly. Only ``know[p]``
+        changes: the cards stay where they are."""
         seat = self.seats[p]
         f = policy.forget_prob(seat.sid, seat.prm)
-        if f <= 0:
+        m = policy.memory_noise_prob(seat.sid, seat.prm)
+        if f <= 0 and m <= 0:
             return
         for q in range(self.P):
             for s in range(self.nslots[q]):
-                if self.know[p, q, s] >= 0 and not self.faceup[q, s] and uniform(self.rng) < f:
+                old = int(self.know[p, q, s])
+                if old < 0 or self.faceup[q, s]:
+                    continue
+                if f > 0 and uniform(self.rng) < f:
                     self.know[p, q, s] = -1
                     self.trace(EV_FORGET, p, q, s)
+                elif m > 0 and uniform(self.rng) < m:
+                    wrong = int(misremembered(old, below(self.rng, WRONG_RANKS)))
+                    self.know[p, q, s] = wrong
+                    self.trace(EV_MISREMEMBER, p, q * 256 + s, old * 256 + wrong)
+                    self.say(f"  P{p} misremembers P{q} position {s}: believes {name(wrong)}, not {name(old)}")
 
     def call(self, p: int, own_turn: int, turns: int, res: HandResult) -> None:
         """K8: KAMOUL at the start of one's turn; checked at once only with ``false_call_mode=tamalou``."""

@@ -4,6 +4,11 @@ It values its layout from memory (an unknown card counts ``unknown_value``), rep
 with a better one from the stock or the discard, spends powers to learn its own unknown cards, spy on
 opponents and push its high cards onto them, snaps the cards it knows match, and calls KAMOUL when its
 estimate falls to ``call_threshold`` with at most ``max_unknown_at_call`` cards it has not seen.
+
+Its memory is imperfect in two ways, both applied by the engines at the start of each own turn
+(docs/rules/kamoul.md, "Memory model"): ``forget`` erases a remembered card, ``memory_noise`` replaces its
+remembered rank by a wrong one (INTERPRETATION §4). Every decision reads the belief, right or wrong, so a
+misremembered card can be snapped on a discard it does not match (K6, +1 card by K13) or make a call false (K12).
 """
 
 from __future__ import annotations
@@ -18,7 +23,7 @@ from simulator.kamoul.codes import (
 from strategies.kamoul.views import card_value, swappable, worst_own_slot
 
 (H_CALL, H_UNKNOWN_VALUE, H_MAX_UNKNOWN, H_TAKE_MAX, H_KEEP_MAX, H_PEEK_OWN, H_PEEK_OPP, H_SWAP, H_SWAP_MIN,
- H_KING, H_CONTRE, H_SNAP, H_FORGET, H_AU_SCORE, H_SPEED) = range(15)
+ H_KING, H_CONTRE, H_SNAP, H_FORGET, H_MEMORY_NOISE, H_AU_SCORE, H_SPEED) = range(16)
 
 PARAMS = ParamSet((
     Param("call_threshold", "float", 3.0, "call KAMOUL when the own estimate is at most this", 0.0, 30.0),
@@ -34,6 +39,8 @@ PARAMS = ParamSet((
     Param("contre_threshold", "float", 2.0, "in the final round, CONTRE when the own estimate is at most this", 0.0, 30.0),
     Param("snap", "float", 1.0, "probability of snapping an own card it knows matches the discard", 0.0, 1.0),
     Param("forget", "float", 0.0, "probability, per own turn, of forgetting each remembered card", 0.0, 1.0),
+    Param("memory_noise", "float", 0.0, "probability, per own turn, of misremembering the rank of each remembered "
+          "card (it may then snap a wrong card: +1 card)", 0.0, 1.0, rule="K13"),
     Param("au_score", "bool", True, "call KAMOUL au score when the whole layout is known to match"),
     Param("speed", "float", 1.0, "reaction rate in snap races (race_policy=speed_weighted)", 0.01, 100.0),
 ), what="parameter")

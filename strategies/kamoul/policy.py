@@ -81,5 +81,11 @@ def forget_prob(sid, prm):
 
 
 @njit(refcount=False, inline="always")
+def memory_noise_prob(sid, prm):
+    """Per own turn, the probability that each remembered card's rank is misremembered (K13, §4 ``memory_noise``)."""
+    return 0.0 if sid == RANDOM else prm[heuristic.H_MEMORY_NOISE]
+
+
+@njit(refcount=False, inline="always")
 def speed(sid, prm):
     return prm[random_play.P_SPEED] if sid == RANDOM else prm[heuristic.H_SPEED]
