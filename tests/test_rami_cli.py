@@ -74,6 +74,9 @@ def test_strategies_and_rules_list_names_and_rule_numbers(capsys):
     assert code == 0
     for text in ("n_decks", "[R1]", "opening_points", "[R7]", "playable_discard", "[R10]", "target", "levels: rounds, games"):
         assert text in out
+    lines = {line.split()[0]: line for line in out.splitlines() if " = " in line}
+    for name, rule in (("a_carte_claims", "[R5]"), ("opening_single_meld", "[R7]"), ("rami_sec_layoffs", "[R12]")):
+        assert lines[name].startswith(f"  {name} = false") and rule in lines[name]  # issue 18: the seed's reading
 
 
 def test_opening_text_and_json(capsys):

@@ -2,9 +2,9 @@
 
 ``simulator.rami.engine.raw_kernel`` and ``raw_reference`` take the rules, the seats, the seed, the game range
 and the level (no Rami plugin / ``build_spec`` yet). The default variant is compared over 5,000 rounds per
-seating (level ``rounds``: one round per game index), four non-default option sets over 5,000 rounds too and two
-more over fewer; whole
-games (R15) at the ``games`` level; every table size; thread and block independence.
+seating (level ``rounds``: one round per game index), four non-default option sets over 5,000 rounds too, the
+issue-18 readings (``rami_sec_layoffs``, ``a_carte_claims``, ``opening_single_meld``) over 2,000 and two more
+sets over fewer; whole games (R15) at the ``games`` level; every table size; thread and block independence.
 """
 
 from __future__ import annotations
@@ -13,7 +13,7 @@ import numpy as np
 import pytest
 
 from simulator.core.errors import SpecError
-from simulator.rami.codes import OUT_NORMAL, OUT_RAMI_SEC
+from simulator.rami.codes import OUT_CLAIM, OUT_NORMAL, OUT_RAMI_SEC
 from simulator.rami.records import R
 from simulator.rami.engine import raw_kernel, raw_reference
 from simulator.rami.rules import Rules
@@ -28,6 +28,10 @@ OPTION_SETS = {
                        "unopened_penalty": 100, "rami_sec_unopened": 150},
     "decks_hand": {"n_decks": 2, "hand_cards": 9, "opening_points": 30, "playable_discard": "ignored"},
     "short_rounds": {"max_turns_per_round": 50, "hand_cards": 15, "opening_points": 120},
+    # issue 18: the readings before it, as options (R12 lay-offs count, R5 a-carte claims, R7 one-meld opening)
+    "old_readings": {"rami_sec_layoffs": True, "a_carte_claims": True, "opening_single_meld": True},
+    "a_carte_anyone": {"a_carte_claims": True, "claim_eligibility": "anyone", "opening_single_meld": True,
+                       "joker_opening_value": "represented", "final_discard_required": True},
 }
 SEATINGS = {
     "random": ["random", "random", "random"],
@@ -37,6 +41,8 @@ N_DEFAULT = 5_000
 N_OPTIONS = 300
 N_MAIN_OPTIONS = 5_000  # the issue's bar: 5,000 rounds per strategy for at least four non-default option sets
 MAIN_OPTION_SETS = ("forbidden", "anyone", "final_discard", "jokers_scoring")
+N_ISSUE18 = 2_000
+ISSUE18_SETS = ("old_readings", "a_carte_anyone")
 
 
 def assert_same(rules, seats, seed, start, stop, level="rounds", threads=None):
@@ -68,9 +74,16 @@ def test_engines_agree_round_for_round_default_variant(seating):
 @pytest.mark.parametrize("option_set", sorted(k for k in OPTION_SETS if k != "default"))
 def test_engines_agree_under_every_option_set(option_set, seating):
     rules = Rules.from_options(OPTION_SETS[option_set])
-    n = N_MAIN_OPTIONS if option_set in MAIN_OPTION_SETS else N_OPTIONS
+    n = N_MAIN_OPTIONS if option_set in MAIN_OPTION_SETS else N_ISSUE18 if option_set in ISSUE18_SETS else N_OPTIONS
     ref = assert_same(rules, SEATINGS[seating], 77, 1000, 1000 + n)
     assert len(ref["rounds"]) == n
+    outcomes = np.bincount(ref["rounds"][:, R["outcome"]], minlength=5)
+    if not rules.a_carte_claims:  # R5 "à carte": nobody goes out on a claim
+        assert outcomes[OUT_CLAIM] == 0, outcomes
+    elif seating == "random":
+        assert outcomes[OUT_CLAIM] > 0, outcomes
+    if option_set == "old_readings":
+        assert outcomes[OUT_RAMI_SEC] > 0
 
 
 @pytest.mark.parametrize("option_set", ["default", "anyone", "final_discard", "jokers_scoring"])

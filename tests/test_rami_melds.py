@@ -116,7 +116,7 @@ def test_R7_ace_is_1_before_a_two_and_11_after_a_king():
 def test_R7_K_A_2_wrap_counts_ace_11():
     assert value("KD AD 2D") == 10 + 11 + 2
     assert value("QD KD AD 2D 3D") == 10 + 10 + 11 + 2 + 3
-    assert best_opening("KD AD 2D", threshold=0).points == 23
+    assert best_opening("KD AD 2D", threshold=0, opening_single_meld=True).points == 23
 
 
 @rule("R7")
@@ -165,9 +165,26 @@ def test_R7_51_exactly_opens_50_does_not():
 
 
 @rule("R7")
+def test_R7_opening_is_the_tierce_franche_plus_at_least_one_combination():
+    """Seed: "une tierce franche + une ou plusieurs combinaisons". One run of 51 alone does not open unless
+    ``opening_single_meld``; a longer run may split into two runs, and a second meld makes it an opening."""
+    assert not best_opening("10H JH QH KH AH").can_open and best_opening("10H JH QH KH AH").melds == []
+    res = best_opening("10H JH QH KH AH", opening_single_meld=True)
+    assert res.can_open and res.points == 51 and names(res.melds) == ["10H JH QH KH AH"]
+    res = best_opening("9H 10H JH QH KH AH")
+    assert res.can_open and res.points == 60 and names(res.melds) == ["9H 10H JH", "QH KH AH"]
+    res = best_opening("10H JH QH KH AH 3C 3D 3S")
+    assert res.can_open and res.points == 60 and len(res.melds) == 2
+    assert R.ref_best_opening(cards("10H JH QH KH AH")).gain == 0
+    assert R.ref_best_opening(cards("10H JH QH KH AH"), opening_single_meld=True).gain == 51
+    # a single franche with the option still needs the franche; the rami sec (R12) needs neither 51 nor two melds
+    assert least_left("10H JH QH KH AH", require_franche=True).value_left == 0
+
+
+@rule("R7")
 def test_R7_best_opening_takes_the_most_points_then_the_fewest_cards_left():
     # KH AH 2H 3H would put the ace at 11 (K-A-2…); AH 2H 3H 4H puts it at 1
-    res = best_opening("KH AH 2H 3H 4H 9S")
+    res = best_opening("KH AH 2H 3H 4H 9S", opening_single_meld=True)
     assert res.points == 10 + 11 + 2 + 3 + 4 and names(res.melds) == ["KH AH 2H 3H 4H"]
     assert remaining("KH AH 2H 3H 4H 9S", res.melds) == cards("9S")
     # the joker adds 0 points but lays a card more: it goes down
@@ -308,8 +325,9 @@ def test_core_agrees_with_brute_force_on_random_hands(n_decks, chunk):
         msg = " ".join(card_name(c) for c in hand)
 
         ref = R.ref_best_opening(hand, melds=every)
-        can, points, n = M.best_opening_nb(counts, 51, False, False, ws, out)
+        can, points, n = M.best_opening_nb(counts, 51, False, False, R.R7_MIN_MELDS, ws, out)
         assert (can, points, int(out[:n, 3].sum())) == (ref.laid > 0 and ref.gain >= 51, ref.gain, ref.laid), msg
+        assert n == 0 or n >= 2, msg  # R7: the tierce franche and at least one more combination
         if k % 8 == 0:
             check_melds(hand, out, n, points if n else None)
         opened += can
@@ -324,11 +342,15 @@ def test_core_agrees_with_brute_force_on_random_hands(n_decks, chunk):
 
         if k % 8 == 4:
             ref = R.ref_best_opening(hand, "represented", melds=every)
-            can, points, n = M.best_opening_nb(counts, 51, True, False, ws, out)
+            can, points, n = M.best_opening_nb(counts, 51, True, False, R.R7_MIN_MELDS, ws, out)
             assert (points, int(out[:n, 3].sum())) == (ref.gain, ref.laid), msg
             check_melds(hand, out, n, points if n else None, "represented")
+            ref = R.ref_best_opening(hand, melds=every, opening_single_meld=True)
+            can, points, n = M.best_opening_nb(counts, 51, False, False, R.R7_MIN_MELDS_SINGLE, ws, out)
+            assert (points, int(out[:n, 3].sum())) == (ref.gain, ref.laid), msg
+            check_melds(hand, out, n, points if n else None)
             ref = R.ref_best_opening(hand, franche_inside_longer_run=True, melds=every)
-            can, points, n = M.best_opening_nb(counts, 51, False, True, ws, out)
+            can, points, n = M.best_opening_nb(counts, 51, False, True, R.R7_MIN_MELDS, ws, out)
             assert (points, int(out[:n, 3].sum())) == (ref.gain, ref.laid), msg
             check_melds(hand, out, n, points if n else None, 0, True)
             ref_left, ref_res = R.ref_least_left(hand, require_franche=True, melds=every)

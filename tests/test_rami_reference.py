@@ -22,10 +22,10 @@ from simulator.core.errors import SpecError
 from simulator.core.rng import stream_state
 from simulator.rami import reference
 from simulator.rami.codes import (
-    DRAW_DISCARD, DRAW_STOCK, LAY_ALL, LAY_NONE, OPEN_NONE, OPEN_OPEN, OUT_BLOCKED, OUT_NORMAL, OUT_RAMI_SEC,
-    OUT_TURN_CAP,
+    DRAW_DISCARD, DRAW_STOCK, EV_LAYOFF, EV_MELD, LAY_ALL, LAY_NONE, OPEN_NONE, OPEN_OPEN, OUT_BLOCKED, OUT_CLAIM,
+    OUT_NORMAL, OUT_RAMI_SEC, OUT_TURN_CAP, meld_word, move_word,
 )
-from simulator.rami.melds import SWAP_JOKER, InvalidMeld
+from simulator.rami.melds import ADD_TO_SET, SWAP_JOKER, InvalidMeld, encode_meld, parse_meld
 from simulator.rami.records import G, R, column_names, n_cols, seat_column, to_frame
 from simulator.rami.reference import Game, Round, Seat, play_games
 from simulator.rami.rules import Rules
@@ -231,6 +231,18 @@ def test_R7_opening_needs_a_tierce_franche_and_51_points():
 
 
 @rule("R7")
+@pytest.mark.parametrize("single", [False, True])
+def test_R7_the_opening_holds_the_tierce_franche_and_another_combination(single):
+    """Seed: "une tierce franche + une ou plusieurs combinaisons": one long run worth 51 does not open by
+    default (``opening_single_meld`` allows it); a run that splits into two runs does."""
+    rd = make_round(opening_single_meld=single)
+    assert rd.opening_melds(_counts("10H JH QH KH AH 2C 5D"))[0] is single  # 10+10+10+10+11 = 51, one meld
+    can, points, melds = rd.opening_melds(_counts("9H 10H JH QH KH AH 2C"))
+    assert can and points == 60 and len(melds) == (1 if single else 2)  # 9H 10H JH + QH KH AH by default
+    assert rd.opening_melds(_counts("10H JH QH KH AH 2C 2D 2S"))[0:2] == (True, 57)  # + a set: two melds
+
+
+@rule("R7")
 def test_R7_joker_value_option():
     assert make_round().opening_melds(_counts("7H 8H 9H KC KD JK"))[0:2] == (False, 44)
     assert make_round(joker_opening_value="represented").opening_melds(_counts("7H 8H 9H KC KD JK"))[0:2] == (True, 54)
@@ -344,14 +356,28 @@ def test_R10_only_opened_players_claim_unless_anyone():
     assert rd.sizes[2] == 2 and rd.opened[2] == 0 and rd.laid[2] == 1
 
 
+@rule("R5")
 @rule("R10")
-def test_R10_claims_chain_and_a_claimant_can_go_out(monkeypatch):
+def test_R5_R10_an_a_carte_player_never_claims(monkeypatch):
+    """R5 "à carte": P2 holding one card (9H) is not asked about the playable 8H; P1 claims it instead."""
     rd = _claim_position(race_policy="turn_order")
+    set_hand(rd, 2, "9H")
+    script = Script(monkeypatch, claim=True, discard=lambda p, h: C("9H") if p == 2 else C("KC"))
+    assert rd.claim_window(0, C("8H")) is False
+    assert [c for c in script.calls if c[0] == "claim"] == [("claim", 1)]
+    assert hand(rd, 2) == "9H" and hand(rd, 1) == "QD 4S" and rd.claims == 1 and rd.winner == -1
+
+
+@rule("R5")
+@rule("R10")
+def test_R5_R10_with_a_carte_claims_a_one_card_claimant_goes_out(monkeypatch):
+    rd = _claim_position(race_policy="turn_order", a_carte_claims=True)
     set_hand(rd, 2, "9H")
     Script(monkeypatch, discard=lambda p, h: C("9H") if p == 2 else C("KC"))
     # P2 (one card, 9H) claims 8H, lays it off and discards its last card: P2 goes out (R11), no more claims
     assert rd.claim_window(0, C("8H")) is True
-    assert rd.winner == 2 and rd.outcome == OUT_NORMAL
+    assert rd.winner == 2 and rd.outcome == OUT_CLAIM
+    assert rd.score() == [5, 24, 0]  # R13: 2C 3C (never opened: its hand value), KC QD 4S, the winner 0
 
 
 @rule("R10")
@@ -446,6 +472,85 @@ def test_R12_rami_sec_scores_200_to_the_unopened_and_double_to_the_opened(monkey
     assert rd.score() == [0, 66, 200]
     rd.r = Rules(rami_sec_bonus=-50)
     assert rd.score() == [-50, 66, 200]
+
+
+@rule("R12")
+def test_R12_the_rami_sec_lay_down_records_its_points(monkeypatch):
+    """``open_points`` of a rami sec is the R7 value of the whole-hand lay-down (51 not needed, still counted)."""
+    rd = make_round(P=2)
+    set_hand(rd, 0, "7H 8H 9H 2C 3C 4C 5S 5D 5C 10S JS QS KS")
+    set_piles(rd, stock="4D", discard="3D")
+    rd.own_turns[0] = 3
+    Script(monkeypatch, draw=DRAW_STOCK)
+    assert rd.turn(0, False) is True
+    assert rd.outcome == OUT_RAMI_SEC and rd.open_points[0] == 24 + 9 + 15 + 40 and rd.discard[-1] == C("4D")
+    rd = make_round(P=2)
+    set_hand(rd, 0, "2H 3H 4H 2C 2D 2S")
+    assert rd.melds_points(rd.rami_sec_plan(0)[0]) == 9 + 6
+
+
+def _opening_then_layoffs(set_cards: str, **options) -> Round:
+    """P0, unopened, holds the franche 7H 8H 9H 10H (34), a set and 8D, and will draw 9D; P1's meld 5D 6D 7D
+    on the table takes 8D then 9D as lay-offs."""
+    rd = make_round(P=2, **options)
+    set_table(rd, ["5D 6D 7D"], owner=1)
+    opened(rd, 1)
+    set_hand(rd, 1, "2C 3C KD")
+    set_hand(rd, 0, f"7H 8H 9H 10H {set_cards} 8D 9D")  # the hand after the draw: what can it lay?
+    can_open, points, _ = rd.opening_melds(rd.hands[0].copy())
+    sec = rd.rami_sec_plan(0)
+    set_hand(rd, 0, f"7H 8H 9H 10H {set_cards} 8D")
+    set_piles(rd, stock="9D", discard="2S")
+    rd.own_turns[0] = 3
+    rd.after_draw = (can_open, points, sec)
+    return rd
+
+
+@rule("R12")
+@pytest.mark.parametrize("layoffs", [False, True])
+def test_R12_opening_52_then_laying_off_on_others_melds_is_a_normal_out(monkeypatch, layoffs):
+    """The issue-18 pair. 52 points (34 + 6C 6H 6S): P0 opens, lays 8D and 9D off on P1's meld and is out in
+    the opening turn: a normal end by default (R11, R13), a rami sec only with ``rami_sec_layoffs``."""
+    rd = _opening_then_layoffs("6C 6H 6S", rami_sec_layoffs=layoffs)
+    assert rd.after_draw == (True, 52, None)  # 8D 9D make no meld of P0's own: no rami sec lay-down
+    Script(monkeypatch, draw=DRAW_STOCK)
+    assert rd.turn(0, False) is True and rd.winner == 0 and rd.open_points[0] == 52
+    assert table(rd)[0] == "5D 6D 7D 8D 9D"
+    if layoffs:
+        assert rd.outcome == OUT_RAMI_SEC and rd.score() == [0, 2 * 15]
+    else:
+        assert rd.outcome == OUT_NORMAL and rd.score() == [0, 15]
+
+
+@rule("R12")
+@pytest.mark.parametrize("layoffs", [False, True])
+def test_R12_the_same_hand_worth_49_cannot_be_laid_at_all(monkeypatch, layoffs):
+    """49 points (34 + 5C 5H 5S): no R7 opening and no rami sec, so the lay-offs never come: the turn ends
+    with a discard whatever ``rami_sec_layoffs`` says."""
+    rd = _opening_then_layoffs("5C 5H 5S", rami_sec_layoffs=layoffs)
+    assert rd.after_draw == (False, 49, None)
+    Script(monkeypatch, draw=DRAW_STOCK, discard=lambda p, h: C("9D"))
+    assert rd.turn(0, False) is False and rd.opened[0] == 0 and rd.n_table == 1 and rd.sizes[0] == 8
+
+
+@rule("R12")
+@pytest.mark.parametrize("last,sec", [("8H", True), ("QC", False)])
+def test_R12_a_lay_off_keeps_the_rami_sec_only_on_the_players_own_meld(last, sec):
+    """The classification itself: P0 (nothing laid before this turn) lays 4H 5H 6H 7H and KC KD KS, then its
+    last card: 8H on its own run (the whole hand is still in its own melds: a rami sec) or QC on P1's
+    9C 10C JC (a normal end)."""
+    rd = make_round(P=2)
+    opened(rd, 1)
+    set_table(rd, ["9C 10C JC"], owner=1)
+    set_hand(rd, 0, f"4H 5H 6H 7H KC KD KS {last}")
+    for text in ("4H 5H 6H 7H", "KC KD KS"):
+        rd.lay_meld(0, encode_meld(parse_meld(text)))
+    (move,) = rd.legal_moves(0)
+    assert int(rd.owner[int(move[1])]) == (0 if sec else 1)
+    rd.apply_move(0, move)
+    assert rd.sizes[0] == 0 and rd.on_others_melds is (not sec)
+    rd.going_out(0, laid_before=False)
+    assert rd.outcome == (OUT_RAMI_SEC if sec else OUT_NORMAL)
 
 
 @rule("R12")
@@ -569,13 +674,13 @@ def test_invariants_under_random_play_every_card_accounted_after_every_event(mon
             assert totals == [row[seat_column("rounds", P, "total", p)] for p in range(P)]
             out, w = row[R["outcome"]], row[R["winner"]]
             left = [row[seat_column("rounds", P, "cards_left", p)] for p in range(P)]
-            if out in (OUT_NORMAL, OUT_RAMI_SEC):
+            if out in (OUT_NORMAL, OUT_RAMI_SEC, OUT_CLAIM):
                 assert left[w] == 0
                 assert points[w] == (rules.rami_sec_bonus if out == OUT_RAMI_SEC else 0)
             else:
                 assert w == -1
             for p in range(P):
-                if p != w and out == OUT_NORMAL and left[p] > 0 and not (rules.unopened_penalty and row[seat_column("rounds", P, "open_turn", p)] < 0):
+                if p != w and out in (OUT_NORMAL, OUT_CLAIM) and left[p] > 0 and not (rules.unopened_penalty and row[seat_column("rounds", P, "open_turn", p)] < 0):
                     assert points[p] > 0
         assert max(totals) >= rules.target
         assert g.rows["games"][0][len(G):] == totals
@@ -595,6 +700,37 @@ def test_same_seed_and_index_give_identical_rows_and_traces():
     frame = to_frame("rounds", a["rounds"], 3, ["random", "open-asap", "joker-keeper"], a["traces"])
     assert frame.columns[: len(column_names("rounds", 3))] == column_names("rounds", 3)
     assert frame["outcome"].dtype.__class__.__name__ == "Enum"
+
+
+def test_trace_words_hold_every_field_of_a_meld_and_a_move_whole():
+    """Issue 18 item 6: ``meld_word`` gives each field of a meld code a byte of its own (any int8 value) and
+    ``move_word`` 16 bits to each of card, action and declared: distinct inputs, distinct words."""
+    rng = np.random.default_rng(18)
+    codes = rng.integers(-128, 128, size=(20_000, 5)).astype(np.int8)
+    assert len({meld_word(c) for c in codes}) == len({tuple(int(x) for x in c) for c in codes})
+    base = np.array([1, 2, 12, 13, 3], np.int8)
+    for i in range(5):
+        for v in (-128, -1, 0, 4, 127):
+            other = base.copy()
+            other[i] = v
+            assert (meld_word(other) == meld_word(base)) == (v == base[i]), (i, v)
+    moves = rng.integers(-2**15, 2**15, size=(20_000, 3))
+    assert len({move_word(*m) for m in moves}) == len({tuple(m) for m in moves})
+    assert move_word(JOKER, 2, C("KH")) != move_word(JOKER, 2, C("KS"))  # the declared card counts
+
+
+def test_meld_and_lay_off_events_carry_those_words(monkeypatch):
+    events = []
+    monkeypatch.setattr(Round, "trace", lambda self, ev, a=0, b=0, c=0: events.append((ev, a, b, c)))
+    rd = make_round(P=2)
+    opened(rd, 0, 1)
+    set_table(rd, ["KC KD KS"], owner=1)
+    set_hand(rd, 0, "4H 5H 6H KH")
+    rd.lay_meld(0, encode_meld(parse_meld("4H 5H 6H")))
+    (move,) = rd.legal_moves(0)
+    rd.apply_move(0, move)
+    assert events[0] == (EV_MELD, 0, meld_word(rd.table[1]), 1)
+    assert events[1] == (EV_LAYOFF, 0, 0, move_word(C("KH"), ADD_TO_SET, C("KH")))
 
 
 def test_strategies_see_only_their_own_hand(monkeypatch):
@@ -641,16 +777,24 @@ def test_every_rule_R1_to_R15_has_a_test():
 @pytest.mark.parametrize("options", [{}, {"joker_swap": "free", "joker_opening_value": "represented"},
                                      {"joker_swap": "must_reuse", "playable_discard": "ignored"}])
 def test_rounds_open_points_and_joker_counters(monkeypatch, options):
-    """``open_points_<p>`` is the R7 value of the opening melds laid (``opening_value`` with the option; 0 for a
-    rami sec, -1 never, as ``open_turn``); ``jokers_laid``/``jokers_swapped`` count the events of the round."""
+    """``open_points_<p>`` is the R7 value of the opening melds laid (``opening_value`` with the option; for a
+    rami sec the value of its whole-hand lay-down, R12; -1 never, as ``open_turn``); ``jokers_laid`` /
+    ``jokers_swapped`` count the events of the round."""
     from simulator.rami.melds import decode_meld, opening_value
 
-    openings, sec, events = {}, set(), {"laid": 0, "swapped": 0}
+    openings, sec_plans, events = {}, {}, {"laid": 0, "swapped": 0}
     original_open, original_meld, original_move = Round.open_with, Round.lay_meld, Round.apply_move
+    original_plan = Round.rami_sec_plan
 
     def open_with(self, p, melds, points):
         openings[p] = (sum(opening_value(decode_meld(m), self.r.joker_opening_value) for m in melds), points)
         original_open(self, p, melds, points)
+
+    def rami_sec_plan(self, p):  # the last plan of the round's winner is the one laid
+        plan = original_plan(self, p)
+        if plan is not None:
+            sec_plans[p] = sum(opening_value(decode_meld(m), self.r.joker_opening_value) for m in plan[0])
+        return plan
 
     def lay_meld(self, p, code):
         events["laid"] += int(decode_meld(code).joker >= 0)
@@ -666,12 +810,15 @@ def test_rounds_open_points_and_joker_counters(monkeypatch, options):
     monkeypatch.setattr(Round, "open_with", open_with)
     monkeypatch.setattr(Round, "lay_meld", lay_meld)
     monkeypatch.setattr(Round, "apply_move", apply_move)
+    monkeypatch.setattr(Round, "rami_sec_plan", rami_sec_plan)
     rules = Rules.from_options(dict(options, max_turns_per_round=400))
     names = ["open-asap", "random", "joker-keeper"]
     P = len(names)
     laid_rounds = swapped_rounds = opened_seats = 0
+    sec_lay_downs = 0
     for i in range(300):
         openings.clear()
+        sec_plans.clear()
         events.update(laid=0, swapped=0)
         row = Game(rules, [seat(n) for n in names], 21, i, level="rounds").play().rows["rounds"][0]
         assert row[R["jokers_laid"]] == events["laid"] and row[R["jokers_swapped"]] == events["swapped"]
@@ -687,7 +834,8 @@ def test_rounds_open_points_and_joker_counters(monkeypatch, options):
                 value, points = openings[p]
                 assert pts == value == points >= rules.opening_points
                 opened_seats += 1
-            else:  # a rami sec
-                assert pts == 0 and row[R["outcome"]] == OUT_RAMI_SEC and row[R["winner"]] == p
-    assert laid_rounds > 0 and opened_seats > 100
+            else:  # the rami sec lay-down (R12): the value of its melds, 51 not needed
+                assert row[R["outcome"]] == OUT_RAMI_SEC and row[R["winner"]] == p and pts == sec_plans[p] >= 0
+                sec_lay_downs += 1
+    assert laid_rounds > 0 and opened_seats > 100 and sec_lay_downs > 0
     assert (swapped_rounds > 0) == (rules.joker_swap != "forbidden")

@@ -32,12 +32,14 @@ from simulator.core.rng import below, seed_state, uniform
 from simulator.core.trace import fold as _trace
 from simulator.rami.codes import (
     DRAW_DISCARD, END_VALUE, EV_CLAIM, EV_DEAL, EV_DEALER, EV_DEALER_DRAW, EV_DISCARD, EV_DRAW, EV_END, EV_LAYOFF,
-    EV_MELD, EV_OPEN, EV_RESHUFFLE, EV_SWAP, EV_TAKE, LAY_KEEP_JOKERS, LAY_NONE, MAX_MELDS, MAX_MOVES,
-    N_IDS, OPEN_OPEN, OPEN_SEC, OUT_BLOCKED, OUT_NORMAL, OUT_RAMI_SEC, OUT_TURN_CAP, TRACE_SEED,
+    EV_MELD, EV_OPEN, EV_RAMI_SEC, EV_RESHUFFLE, EV_SWAP, EV_TAKE, LAY_KEEP_JOKERS, LAY_NONE, MAX_MELDS, MAX_MOVES,
+    N_IDS, OPEN_OPEN, OPEN_SEC, OUT_BLOCKED, OUT_CLAIM, OUT_NORMAL, OUT_RAMI_SEC, OUT_TURN_CAP, TRACE_SEED, meld_word,
+    move_word,
 )
 from simulator.rami.melds import (
-    EXTEND_LOW, MAX_OUT, RUN, SWAP_JOKER, best_opening_nb, layoffs_nb, least_left_nb, new_workspace,
+    EXTEND_LOW, MAX_OUT, RUN, SWAP_JOKER, best_opening_nb, layoffs_nb, least_left_nb, new_workspace, opening_value_nb,
 )
+from simulator.rami.melds_ref import R7_MIN_MELDS, R7_MIN_MELDS_SINGLE
 from simulator.rami.records import GAME_FIXED, ROUND_FIXED
 from simulator.rami.rules import FLOAT_INDEX, INT_INDEX
 from strategies.rami.policy import (
@@ -54,9 +56,11 @@ I_N_DECKS = INT_INDEX["n_decks"]
 I_HAND_CARDS = INT_INDEX["hand_cards"]
 I_FIRST_DRAWS = INT_INDEX["first_player_draws"]
 I_DISCARD_IN_TIERCE = INT_INDEX["discard_in_tierce"]
+I_A_CARTE_CLAIMS = INT_INDEX["a_carte_claims"]          # R5: a one-card player may claim (R10)
 I_OPENING_POINTS = INT_INDEX["opening_points"]
 I_JOKER_VALUE = INT_INDEX["joker_opening_value"]        # 0 zero, 1 represented
 I_INSIDE = INT_INDEX["franche_inside_longer_run"]
+I_SINGLE_MELD = INT_INDEX["opening_single_meld"]        # R7: the opening may be one meld alone
 I_JOKER_SWAP = INT_INDEX["joker_swap"]                  # 0 must_reuse, 1 free, 2 forbidden
 I_PLAYABLE = INT_INDEX["playable_discard"]              # 0 snap, 1 forbidden, 2 ignored
 I_ELIGIBILITY = INT_INDEX["claim_eligibility"]          # 0 opened, 1 anyone
@@ -64,6 +68,7 @@ I_RACE = INT_INDEX["race_policy"]                       # 0 speed_weighted, 1 un
 I_FINAL_DISCARD = INT_INDEX["final_discard_required"]
 I_SEC_BONUS = INT_INDEX["rami_sec_bonus"]
 I_SEC_UNOPENED = INT_INDEX["rami_sec_unopened"]
+I_SEC_LAYOFFS = INT_INDEX["rami_sec_layoffs"]            # R12: lay-offs on others' melds count (old reading)
 I_UNOPENED_PENALTY = INT_INDEX["unopened_penalty"]
 I_TARGET = INT_INDEX["target"]
 I_MAX_TURNS = INT_INDEX["max_turns_per_round"]
@@ -72,8 +77,9 @@ SWAP_MUST_REUSE, SWAP_FREE, SWAP_FORBIDDEN = 0, 1, 2
 PD_SNAP, PD_FORBIDDEN, PD_IGNORED = 0, 1, 2
 RACE_SPEED, RACE_UNIFORM, RACE_TURN_ORDER = 0, 1, 2
 
+# ST_ON_OTHERS: Round.on_others_melds (this turn laid off / swapped on another player's meld, R12)
 (ST_NSTOCK, ST_NDISCARD, ST_NTABLE, ST_TURNS, ST_CLAIMS, ST_RESHUFFLES, ST_WINNER, ST_OUTCOME, ST_JOKERS_LAID,
- ST_JOKERS_SWAPPED, N_ST) = range(11)
+ ST_JOKERS_SWAPPED, ST_ON_OTHERS, N_ST) = range(12)
 N_ROUND_FIXED = len(ROUND_FIXED)
 N_GAME_FIXED = len(GAME_FIXED)
 
@@ -211,14 +217,15 @@ def _lay_meld(p, src, i, g):
     laid[p] = 1
     if code[4] >= 0:
         st[ST_JOKERS_LAID] += 1
-    b = ((np.int64(code[0]) << 12) | (np.int64(code[1]) << 8) | (np.int64(code[2]) << 4) | np.int64(code[3]))
-    _trace(h, EV_MELD, p, b, np.int64(code[4]) + 1)
+    _trace(h, EV_MELD, p, meld_word(table[t]), t)
 
 
 @njit(refcount=False)
 def _apply_move(p, card, t, action, declared, g):
     """TableOps.apply_move: one lay-off (R8) or joker swap (R9) onto table meld ``t``."""
-    hands, sizes, laid, table, st, h = g[0], g[1], g[3], g[6], g[10], g[20]
+    hands, sizes, laid, table, owner, st, h = g[0], g[1], g[3], g[6], g[7], g[10], g[20]
+    if owner[t] != p:
+        st[ST_ON_OTHERS] = 1
     kind = np.int64(table[t, 0])
     b = np.int64(table[t, 2])
     n = np.int64(table[t, 3])
@@ -248,7 +255,7 @@ def _apply_move(p, card, t, action, declared, g):
         st[ST_JOKERS_SWAPPED] += 1
     elif card == JOKER:
         st[ST_JOKERS_LAID] += 1
-    _trace(h, EV_SWAP if action == SWAP_JOKER else EV_LAYOFF, p, t, card * 16 + action)
+    _trace(h, EV_SWAP if action == SWAP_JOKER else EV_LAYOFF, p, t, move_word(card, action, declared))
 
 
 @njit(refcount=False)
@@ -324,7 +331,9 @@ def _legal_moves(p, ri, g):
 @njit(refcount=False)
 def _opening_melds(counts, ri, ws, out):
     """TableOps.opening_melds (R7, R11): ``(can, points, n)`` with the melds in ``out``."""
-    can, points, n = best_opening_nb(counts, ri[I_OPENING_POINTS], ri[I_JOKER_VALUE] == 1, ri[I_INSIDE] != 0, ws, out)
+    min_melds = R7_MIN_MELDS_SINGLE if ri[I_SINGLE_MELD] != 0 else R7_MIN_MELDS
+    can, points, n = best_opening_nb(counts, ri[I_OPENING_POINTS], ri[I_JOKER_VALUE] == 1, ri[I_INSIDE] != 0,
+                                     min_melds, ws, out)
     if ri[I_FINAL_DISCARD] != 0:
         used = 0
         for i in range(n):
@@ -520,12 +529,15 @@ def _unopened_phase(p, ri, sids, prm, ws, g, rng):
     choice = decide_open(sids[p], prm[p], p, hands[p], points, can_open, sec, own_turns[p], st[ST_NSTOCK], opened,
                          sizes, rng)
     if choice == OPEN_SEC:
-        _trace(h, EV_OPEN, p, 0, n_sec)
+        sec_points = 0  # TableOps.melds_points (R12: 51 not needed, but recorded)
+        for i in range(n_sec):
+            sec_points += opening_value_nb(out_b[i], ri[I_JOKER_VALUE] == 1)
+        _trace(h, EV_RAMI_SEC, p, sec_points, n_sec)
         for i in range(n_sec):
             _lay_meld(p, out_b, i, g)
         opened[p] = 1
         open_turn[p] = own_turns[p]
-        g[28][p] = 0  # rami sec: 0 points (Round.unopened_phase)
+        g[28][p] = sec_points
         return last
     if choice == OPEN_OPEN:
         _open_with(p, n, points, g)
@@ -602,6 +614,8 @@ def _claim_window(p, card, P, ri, rf, sids, prm, g, rng):
             q = (p - k + P) % P
             if not (opened[q] or ri[I_ELIGIBILITY] == 1):
                 continue
+            if sizes[q] == 1 and ri[I_A_CARTE_CLAIMS] == 0:  # R5: à carte, never the discard
+                continue
             if notice < 1.0 and uniform(rng) >= notice:
                 continue
             if decide_claim(sids[q], prm[q], q, hands[q], card, rng):
@@ -622,16 +636,19 @@ def _claim_window(p, card, P, ri, rf, sids, prm, g, rng):
         _do_discard(q, card, g)
         if sizes[q] == 0:
             st[ST_WINNER] = q
-            st[ST_OUTCOME] = OUT_NORMAL
+            st[ST_OUTCOME] = OUT_CLAIM
             return True
         p = q
 
 
 @njit(refcount=False)
-def _going_out(p, laid_before, g):
+def _going_out(p, laid_before, ri, g):
+    """Round.going_out (R11; R12: nothing laid before, and no move on another's meld this turn unless
+    ``rami_sec_layoffs``)."""
     st = g[10]
+    sec = not laid_before and (ri[I_SEC_LAYOFFS] != 0 or st[ST_ON_OTHERS] == 0)
     st[ST_WINNER] = p
-    st[ST_OUTCOME] = OUT_NORMAL if laid_before else OUT_RAMI_SEC
+    st[ST_OUTCOME] = OUT_RAMI_SEC if sec else OUT_NORMAL
     return True
 
 
@@ -643,6 +660,7 @@ def _turn(p, first_turn, P, ri, rf, sids, prm, ws, g, rng):
     own_turns[p] += 1
     st[ST_TURNS] += 1
     laid_before = laid[p] != 0
+    st[ST_ON_OTHERS] = 0
     if not (first_turn and ri[I_FIRST_DRAWS] == 0):
         if st[ST_NSTOCK] == 0:
             _reshuffle(g, rng)  # R14
@@ -672,7 +690,7 @@ def _turn(p, first_turn, P, ri, rf, sids, prm, ws, g, rng):
         _lay_phase(p, ri, sids, prm, ws, g, rng)
         _layoff_phase(p, ri, sids, prm, g, rng)
     if sizes[p] == 0:
-        return _going_out(p, laid_before, g)
+        return _going_out(p, laid_before, ri, g)
     if sec_discard >= 0:
         card = sec_discard
     else:
@@ -681,7 +699,7 @@ def _turn(p, first_turn, P, ri, rf, sids, prm, ws, g, rng):
                                        sizes, rng))
     _do_discard(p, card, g)
     if sizes[p] == 0:
-        return _going_out(p, laid_before, g)
+        return _going_out(p, laid_before, ri, g)
     return _claim_window(p, card, P, ri, rf, sids, prm, g, rng)
 
 
@@ -742,13 +760,13 @@ def play_round(dealer, P, ri, rf, sids, prm, ws, g, rng):
         v = _hand_value(hands, q)
         if outcome == OUT_RAMI_SEC:
             points[q] = ri[I_SEC_UNOPENED] if not opened[q] else 2 * v
-        elif outcome == OUT_NORMAL:
+        elif outcome == OUT_NORMAL or outcome == OUT_CLAIM:
             points[q] = ri[I_UNOPENED_PENALTY] if (ri[I_UNOPENED_PENALTY] > 0 and not opened[q]) else v
         else:
             points[q] = v
     if outcome == OUT_RAMI_SEC:
         points[w] = ri[I_SEC_BONUS]
-    elif outcome == OUT_NORMAL:
+    elif outcome == OUT_NORMAL or outcome == OUT_CLAIM:
         points[w] = 0
     _trace(h, EV_END, outcome, w, 0)
     return first

@@ -38,7 +38,8 @@ Algorithm
    Branch and bound on the lexicographic key ``(weight, cards laid)`` with the upper bound "every
    remaining live card laid at full value, plus one joker per two naturals".
    The weight is the opening points (R7) or the R13 value of the cards laid (least left = hand − laid);
-   leaves without a tierce franche are rejected when one is required. The first best leaf in search order
+   leaves without a tierce franche are rejected when one is required, and an opening's leaves with fewer
+   melds than its minimum (R7: the tierce franche and at least one more combination, by default). The first best leaf in search order
    wins ties (deterministic). The result is exact; nothing is cut by a heuristic.
 """
 
@@ -52,14 +53,14 @@ from simulator.core.cards import JOKER
 from simulator.core.jit import njit
 from simulator.rami.melds_ref import (
     RANK_VALUE, RUN, SET, InvalidMeld, Meld, check_joker_opening_value, hand_list, hand_value, is_combination,
-    opening_value, parse_meld, verify_combination,
+    opening_min_melds, opening_value, parse_meld, verify_combination,
 )
 
 __all__ = [
     "RUN", "SET", "EXTEND_LOW", "EXTEND_HIGH", "ADD_TO_SET", "SWAP_JOKER", "Meld", "InvalidMeld", "Opening",
     "Laydown", "LayOff", "Workspace", "verify_combination", "is_combination", "parse_meld", "opening_value",
     "hand_value", "hand_counts", "remaining", "best_opening", "least_left", "layoffs", "new_workspace", "best_opening_nb",
-    "least_left_nb", "layoffs_nb", "encode_meld", "decode_meld",
+    "least_left_nb", "layoffs_nb", "opening_value_nb", "opening_min_melds", "encode_meld", "decode_meld",
 ]
 
 EXTEND_LOW, EXTEND_HIGH, ADD_TO_SET, SWAP_JOKER = 0, 1, 2, 3
@@ -277,9 +278,10 @@ def _next_card(work, c):
 
 
 @njit(refcount=False)
-def _search(counts, n_cand, mode, need_franche, represented, ws):
+def _search(counts, n_cand, mode, need_franche, represented, min_melds, ws):
     """Branch and bound over disjoint candidates (module docstring). Returns ``(weight, cards laid, n melds)``
-    of the best choice; its candidate indexes are in ``ws.best[:n]``. Laying nothing scores ``(0, 0, 0)``."""
+    of the best choice; its candidate indexes are in ``ws.best[:n]``. Laying nothing scores ``(0, 0, 0)``.
+    A leaf counts only with a tierce franche (``need_franche``) and at least ``min_melds`` melds (R7)."""
     cand, order, bstart, work, live, fr, chosen, best = ws
     for c in range(52):
         live[c] = 0
@@ -353,7 +355,7 @@ def _search(counts, n_cand, mode, need_franche, represented, ws):
             d -= 1
             continue
         if c >= 52:  # leaf: no natural card left to decide; jokers stay in hand
-            if pure > 0 or not need_franche:
+            if (pure > 0 or not need_franche) and nch >= min_melds:
                 key = cur_w * KEY + cur_n
                 if key > best_key:
                     best_key = key
@@ -423,16 +425,18 @@ def _write_out(ws, n, out):
 
 
 @njit(refcount=False)
-def best_opening_nb(counts, threshold, represented, franche_inside, ws, out):
+def best_opening_nb(counts, threshold, represented, franche_inside, min_melds, ws, out):
     """R7 on a count vector ``int8[53]``: ``(can_open, points, n_melds)``, the melds written to ``out[:n_melds]``.
 
-    ``points`` is the most opening points over disjoint melds that include a tierce franche (ties: most
-    cards laid); 0 with no melds when the hand holds no tierce franche. ``can_open = n_melds > 0 and
-    points >= threshold``. ``represented``: joker worth its declared card (else 0); ``franche_inside``: the
-    option ``franche_inside_longer_run``.
+    ``points`` is the most opening points over disjoint melds that include a tierce franche and number at
+    least ``min_melds`` (ties: most cards laid); 0 with no melds when the hand holds no such choice.
+    ``can_open = n_melds > 0 and points >= threshold``. ``represented``: joker worth its declared card (else
+    0); ``franche_inside``: the option ``franche_inside_longer_run``; ``min_melds``:
+    :func:`~simulator.rami.melds_ref.opening_min_melds` of the option ``opening_single_meld`` (2 by the seed:
+    "une tierce franche + une ou plusieurs combinaisons").
     """
     n_cand = build_candidates(counts, represented, franche_inside, ws.cand)
-    points, _, n = _search(counts, n_cand, MODE_OPEN, True, represented, ws)
+    points, _, n = _search(counts, n_cand, MODE_OPEN, True, represented, min_melds, ws)
     _write_out(ws, n, out)
     return n > 0 and points >= threshold, points, n
 
@@ -446,7 +450,7 @@ def least_left_nb(counts, require_franche, franche_inside, ws, out):
     nothing is laid.
     """
     n_cand = build_candidates(counts, False, franche_inside, ws.cand)
-    laid, laid_n, n = _search(counts, n_cand, MODE_LEAST, require_franche, False, ws)
+    laid, laid_n, n = _search(counts, n_cand, MODE_LEAST, require_franche, False, 0, ws)
     total = 20 * counts[52]
     total_n = counts[52]
     for c in range(52):
@@ -454,6 +458,18 @@ def least_left_nb(counts, require_franche, franche_inside, ws, out):
         total_n += counts[c]
     _write_out(ws, n, out)
     return total - laid, total_n - laid_n, n
+
+
+@njit(refcount=False)
+def opening_value_nb(code, represented):
+    """R7 value of one meld code ``int8[5]`` (as :func:`~simulator.rami.melds_ref.opening_value` of its
+    :func:`decode_meld`): a run's cards with the ace 1 only in the first slot, a set's naturals at their rank
+    value; the joker 0, or its declared card's value when ``represented``."""
+    if code[0] == RUN:
+        return _run_open_value(np.int64(code[2]), np.int64(code[3]), np.int64(code[4]), represented)
+    naturals = np.int64(code[3]) - (1 if code[4] >= 0 else 0)
+    counted = np.int64(code[3]) if represented else naturals
+    return _RANK_VALUE[code[1]] * counted
 
 
 @njit(refcount=False)
@@ -603,18 +619,20 @@ def remaining(hand, melds: list[Meld]) -> list[int]:
 
 
 def best_opening(hand, threshold: int = 51, joker_opening_value=0, franche_inside_longer_run: bool = False,
-                 ws: Workspace | None = None) -> Opening:
+                 opening_single_meld: bool = False, ws: Workspace | None = None) -> Opening:
     """R7: the best opening of ``hand`` (ids, names, text or count vector; see :func:`hand_counts`).
 
-    Best = most points over disjoint melds including a tierce franche, then fewest cards left, then a fixed
-    search order. ``can_open`` when such melds exist and reach ``threshold``. Options as in R7:
-    ``joker_opening_value`` ∈ {0, "represented"}, ``franche_inside_longer_run``. Not thread-safe without
-    your own ``ws`` (:func:`new_workspace`).
+    Best = most points over disjoint melds including a tierce franche (and, by default, at least one more
+    combination), then fewest cards left, then a fixed search order. ``can_open`` when such melds exist and
+    reach ``threshold``. Options as in R7: ``joker_opening_value`` ∈ {0, "represented"},
+    ``franche_inside_longer_run``, ``opening_single_meld``. Not thread-safe without your own ``ws``
+    (:func:`new_workspace`).
     """
     counts = hand_counts(hand)
     represented = check_joker_opening_value(joker_opening_value) == 1
     out = np.zeros((MAX_OUT, 5), np.int8)
-    can, points, n = best_opening_nb(counts, int(threshold), represented, bool(franche_inside_longer_run), _ws(ws), out)
+    can, points, n = best_opening_nb(counts, int(threshold), represented, bool(franche_inside_longer_run),
+                                     opening_min_melds(opening_single_meld), _ws(ws), out)
     return Opening(bool(can), int(points), [decode_meld(out[i]) for i in range(n)])
 
 

@@ -111,6 +111,17 @@ def opening_value(meld: Meld, joker_opening_value=0) -> int:
     return total
 
 
+R7_MIN_MELDS = 2
+"""R7 (seed): the opening is "une tierce franche + une ou plusieurs combinaisons", so at least two melds."""
+R7_MIN_MELDS_SINGLE = 1
+"""R7 with the option ``opening_single_meld``: one long tierce franche worth the threshold opens alone."""
+
+
+def opening_min_melds(opening_single_meld: bool = False) -> int:
+    """R7: the fewest melds an opening holds (:data:`R7_MIN_MELDS`, or 1 with ``opening_single_meld``)."""
+    return R7_MIN_MELDS_SINGLE if opening_single_meld else R7_MIN_MELDS
+
+
 def is_franche(meld: Meld, franche_inside_longer_run: bool = False) -> bool:
     """R7: is this meld a *tierce franche* (a run of at least 3 natural cards, no joker)?
 
@@ -301,30 +312,31 @@ class RefResult(NamedTuple):
 
 
 def _search(cards: Sequence[int], melds: list[Meld], weight, need_franche: bool,
-            franche_inside_longer_run: bool) -> RefResult:
+            franche_inside_longer_run: bool, min_melds: int = 0) -> RefResult:
     """Best disjoint choice of melds by ``(sum of weight(meld), cards laid)``; laying nothing is allowed.
 
-    With ``need_franche`` a non-empty choice must include a tierce franche. Branching: either every copy of
-    the lowest natural card left stays in hand, or one copy goes into a meld (whose lowest card it then is).
+    With ``need_franche`` a non-empty choice must include a tierce franche, and it must hold at least
+    ``min_melds`` melds (R7). Branching: either every copy of the lowest natural card left stays in hand, or
+    one copy goes into a meld (whose lowest card it then is).
     """
     by_low: dict[int, list[tuple[tuple[int, ...], int, int, bool, Meld]]] = {}
     for m in melds:
         physical = tuple(sorted(m.hand_cards))
         by_low.setdefault(physical[0], []).append(
             (physical, weight(m), len(physical), is_franche(m, franche_inside_longer_run), m))
-    memo: dict = {}  # (remaining counts as bytes, franche still needed) -> (best, meld chosen, next key)
+    memo: dict = {}  # (remaining counts, franche still needed, melds still needed) -> (best, meld, next key)
 
-    def best(t: bytes, need: bool):
-        key = (t, need)
+    def best(t: bytes, need: bool, more: int):
+        key = (t, need, more)
         if key in memo:
             return memo[key][0]
         low = len(t) - len(t.lstrip(b"\0"))  # lowest card left
         if low >= JOKER:  # only jokers left: they stay in hand
-            memo[key] = (None if need else (0, 0), None, None)
+            memo[key] = (None if need or more else (0, 0), None, None)
             return memo[key][0]
         keep = bytearray(t)
         keep[low] = 0  # every copy of it stays in hand...
-        top, choice, nxt = best(bytes(keep), need), None, (bytes(keep), need)
+        top, choice, nxt = best(bytes(keep), need, more), None, (bytes(keep), need, more)
         for physical, w, n, franche, m in by_low.get(low, ()):  # ...or one copy goes into a meld
             rest = bytearray(t)
             for c in physical:
@@ -332,10 +344,10 @@ def _search(cards: Sequence[int], melds: list[Meld], weight, need_franche: bool,
                     break
                 rest[c] -= 1
             else:
-                rest_key, sub_need = bytes(rest), need and not franche
-                sub = best(rest_key, sub_need)
+                sub_key = (bytes(rest), need and not franche, max(more - 1, 0))
+                sub = best(*sub_key)
                 if sub is not None and (top is None or (sub[0] + w, sub[1] + n) > top):
-                    top, choice, nxt = (sub[0] + w, sub[1] + n), m, (rest_key, sub_need)
+                    top, choice, nxt = (sub[0] + w, sub[1] + n), m, sub_key
         memo[key] = (top, choice, nxt)
         return top
 
@@ -344,10 +356,10 @@ def _search(cards: Sequence[int], melds: list[Meld], weight, need_franche: bool,
     for c in cards:
         if c in live:  # a card in no meld stays in hand: leave it out of the search
             counts[c] += 1
-    top = best(bytes(counts), need_franche)
+    top = best(bytes(counts), need_franche, min_melds)
     if top is None:
         return RefResult(0, 0, [])
-    chosen, key = [], (bytes(counts), need_franche)
+    chosen, key = [], (bytes(counts), need_franche, min_melds)
     while True:
         _, choice, nxt = memo[key]
         if nxt is None:
@@ -359,16 +371,17 @@ def _search(cards: Sequence[int], melds: list[Meld], weight, need_franche: bool,
 
 
 def ref_best_opening(hand, joker_opening_value=0, franche_inside_longer_run: bool = False,
-                     melds: list[Meld] | None = None) -> RefResult:
-    """R7 brute force: the most opening points over disjoint melds that include a tierce franche.
+                     melds: list[Meld] | None = None, opening_single_meld: bool = False) -> RefResult:
+    """R7 brute force: the most opening points over disjoint melds that include a tierce franche and number
+    at least :func:`opening_min_melds` (two by default).
 
-    ``gain`` is the points (0 with no melds when the hand holds no tierce franche), ties broken by most cards.
+    ``gain`` is the points (0 with no melds when the hand holds no such choice), ties broken by most cards.
     ``melds``: :func:`all_melds` of the hand, when the caller already has it.
     """
     option = "represented" if check_joker_opening_value(joker_opening_value) else 0
     cards = hand_list(hand)
     return _search(cards, all_melds(cards) if melds is None else melds, lambda m: opening_value(m, option), True,
-                   franche_inside_longer_run)
+                   franche_inside_longer_run, opening_min_melds(opening_single_meld))
 
 
 def ref_least_left(hand, require_franche: bool = False, franche_inside_longer_run: bool = False,

@@ -7,8 +7,8 @@ below (per-seat columns last, seat 0 first), plus one ``uint64`` event-trace has
   (:data:`simulator.rami.codes.OUTCOMES`), turns, R10 claims, R14 reshuffles, melds on the table at the end,
   jokers laid on the table (in new melds and lay-offs, an R9 re-laid joker included) and jokers taken back by
   R9 swaps; per seat the round's points, the cumulative total after it, the own turn of the opening (-1
-  never), the cards left in hand and the opening's R7 points (``joker_opening_value`` applied; 0 for a rami
-  sec, which is no R7 opening; -1 never).
+  never), the cards left in hand and the opening's R7 points (``joker_opening_value`` applied; for a rami
+  sec, R12, what its whole-hand lay-down was worth, 51 not needed; -1 never).
 * ``games``: one row per game: rounds played, the first dealer (R2), the winners as a bit mask and the
   single winner (-1 on a shared win); per seat the final total (R15).
 """

@@ -26,11 +26,12 @@ from simulator.core.game import Seat  # noqa: F401  (re-exported)
 from simulator.core.rng import below, stream_state, uniform
 from simulator.core.records import stack_rows
 from simulator.rami.codes import (
-    DRAW_DISCARD, END_VALUE, EV_CLAIM, EV_DEAL, EV_DEALER, EV_DEALER_DRAW, EV_DISCARD, EV_DRAW, EV_END, EV_OPEN, EV_RESHUFFLE,
-    EV_TAKE, LAY_ALL, LAY_KEEP_JOKERS, LAY_NONE, MAX_MELDS, MAX_MOVES, N_IDS, OPEN_NONE, OPEN_OPEN, OPEN_SEC,
-    OUT_BLOCKED, OUT_NORMAL, OUT_RAMI_SEC, OUT_TURN_CAP, OUTCOMES, TRACE_SEED, trace_py,
+    DRAW_DISCARD, END_VALUE, EV_CLAIM, EV_DEAL, EV_DEALER, EV_DEALER_DRAW, EV_DISCARD, EV_DRAW, EV_END, EV_OPEN,
+    EV_RAMI_SEC, EV_RESHUFFLE, EV_TAKE, LAY_ALL, LAY_KEEP_JOKERS, LAY_NONE, MAX_MELDS, MAX_MOVES, N_IDS, OPEN_NONE,
+    OPEN_OPEN, OPEN_SEC, OUT_BLOCKED, OUT_CLAIM, OUT_NORMAL, OUT_RAMI_SEC, OUT_TURN_CAP, OUTCOMES, TRACE_SEED,
+    trace_py,
 )
-from simulator.rami.melds import MAX_OUT, SWAP_JOKER
+from simulator.rami.melds import MAX_OUT, SWAP_JOKER, opening_min_melds
 from simulator.rami.rules import Rules
 from simulator.rami.table import TableOps, name, physical
 from strategies.rami import policy
@@ -75,8 +76,9 @@ class Round(TableOps):
         self.sizes = np.zeros(P, dtype=np.int64)
         self.opened = np.zeros(P, dtype=np.int8)
         self.laid = np.zeros(P, dtype=np.int8)          # laid any card this round (R12 "laid nothing before")
+        self.on_others_melds = False                    # this turn laid off / swapped on another's meld (R12)
         self.open_turn = [-1] * P
-        self.open_points = [-1] * P                    # R7 value of the opening (0 for a rami sec), -1 never
+        self.open_points = [-1] * P                    # R7 value of the opening or rami sec lay-down, -1 never
         self.jokers_laid = 0                            # jokers put on the table (melds, lay-offs, R9 re-lays)
         self.jokers_swapped = 0                         # table jokers taken back by an R9 swap
         self.own_turns = [0] * P
@@ -96,6 +98,7 @@ class Round(TableOps):
         self.outcome = OUT_TURN_CAP
         self.represented = rules.joker_opening_value == "represented"
         self.inside = rules.franche_inside_longer_run
+        self.min_melds = opening_min_melds(rules.opening_single_meld)  # R7: the franche + another combination
 
     # ------------------------------------------------------------------ helpers
     def say(self, text: str) -> None:
@@ -200,6 +203,7 @@ class Round(TableOps):
         self.own_turns[p] += 1
         self.turns += 1
         laid_before = bool(self.laid[p])
+        self.on_others_melds = False
         self.say(f"T{self.turns} P{p} (turn {self.own_turns[p]}): {self.hand_text(p)}")
         if first_turn_of_round and not r.first_player_draws:
             self.say("  first player: no draw (R3)")
@@ -293,13 +297,14 @@ class Round(TableOps):
         if choice == OPEN_SEC:
             assert sec is not None, "rami sec chosen when impossible"
             sec_melds, last = sec
-            self.trace(EV_OPEN, p, 0, len(sec_melds))
-            self.say("  lays the whole hand at once (rami sec attempt)")
+            sec_points = self.melds_points(sec_melds)  # R12: 51 not needed, but recorded
+            self.trace(EV_RAMI_SEC, p, sec_points, len(sec_melds))
+            self.say(f"  lays the whole hand at once (rami sec, {sec_points} points)")
             for m in sec_melds:
                 self.lay_meld(p, m)
             self.opened[p] = 1
             self.open_turn[p] = self.own_turns[p]
-            self.open_points[p] = 0  # a rami sec is no R7 opening: recorded as 0 points (as its EV_OPEN)
+            self.open_points[p] = sec_points
             return last
         if choice == OPEN_OPEN:
             assert can_open, "opened when R7 does not allow it"
@@ -333,20 +338,23 @@ class Round(TableOps):
         self.say(f"  discards {name(card)}")
 
     def going_out(self, p: int, laid_before: bool) -> bool:
-        """R11 (and R12 when ``p`` had laid nothing before this turn)."""
+        """R11, and R12: a rami sec when ``p`` had laid nothing before this turn and laid the whole hand in
+        melds of their own (no lay-off or swap on another player's meld this turn, unless ``rami_sec_layoffs``)."""
+        sec = not laid_before and (self.r.rami_sec_layoffs or not self.on_others_melds)
         self.winner = p
-        self.outcome = OUT_NORMAL if laid_before else OUT_RAMI_SEC
-        self.say(f"  P{p} goes out{' - RAMI SEC!' if not laid_before else ''}")
+        self.outcome = OUT_RAMI_SEC if sec else OUT_NORMAL
+        self.say(f"  P{p} goes out{' - RAMI SEC!' if sec else ''}")
         return True
 
     # ------------------------------------------------------------------ R10: playable discard
     def claim_window(self, p: int, card: int) -> bool:
         """R10 ``snap``: a discard that fits a table meld may be claimed by the first player who notices it.
 
-        Eligible: every other player (``claim_eligibility``: opened ones, or anyone), asked in turn order from
-        ``p``'s next player; each notices with ``notice_prob`` (one uniform each, drawn only when < 1), then
-        its strategy decides. The race picks one claimant, who lays the card off and discards; the new
-        discard opens a new window. Returns True when a claimant went out."""
+        Eligible: every other player (``claim_eligibility``: opened ones, or anyone) who is not "à carte"
+        (R5: holding one card, unless ``a_carte_claims``), asked in turn order from ``p``'s next player; each
+        notices with ``notice_prob`` (one uniform each, drawn only when < 1), then its strategy decides. The
+        race picks one claimant, who lays the card off and discards; the new discard opens a new window.
+        Returns True when a claimant went out (only an à-carte claimant can)."""
         r = self.r
         if r.playable_discard != "snap":
             return False
@@ -358,6 +366,8 @@ class Round(TableOps):
             for k in range(1, self.P):
                 q = (p - k) % self.P
                 if not (self.opened[q] or r.claim_eligibility == "anyone"):
+                    continue
+                if self.sizes[q] == 1 and not r.a_carte_claims:  # R5: à carte, never the discard
                     continue
                 if r.notice_prob < 1.0 and uniform(self.rng) >= r.notice_prob:
                     continue
@@ -381,7 +391,7 @@ class Round(TableOps):
                                          self.rng)
             self.do_discard(q, card)
             if self.sizes[q] == 0:
-                self.winner, self.outcome = q, OUT_NORMAL
+                self.winner, self.outcome = q, OUT_CLAIM  # R11, scored as R13
                 self.say(f"  P{q} goes out on a claim")
                 return True
             p = q
@@ -452,7 +462,7 @@ class Round(TableOps):
         if self.outcome == OUT_RAMI_SEC:  # R12
             points = [r.rami_sec_unopened if not self.opened[q] else 2 * values[q] for q in range(P)]
             points[w] = r.rami_sec_bonus
-        elif self.outcome == OUT_NORMAL:  # R13
+        elif self.outcome in (OUT_NORMAL, OUT_CLAIM):  # R13
             points = [r.unopened_penalty if (r.unopened_penalty > 0 and not self.opened[q]) else values[q]
                       for q in range(P)]
             points[w] = 0

@@ -27,10 +27,12 @@ OPTIONS = ParamSet((
     Param("hand_cards", "int", 13, "cards dealt to each player (the dealer's right-hand neighbour gets one more)", 7, 15, rule="R2"),
     Param("first_player_draws", "bool", False, "the 14-card player draws on the first turn too", rule="R3"),
     Param("discard_in_tierce", "bool", True, "a card taken from the discard may be part of the opening's pure run", rule="R5"),
+    Param("a_carte_claims", "bool", False, "a player holding one card (a carte) may still claim a playable discard under R10 and go out (the seed: never)", rule="R5"),
     Param("opening_points", "int", 51, "points the first lay-down must total", 0, 200, rule="R7"),
     Param("opening_cumulative", "bool", False, "the opening may be spread over several turns", rule="R7"),
     Param("joker_opening_value", "choice", "zero", "what a joker is worth toward the opening", choices=("zero", "represented"), rule="R7"),
     Param("franche_inside_longer_run", "bool", False, "a pure run of three inside a longer run counts as the tierce franche", rule="R7"),
+    Param("opening_single_meld", "bool", False, "the opening may be one meld alone (a long tierce franche worth the points); the seed: the tierce franche + one or more combinations", rule="R7"),
     Param("joker_swap", "choice", "must_reuse", "taking a table joker back: must be laid again the same turn, free, or forbidden", choices=("must_reuse", "free", "forbidden"), rule="R9"),
     Param("playable_discard", "choice", "snap", "a discard that fits a table meld: first to notice claims it, forbidden to discard, or ignored", choices=("snap", "forbidden", "ignored"), rule="R10"),
     Param("claim_eligibility", "choice", "opened", "who may claim a playable discard", choices=("opened", "anyone"), rule="R10"),
@@ -39,6 +41,7 @@ OPTIONS = ParamSet((
     Param("final_discard_required", "bool", False, "going out needs a last discard (else melding everything also ends the round)", rule="R11"),
     Param("rami_sec_bonus", "int", 0, "what the rami sec winner scores (negative = a bonus)", -200, 0, rule="R12"),
     Param("rami_sec_unopened", "int", 200, "what each player who had not opened scores after a rami sec", 0, 1000, rule="R12"),
+    Param("rami_sec_layoffs", "bool", False, "an opening turn that goes out through lay-offs on other players' melds also counts as a rami sec (the reading before issue 18)", rule="R12"),
     Param("unopened_penalty", "int", 0, "a fixed score for a player who had not opened at a normal end (0 = their hand value)", 0, 500, rule="R13"),
     Param("target", "int", 1000, "the game ends when someone reaches this many points", 50, 100000, rule="R15"),
     Param("max_turns_per_round", "int", 2000, "guard: a round ends with no winner after this many turns (hands scored)", 50, 100000, rule="R15"),
@@ -55,10 +58,12 @@ class Rules:
     hand_cards: int = 13
     first_player_draws: bool = False
     discard_in_tierce: bool = True
+    a_carte_claims: bool = False
     opening_points: int = 51
     opening_cumulative: bool = False
     joker_opening_value: str = "zero"
     franche_inside_longer_run: bool = False
+    opening_single_meld: bool = False
     joker_swap: str = "must_reuse"
     playable_discard: str = "snap"
     claim_eligibility: str = "opened"
@@ -67,6 +72,7 @@ class Rules:
     final_discard_required: bool = False
     rami_sec_bonus: int = 0
     rami_sec_unopened: int = 200
+    rami_sec_layoffs: bool = False
     unopened_penalty: int = 0
     target: int = 1000
     max_turns_per_round: int = 2000

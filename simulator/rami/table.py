@@ -11,10 +11,10 @@ from __future__ import annotations
 import numpy as np
 
 from simulator.core.cards import JOKER, card_name
-from simulator.rami.codes import END_VALUE, EV_LAYOFF, EV_MELD, EV_SWAP, MAX_MELDS, N_IDS, pack_meld
+from simulator.rami.codes import END_VALUE, EV_LAYOFF, EV_MELD, EV_SWAP, MAX_MELDS, N_IDS, meld_word, move_word
 from simulator.rami.melds import (
     ACTION_NAMES, ADD_TO_SET, EXTEND_HIGH, EXTEND_LOW, RUN, SWAP_JOKER, best_opening_nb, decode_meld, least_left_nb,
-    layoffs_nb, new_workspace, verify_combination,
+    layoffs_nb, new_workspace, opening_value_nb, verify_combination,
 )
 from simulator.rami.melds_ref import is_franche
 
@@ -81,19 +81,23 @@ class TableOps:
         for c in meld.hand_cards:
             self.remove(p, c)
         assert self.n_table < MAX_MELDS, "table full"
-        self.table[self.n_table] = code
-        self.owner[self.n_table] = p
+        t = self.n_table
+        self.table[t] = code
+        self.owner[t] = p
         self.n_table += 1
         self.laid[p] = 1
         if meld.joker >= 0:
             self.jokers_laid += 1
-        b, c = pack_meld(code)
-        self.trace(EV_MELD, p, b, c)
+        self.trace(EV_MELD, p, meld_word(self.table[t]), t)
         self.say(f"  P{p} lays {meld}")
 
     def apply_move(self, p: int, move) -> None:
-        """One lay-off (R8) or joker swap (R9) from ``p``'s hand onto table meld ``move[1]``."""
+        """One lay-off (R8) or joker swap (R9) from ``p``'s hand onto table meld ``move[1]``.
+
+        A move onto a meld another player owns sets ``on_others_melds`` (R12: such a turn is no rami sec)."""
         card, t, action, declared = (int(x) for x in move)
+        if self.owner[t] != p:
+            self.on_others_melds = True
         code = self.table[t].copy()
         kind, a, b, n, j = (int(x) for x in code)
         if action == SWAP_JOKER:
@@ -126,7 +130,7 @@ class TableOps:
             self.jokers_swapped += 1
         elif card == JOKER:
             self.jokers_laid += 1
-        self.trace(EV_SWAP if action == SWAP_JOKER else EV_LAYOFF, p, t, card * 16 + action)
+        self.trace(EV_SWAP if action == SWAP_JOKER else EV_LAYOFF, p, t, move_word(card, action, declared))
         verb = "swaps in" if action == SWAP_JOKER else f"lays off ({ACTION_NAMES[action]})"
         self.say(f"  P{p} {verb} {name(card)}{'=' + name(declared) if card == JOKER else ''} on meld {t}: {meld}")
 
@@ -162,13 +166,18 @@ class TableOps:
 
     # ------------------------------------------------------------------ R5/R7/R12: what the hand allows
     def opening_melds(self, counts: np.ndarray) -> tuple[bool, int, list]:
-        """R7: the solver's best opening of ``counts``: ``(reaches the threshold, points, meld codes)``."""
+        """R7: the solver's best opening of ``counts``: ``(reaches the threshold, points, meld codes)``; it holds
+        a tierce franche and at least ``min_melds`` melds (``opening_single_meld``)."""
         can, points, n = best_opening_nb(counts, self.r.opening_points, self.represented, self.inside,
-                                         workspace(), self.out)
+                                         self.min_melds, workspace(), self.out)
         melds = [self.out[i].copy() for i in range(n)]
         if self.r.final_discard_required and sum(len(physical(m)) for m in melds) >= counts.sum():
             can = False  # R11: an opening that uses every card leaves nothing to discard
         return bool(can), int(points), melds
+
+    def melds_points(self, melds: list) -> int:
+        """R7 value of ``melds`` (``joker_opening_value`` applied): what a rami sec lay-down was worth (R12)."""
+        return sum(int(opening_value_nb(m, self.represented)) for m in melds)
 
     def least_left(self, counts: np.ndarray, franche: bool) -> tuple[int, list]:
         value, _, n = least_left_nb(counts, franche, self.inside, workspace(), self.out)
