@@ -163,3 +163,45 @@ def test_kernel_rows_make_the_typed_tables():
         assert set(m[f"strategy_{p}"]) == {labels[p]}
     assert g["total_A"].to_list() == raw["games"][:, len(records.GAME_FIXED)].tolist()
     assert [c for c in g.columns if not c.startswith("strategy_")] == records.column_names("games", 4)
+
+
+def test_trace_folds_every_event_field_whole(monkeypatch):
+    """Issue 18 item 6: no event field reaches the trace cut or packed. A manche that runs to a 70,000-tick cap
+    (past 16 bits) hashes its Top and sweep ticks and its length whole, each dealt card is an event of its own
+    (seat, hand slot, card), and the kernel folds the very same events."""
+    from simulator.kems import reference
+    from simulator.kems.codes import EV_DEAL, EV_END, EV_TOP, OUT_CAP
+
+    events = []
+    original = reference.trace_py
+
+    def record(h, ev, a, b, c):
+        events.append((ev, a, b, c))
+        return original(h, ev, a, b, c)
+
+    monkeypatch.setattr(reference, "trace_py", record)
+    options = {"max_ticks": "70000", "false_kems_rate": "0", "false_contre_rate": "0"}
+    spec = build_spec("kems", n=1, seed=SEED, players=4, level="manches", strategies=["heuristic:speed=0"],
+                      options=options)
+    rules, seats = Rules.from_options(dict(spec.options)), seats_of(spec)
+    ref = raw_reference(rules, seats, SEED, 0, 1, "manches")
+    assert ref["manches"][0, records.M["outcome"]] == OUT_CAP and ref["manches"][0, records.M["ticks"]] == 70000
+    assert events[-1] == (EV_END, OUT_CAP, -1, 70000)
+    tops = [a for ev, a, _, _ in events if ev == EV_TOP]
+    assert max(tops) > 65536 and len(set(tops)) == len(tops)
+    deal = [e[1:] for e in events if e[0] == EV_DEAL]
+    assert len(deal) >= 16 and {(p, k) for p, k, _ in deal} == {(p, k) for p in range(4) for k in range(4)}
+    assert len({c for _, _, c in deal}) == len(deal) and all(0 <= c < 52 for _, _, c in deal)
+    assert_same(ref, raw_kernel(rules, seats, SEED, 0, 1, "manches"), 4)
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("lag", range(7))
+@pytest.mark.parametrize("seating", ["presets", "tuned"])
+def test_engines_agree_at_every_perception_lag(lag, seating):
+    """M-perception: every allowed lag_ticks (0-6), on the default rules and with multi_swap and all-pass sweeps."""
+    for extra in ({}, {"multi_swap": "true", "sweep_on_all_pass": "true"}):
+        spec = build_spec("kems", n=1, seed=SEED, players=4, level="manches", strategies=SEATINGS[seating],
+                          options={"lag_ticks": str(lag), **extra})
+        rules, seats = Rules.from_options(dict(spec.options)), seats_of(spec)
+        compare(rules, seats, 300 * lag, 300 * lag + 300, "manches")

@@ -76,13 +76,13 @@ def hands(m: Manche, **by_seat: str) -> None:
 
 
 def lay(m: Manche, text: str, visible: int = 0) -> None:
-    """Set the centre (turned up at tick ``visible``, by nobody) and its history."""
+    """Set the centre, turned up at tick ``visible`` (published: everyone sees it from ``visible + lag_ticks``)."""
     for s, t in enumerate(text.split()):
         c = EMPTY if t == "--" else C(t)
         m.table[s] = c
-        m.history[s] = [(visible, c, -1)]
         if c != EMPTY:
             m.loc[c] = LOC_TABLE
+    m.publish(visible)
 
 
 def script(monkeypatch, plan: dict[int, list[tuple[int, int]]], contre: dict[int, int] | None = None) -> list[int]:
@@ -315,7 +315,8 @@ def test_KM5_exchange_is_one_for_one_and_the_given_card_fills_the_freed_slot(mon
     assert list(m.hands[1]) == list(cards("AS AH AD 9D"))
     assert list(m.table) == list(cards("7C KC 5H 3S"))
     assert m.loc[C("AD")] == 1 and m.loc[C("7C")] == LOC_TABLE  # everyone saw both cards
-    assert m.history[0][-1] == (11, C("7C"), 1)
+    assert m.own[1][-1] == (11, 0, C("AD"), C("7C"))                 # P1's own exchange, public from tick 11
+    assert m.record[-1].visible == 11 and m.record[-1].table[0] == C("7C") and m.record[-1].loc[C("AD")] == 1
     assert (m.hands[[0, 2, 3]] == before[[0, 2, 3]]).all()
     assert m.res.exchanges == 1 and m.res.seat_exchanges == [0, 1, 0, 0] and m.last_swap[1] == m.open_ticks
     assert m.next_move[1] >= 11  # at most one move per tick
@@ -839,6 +840,60 @@ def test_M_perception_others_see_a_change_lag_ticks_late_the_mover_at_once(monke
     assert list(m2.perceived(20 + lag, 2)) == list(m2.table)
 
 
+@rule("M-perception")
+@pytest.mark.parametrize("lag", [0, 1, 3])
+def test_M_perception_loc_silence_and_shown_hands_reach_everyone_with_the_centres_lag(monkeypatch, lag):
+    #  open from tick 0; tick 10: P1 gives 7C for AD; tick 12: P0's wrong contre shows team B's hands (P1, P3).
+    #  Every other player perceives each of them, in the centre, in loc and in the silences alike, from the
+    #  next tick + lag; P1 perceives its own exchange at once (in the centre and in loc).
+    m = make(lag_ticks=lag)
+    hands(m, p0="2C 3D 4H 5S", p1="AS AH 7C 9D", p2="6C 8D 10H JS", p3="QC KD QH KS")
+    lay(m, "AD KC 5H 3S")
+    m.top(0)
+    script(monkeypatch, {1: [(2, 0)]})
+    move_at(m, p1=10.5)
+    m.open_ticks = 10                  # as the clock would have it: ten ticks of open exchange so far
+    m.moves(10)
+    m.call_contre(12, 0, 1, WHY_SIGN)
+    for t in range(10, 20):
+        for p in (0, 2, 3):
+            v = m.view(t, p)
+            swapped = t >= 11 + lag
+            assert v.seen[0] == (C("7C") if swapped else C("AD")), (t, p)
+            assert v.loc[C("AD")] == (1 if swapped else LOC_TABLE) and v.loc[C("7C")] == (LOC_TABLE if swapped else LOC_UNKNOWN)
+            assert v.silence[1] == (t - lag) - (10 if swapped else 0), (t, p, v.silence)   # open ticks since it last swapped
+            shown = t >= 13 + lag
+            assert all((v.loc[c] == 1) == shown for c in cards("AS AH 9D")), (t, p)
+            assert all((v.loc[c] == 3) == shown for c in m.hands[3]), (t, p)
+            assert v.pub[26 + 3 * 13 + 11] == (2 if shown else 0)    # P3's queens, in the rank counts too
+        own = m.view(t, 1)
+        assert own.seen[0] == C("7C") and own.loc[C("AD")] == 1 and own.loc[C("7C")] == LOC_TABLE
+
+
+@rule("M-perception")
+def test_M_perception_own_exchange_on_an_older_state_keeps_the_view_consistent(monkeypatch):
+    #  lag 3. tick 10: P1 takes AD (centre slot 0) for 7C; tick 11: P1 takes 7C back for AD; tick 12: P3, who
+    #  still sees AD there (the centre of tick 9), takes it for 2C. At tick 14 P3 perceives the centre of tick 11
+    #  (7C in slot 0) with its own exchange on top: 2C in slot 0 and AD in its hand; 7C has left slot 0 for a
+    #  place P3 cannot know. Every card the view shows in the centre is the one loc places there, and only those.
+    m = make(lag_ticks=3)
+    hands(m, p1="AS AH 7C 9D", p3="2C 3C 4C 6S")
+    lay(m, "AD KC 5H 3S")
+    script(monkeypatch, {1: [(2, 0)], 3: [(0, 0)]})
+    move_at(m, p1=10.5)
+    assert m.moves(10)
+    move_at(m, p1=11.5)
+    assert m.moves(11) and m.table[0] == C("AD")
+    move_at(m, p3=12.5)
+    assert m.moves(12) and m.hands[3, 0] == C("AD") and m.table[0] == C("2C")
+    assert m.view(13, 3).seen[0] == C("2C")                    # the centre of tick 10 (AD) and its own exchange
+    v = m.view(14, 3)
+    assert list(v.seen) == list(cards("2C KC 5H 3S"))
+    assert v.loc[C("AD")] == 3 and v.loc[C("2C")] == LOC_TABLE and v.loc[C("7C")] == LOC_UNKNOWN
+    assert {int(c) for c in v.seen} == {c for c in range(52) if v.loc[c] == LOC_TABLE}
+    assert m.view(14, 0).seen[0] == C("7C")                    # the others: the centre of tick 11, as it was
+
+
 @rule("M-exchange")
 def test_M_moves_are_poisson_arrivals_at_a_rate_set_by_speed_and_attention(monkeypatch):
     #  λΔ per tick = speed · a_table / 0.4 · Δ, a_table = 1 - a_p - (teams - 1)·a_o (scaled to fit a budget of 1)
@@ -1056,9 +1111,12 @@ def test_M_calls_inference_contre_is_decided_at_the_players_own_move_times(monke
 
 
 @rule("M-calls")
-def test_M_calls_silence_counts_only_ticks_of_open_exchange(monkeypatch):
-    """Stopping is evidence only while a player could exchange: turn-up and sweep ticks are not silence."""
-    m = make(seats=[seat(speed=0.0)] * 4, max_ticks=60, turn_up_time=1.0, sweep_time=1.5, quiet_time=1.0, **NO_NOISE)
+@pytest.mark.parametrize("lag", [0, 1, 3])
+def test_M_calls_silence_counts_only_ticks_of_open_exchange(monkeypatch, lag):
+    """Stopping is evidence only while a player could exchange: turn-up and sweep ticks are not silence. And
+    (M-perception) a player perceives the silences as they were ``lag_ticks`` ago, like everything public."""
+    m = make(seats=[seat(speed=0.0)] * 4, max_ticks=60, turn_up_time=1.0, sweep_time=1.5, quiet_time=1.0,
+             lag_ticks=lag, **NO_NOISE)
     seen = []
     monkeypatch.setattr(reference.policy, "infer_contre", lambda sid, prm, me, P, hand, loc, pub, silence, work:
                         seen.append(int(silence[0])) or -1)
@@ -1075,8 +1133,10 @@ def test_M_calls_silence_counts_only_ticks_of_open_exchange(monkeypatch):
     m.moves = moves
     m.play()
     assert len(open_ticks) >= 10 and len(phases) >= 4
-    assert seen == list(range(len(seen)))   # one more per open tick, nothing for the ticks in between
     assert open_ticks[-1] - open_ticks[0] + 1 > len(open_ticks)   # there were closed ticks in between
+    # at tick t: the open ticks before t - lag (lag 0: one more per open tick, nothing for the ticks in between)
+    assert seen == [sum(u < t - lag for u in open_ticks) for t in open_ticks]
+    assert (seen == list(range(len(seen)))) == (lag == 0)
 
 
 @rule("KM5")

@@ -70,9 +70,15 @@ def _manche(seats, **options) -> Manche:
                   np.zeros((len(seats), len(seats) // 2), dtype=np.int64))
 
 
+def _pub(loc: np.ndarray, players: int) -> np.ndarray:
+    pub = np.zeros(PUB_SIZE, dtype=np.int64)
+    summarise(loc, players, pub)
+    return pub
+
+
 def _propose(m: Manche, p: int) -> list[tuple[int, int]]:
     out = np.zeros((4, 2), dtype=np.int64)
-    n = policy.propose(m.seats[p].sid, m.seats[p].prm, p, m.P, m.hands[p], m.table.copy(), m.loc, m.public(),
+    n = policy.propose(m.seats[p].sid, m.seats[p].prm, p, m.P, m.hands[p], m.table.copy(), m.loc, _pub(m.loc, m.P),
                        m.r.multi_swap, m.mem[p], m.work, out, m.rng)
     return [(int(out[i, 0]), int(out[i, 1])) for i in range(n)]
 
@@ -131,11 +137,11 @@ def test_inference_accuses_a_player_who_took_four_of_a_rank_in_public():
     m.hands[0] = cards("2C 3D 5H 9S")
     for c in ("KC", "KD", "KH", "KS"):
         m.loc[parse_card(c)] = 1
-    summarise(m.loc, 4, m.pub)
+    pub = _pub(m.loc, 4)
     silence = np.zeros(4, dtype=np.int64)
-    assert policy.infer_contre(m.seats[0].sid, m.seats[0].prm, 0, 4, m.hands[0], m.loc, m.pub, silence, m.work) == 1
+    assert policy.infer_contre(m.seats[0].sid, m.seats[0].prm, 0, 4, m.hands[0], m.loc, pub, silence, m.work) == 1
     never = seat("watcher", contre_threshold=2.0)
-    assert policy.infer_contre(never.sid, never.prm, 0, 4, m.hands[0], m.loc, m.pub, silence, m.work) == -1
+    assert policy.infer_contre(never.sid, never.prm, 0, 4, m.hands[0], m.loc, pub, silence, m.work) == -1
 
 
 def test_contre_horizon_is_sound_before_it_inference_never_calls(monkeypatch):
@@ -146,13 +152,16 @@ def test_contre_horizon_is_sound_before_it_inference_never_calls(monkeypatch):
 
     def infer(sid, prm, me, players, hand, loc, pub, silence, work):
         m = manches[-1]
-        h = policy.contre_horizon(sid, prm, me, players, hand, loc, pub, m.last_swap, np.zeros(64, dtype=np.int64))
-        now = m.open_ticks
+        limit = int(np.floor(m.next_move[me])) - m.r.lag_ticks   # M-perception: the public state of then
+        last_swap = next(s for s in reversed(m.record) if s.visible <= limit).last_swap
+        now = m.open_before(limit)
+        assert (silence == now - last_swap).all()
+        h = policy.contre_horizon(sid, prm, me, players, hand, loc, pub, last_swap, np.zeros(64, dtype=np.int64))
         if h < NEVER:
             checked["finite"] += 1
         for t in {now, h - 1, h - 2, (now + h) // 2, now + 40}:
             if now <= t < h:
-                s = t - m.last_swap
+                s = t - last_swap
                 assert original(sid, prm, me, players, hand, loc, pub, s, np.zeros(64, dtype=np.int64)) == -1
                 checked["below"] += 1
         answer = original(sid, prm, me, players, hand, loc, pub, silence, work)

@@ -24,6 +24,16 @@ WHY_SIGN, WHY_INFERENCE, WHY_FALSE = 0, 1, 2   # what made a player call
 OUT_KEMS, OUT_DOUBLE, OUT_WRONG_KEMS, OUT_CONTRE, OUT_CAP = range(5)
 OUTCOMES = ("kems", "double", "wrong kems", "contre", "cap")
 
+# --- M-perception ---------------------------------------------------------------------------------
+VISIBLE_BEFORE_DEAL = -(1 << 40)   # the tick "from" which the empty public state before the deal is visible
+
 # --- events of the trace (both engines hash the same sequence) -------------------------------------
+# Each event is (kind, a, b, c), every field an integer folded whole by simulator.core.trace (no packing):
+#   EV_DEAL (seat, hand slot, card), one per card dealt, and per card drawn after a KM3 re-deal;
+#   EV_REDEAL (seat, rank shown); EV_TURN_UP (centre slot, card); EV_TOP (tick); EV_SWAP (seat, card taken,
+#   card given: the centre slot is the taken card's, the hand slot the given card's); EV_SWEEP (tick);
+#   EV_RESHUFFLE (cards shuffled); EV_FOUR (seat, rank); EV_SIGN (holder, bit mask of the seats that saw it);
+#   EV_CALL (caller, CALL_KEMS or CALL_CONTRE, points: 0 wrong, 1, or 2 for a double); EV_END (outcome,
+#   caller or -1, ticks).
 (EV_DEAL, EV_REDEAL, EV_TURN_UP, EV_TOP, EV_SWAP, EV_SWEEP, EV_RESHUFFLE, EV_FOUR, EV_SIGN, EV_CALL,
  EV_END) = range(11)

@@ -12,8 +12,8 @@ from simulator.kems.codes import (
     CALL_CONTRE, CALL_KEMS, EV_CALL, EV_SIGN, OUT_CONTRE, OUT_DOUBLE, OUT_KEMS, OUT_WRONG_KEMS, WHY_FALSE, WHY_SIGN,
 )
 from simulator.kems.kernel_state import (
-    S_ATT_O, S_ATT_P, S_CONTRE, S_SIGMA, S_VIS, ST_CALLER, ST_CALLS, ST_CHANGED, ST_ENDED, ST_OUTCOME, ST_VERSION,
-    ST_WHY, ST_WRONG_CONTRES, after, holds_four, partner, schedule, team, trace, wake_all,
+    S_ATT_O, S_ATT_P, S_CONTRE, S_SIGMA, S_VIS, ST_CALLER, ST_CALLS, ST_DIRTY, ST_ENDED, ST_OUTCOME, ST_WHY,
+    ST_WRONG_CONTRES, after, holds_four, partner, schedule, team, trace, wake_all,
 )
 from simulator.kems.rules import (
     F_FALSE_CONTRE, F_FALSE_KEMS, F_KAPPA0, F_RHO, I_DOUBLE_SECOND, I_DOUBLE_TICKS, I_NEGATIVE, I_REACT_MAX,
@@ -186,9 +186,8 @@ def calls(g, tick, P, ri, model):
             return
         p, kind = best_p, best_k
         pend_due[p, kind] = NEVER
-        st[ST_CHANGED] = tick  # a call may reveal hands
-        st[ST_VERSION] += 1
-        wake_all(g, tick, P, ri, model)
+        st[ST_DIRTY] = 1  # a call may reveal hands (published at the end of the tick)
+        wake_all(g, tick, P, ri, model)  # and a caller may infer again
         if kind == CALL_KEMS:
             _call_kems(g, tick, p, pend_why[p, kind], P, ri, model)
         elif not banned[p]:

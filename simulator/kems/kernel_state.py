@@ -3,7 +3,8 @@
 ``new_state(P)`` allocates the tuple ``g`` every kernel function works on; its fields are indexed by position
 (the comments in :func:`new_state`), its scalars ``g[29]`` by the ``ST_*`` indices, the per-seat model
 ``float64[P, 6]`` by ``S_*``. Also here: the trace hash, seats and teams, scheduling a call, and bringing an
-idle player's move times up to date (:func:`catch_up`).
+idle player's move times up to date (:func:`catch_up`). The public record players perceive (M-perception) is
+kept by :mod:`simulator.kems.kernel_view`.
 """
 
 from __future__ import annotations
@@ -13,13 +14,14 @@ import numpy as np
 from simulator.core.jit import njit
 from simulator.core.rng import NEVER, below, exponential, geometric, uniform
 from simulator.core.trace import fold as trace  # noqa: F401  (the kernels' trace, re-exported)
-from simulator.kems.rules import I_RACE, I_REACT_MAX, I_REACT_MIN, RACE_UNIFORM
+from simulator.kems.rules import I_RACE, I_REACT_MAX, I_REACT_MIN, MAX_LAG, RACE_UNIFORM
 from strategies.kems.views import PUB_SIZE
 
-H = 16                  # centre history ring per slot (enough for lag_ticks <= rules.MAX_LAG)
+REC = MAX_LAG + 2       # M-perception: public states kept (the one visible lag_ticks ago and up to lag + 1 newer)
+OWN = 32                # per seat, its last exchanges kept (those not yet in the visible state: <= 4 * MAX_LAG)
 S_RATE, S_SIGMA, S_VIS, S_ATT_P, S_ATT_O, S_CONTRE = range(6)
 (ST_OUTCOME, ST_CALLER, ST_WHY, ST_TICKS, ST_SWEEPS, ST_EXCH, ST_RESHUF, ST_REDEALS, ST_CALLS, ST_WRONG_CONTRES,
- ST_ENDED, ST_NSTOCK, ST_NDISCARD, ST_DEALER, ST_CHANGED, ST_VERSION, ST_PUB_VERSION, ST_NEXT_SIGN, ST_NEXT_FALSE,
+ ST_ENDED, ST_NSTOCK, ST_NDISCARD, ST_DEALER, ST_REC_N, ST_DIRTY, ST_VIEW_ID, ST_NEXT_SIGN, ST_NEXT_FALSE,
  ST_NEXT_CALL, ST_OPEN_TICKS, N_ST) = range(22)
 
 @njit
@@ -29,8 +31,8 @@ def new_state(P):
     return (
         np.zeros((P, 4), dtype=np.int64),           # 0 hands
         np.zeros(4, dtype=np.int64),                # 1 table
-        np.zeros((4, H, 3), dtype=np.int64),        # 2 history ring (visible from, card, by)
-        np.zeros(4, dtype=np.int64),                # 3 history counts
+        np.zeros((REC, 4), dtype=np.int64),         # 2 public record: the centre of each state (ring by state id)
+        np.zeros(REC, dtype=np.int64),              # 3 public record: the tick each state is visible from
         np.zeros(52, dtype=np.int8),                # 4 loc
         np.zeros(52, dtype=np.int64),               # 5 stock
         np.zeros(52, dtype=np.int64),               # 6 discard
@@ -50,7 +52,7 @@ def new_state(P):
         np.zeros((P, 2), dtype=np.int64),           # 20 pending target
         np.zeros((P, 2), dtype=np.int64),           # 21 pending why
         np.zeros((P, T), dtype=np.int64),           # 22 sightings
-        np.zeros(4, dtype=np.int64),                # 23 seen (perceived centre)
+        np.zeros(4, dtype=np.int64),                # 23 view: the perceived centre
         np.zeros(P, dtype=np.int64),                # 24 silence
         np.zeros(P, dtype=np.float64),              # 25 movers' race times
         np.zeros(P, dtype=np.int64),                # 26 movers (seats, sorted by time)
@@ -67,15 +69,22 @@ def new_state(P):
         np.zeros(4, dtype=np.uint64),               # 37 rng
         np.zeros(P, dtype=np.int8),                 # 38 hand changed this tick
         np.zeros(13, dtype=np.int64),               # 39 rank counts scratch
-        np.zeros(P, dtype=np.int64),                # 40 cached proposal: the change stamp it was made at (-1 none)
+        np.zeros(P, dtype=np.int64),                # 40 cached proposal: the view (state id) it was made on (-1 none)
         np.zeros((P, 4, 3), dtype=np.int64),        # 41 cached proposal (hand slot, centre slot, expected card)
         np.zeros(P, dtype=np.int64),                # 42 cached proposal pair counts
-        np.zeros(PUB_SIZE, dtype=np.int64),         # 43 pub: rank counts of public knowledge (views.summarise)
-        np.zeros(P, dtype=np.int64),                # 44 contre horizon: the public-change version it was made at
+        np.zeros(PUB_SIZE, dtype=np.int64),         # 43 view: rank counts of its loc (views.summarise)
+        np.zeros(P, dtype=np.int64),                # 44 contre horizon: the view (state id) it was made on (-1 none)
         np.zeros(P, dtype=np.int64),                # 45 contre horizon (open ticks; policy.contre_horizon)
         np.zeros((P, 4), dtype=np.uint64),          # 46 each player's own stream for its move times
-        np.zeros(P, dtype=np.int8),                 # 47 idle: its moves change nothing until a public change
-        np.zeros(P, dtype=np.int64),                # 48 idle until: the tick its contre horizon is reached
+        np.zeros(P, dtype=np.int8),                 # 47 idle: its moves change nothing until it perceives a change
+        np.zeros(P, dtype=np.int64),                # 48 idle until: its next perceived change or its contre horizon
+        np.zeros((REC, 52), dtype=np.int8),         # 49 public record: loc of each state
+        np.zeros((REC, P), dtype=np.int64),         # 50 public record: last_swap of each state
+        np.zeros((REC, 2), dtype=np.int64),         # 51 public record: open ticks before its tick, open from then on
+        np.zeros((P, OWN), dtype=np.int64),         # 52 own exchanges (ring per seat): the tick visible from
+        np.zeros((P, OWN, 3), dtype=np.int64),      # 53 own exchanges: centre slot, card taken, card given
+        np.zeros(P, dtype=np.int64),                # 54 own exchanges: how many so far in the manche
+        np.zeros(52, dtype=np.int8),                # 55 view: its loc
     )
 
 
@@ -129,7 +138,8 @@ def catch_up(g, p, limit, ri, model):
 
 @njit(refcount=False, inline="always")
 def wake_all(g, tick, P, ri, model):
-    """Something public changed at ``tick``: idle players look again at their next move after it."""
+    """Idle players look again from their next move after ``tick`` (a sweep, a call, or an exchange with
+    ``sweep_on_all_pass``, whose reset of the passes their skipped moves would have answered)."""
     for p in range(P):
         if g[47][p]:
             catch_up(g, p, tick + 1, ri, model)

@@ -13,9 +13,16 @@ in id order; ``sids`` ``int64[P]`` strategy kernel ids, ``prm`` ``float64[P, K]`
 ``float64[P, 6]`` from :func:`simulator.kems.reference.seat_model`.
 
 Per-block state ``g`` (see :func:`simulator.kems.kernel_state.new_state`), reused from manche to manche: hands
-``int64[P, 4]``, the centre ``int64[4]``, its history ring ``int64[4, H, 3]`` (visible from, card, by) with
-counts, ``loc`` ``int8[52]``, stock and hidden discard ``int64[52]`` (top = last), per-seat timers and pending
-calls, and scalars ``st``. Signs and calls live in :mod:`simulator.kems.kernel_calls`.
+``int64[P, 4]``, the centre ``int64[4]``, ``loc`` ``int8[52]``, stock and hidden discard ``int64[52]`` (top =
+last), per-seat timers and pending calls, the public record players perceive (M-perception,
+:mod:`simulator.kems.kernel_view`), and scalars ``st``. Signs and calls live in
+:mod:`simulator.kems.kernel_calls`.
+
+Skipped work (same results): a deterministic strategy whose view has not changed (same view key) would
+propose the same again, so its proposal is reused; an *idle* player (deterministic, nothing to take, no
+inference due before its contre horizon) is not visited at all until it perceives a new public state
+(``kernel_view.publish`` brings its wake-up tick forward) or reaches its horizon; :func:`_next_event` includes
+those wake-up ticks.
 """
 
 from __future__ import annotations
@@ -27,14 +34,17 @@ from simulator.core.jit import njit
 from simulator.core.rng import NEVER, below, exponential, geometric, next_u64, seed_state, uniform
 from simulator.kems.codes import (
     CALL_CONTRE, EMPTY, EV_DEAL, EV_END, EV_FOUR, EV_REDEAL, EV_RESHUFFLE, EV_SWAP, EV_SWEEP, EV_TOP, EV_TURN_UP,
-    LOC_DEAD, LOC_TABLE, LOC_UNKNOWN, OUT_CAP, PH_OPEN, PH_SWEEP, PH_TURN_UP, TRACE_SEED, WHY_INFERENCE,
+    LOC_DEAD, LOC_TABLE, LOC_UNKNOWN, OUT_CAP, PH_OPEN, PH_SWEEP, PH_TURN_UP, TRACE_SEED, VISIBLE_BEFORE_DEAL,
+    WHY_INFERENCE,
 )
 from simulator.kems.kernel_calls import calls, false_alarms, signs
 from simulator.kems.kernel_state import (
-    H, N_ST, S_RATE, S_SIGMA, ST_CALLER, ST_CHANGED, ST_DEALER, ST_ENDED, ST_EXCH, ST_NDISCARD, ST_NEXT_CALL,
-    ST_NEXT_FALSE, ST_NEXT_SIGN, ST_NSTOCK, ST_OPEN_TICKS, ST_OUTCOME, ST_PUB_VERSION, ST_REDEALS, ST_RESHUF,
-    ST_SWEEPS, ST_TICKS, ST_VERSION, ST_WHY, ST_WRONG_CONTRES, ST_CALLS, after, catch_up, holds_four, new_state,
-    schedule, trace, wake_all,
+    N_ST, REC, S_RATE, S_SIGMA, ST_CALLER, ST_DEALER, ST_DIRTY, ST_ENDED, ST_EXCH, ST_NDISCARD, ST_NEXT_CALL,
+    ST_NEXT_FALSE, ST_NEXT_SIGN, ST_NSTOCK, ST_OPEN_TICKS, ST_OUTCOME, ST_REDEALS, ST_RESHUF, ST_SWEEPS, ST_TICKS,
+    ST_WHY, ST_WRONG_CONTRES, ST_CALLS, after, catch_up, holds_four, new_state, schedule, trace, wake_all,
+)
+from simulator.kems.kernel_view import (
+    build_view, next_perceived, open_before, own_exchange, publish, reset_record, view_key, visible_state,
 )
 from simulator.kems.records import GAME_FIXED, MANCHE_FIXED
 from simulator.kems.rules import (
@@ -42,7 +52,6 @@ from simulator.kems.rules import (
     I_SIGN_CHANGE, I_SWEEP, I_TARGET, I_TURN_UP, RACE_SPEED, RACE_UNIFORM,
 )
 from strategies.kems import policy
-from strategies.kems.views import summarise
 
 LEVEL_MANCHES, LEVEL_GAMES = 0, 1
 MAX_MANCHES = 1000      # reference.MAX_MANCHES
@@ -85,35 +94,14 @@ def _draw(g):
     return g[5][st[ST_NSTOCK]]
 
 
-@njit(refcount=False, inline="always")
-def _put(g, slot, card, visible, by):
-    """Manche.put."""
-    g[1][slot] = card
-    k = g[3][slot] % H
-    hist = g[2]
-    hist[slot, k, 0] = visible
-    hist[slot, k, 1] = card
-    hist[slot, k, 2] = by
-    g[3][slot] += 1
-
-
-@njit(refcount=False, inline="always")
-def _perceived(g, tick, p, lag):
-    """Manche.perceived into ``g[23]``."""
-    hist, counts, seen = g[2], g[3], g[23]
-    limit = tick - lag
-    for s in range(4):
-        seen[s] = EMPTY
-        n = counts[s]
-        first = n - H if n > H else 0
-        for i in range(n - 1, first - 1, -1):  # the newest entry visible to p
-            k = i % H
-            if hist[s, k, 0] <= limit or hist[s, k, 2] == p:
-                seen[s] = hist[s, k, 1]
-                break
-
-
 # ------------------------------------------------------------------------------------------ KM3, KM4, KM6
+@njit(refcount=False, inline="always")
+def _trace_hand(h, hands, p):
+    """Manche.trace_hand."""
+    for k in range(4):
+        trace(h, EV_DEAL, p, k, hands[p, k])
+
+
 @njit(refcount=False)
 def _deal(g, P, deck, n_deck):
     """Manche.deal (KM3)."""
@@ -127,7 +115,7 @@ def _deal(g, P, deck, n_deck):
         for i in range(1, P + 1):
             hands[(d + i) % P, k] = _draw(g)
     for p in range(P):
-        trace(h, EV_DEAL, p, hands[p, 0] | (hands[p, 1] << 6), hands[p, 2] | (hands[p, 3] << 6))
+        _trace_hand(h, hands, p)
     for i in range(1, P + 1):
         p = (d + i) % P
         while True:
@@ -152,6 +140,7 @@ def _deal(g, P, deck, n_deck):
                 hands[p, k] = _draw(g)
             st[ST_REDEALS] += 1
             trace(h, EV_REDEAL, p, shown, 0)
+            _trace_hand(h, hands, p)
 
 
 @njit(refcount=False, inline="always")
@@ -161,11 +150,9 @@ def _turn_up(g, tick):
     for s in range(4):
         if table[s] == EMPTY:
             c = _draw(g)
-            _put(g, s, c, tick, -1)
+            table[s] = c
             loc[c] = LOC_TABLE
             trace(h, EV_TURN_UP, s, c, 0)
-    g[29][ST_CHANGED] = tick
-    g[29][ST_VERSION] += 1
 
 
 @njit(refcount=False, inline="always")
@@ -175,7 +162,7 @@ def _top(g, tick, P, model):
         g[10][p] = tick + exponential(g[46][p], model[p, S_RATE])
         g[12][p] = 0
         g[47][p] = 0
-    trace(g[36], EV_TOP, tick & 0xFF, tick >> 8, 0)
+    trace(g[36], EV_TOP, tick, 0, 0)
 
 
 @njit(refcount=False, inline="always")
@@ -188,11 +175,10 @@ def _sweep(g, tick):
             discard[st[ST_NDISCARD]] = c
             st[ST_NDISCARD] += 1
             loc[c] = LOC_DEAD
-        _put(g, s, EMPTY, tick + 1, -1)
+        table[s] = EMPTY
     st[ST_SWEEPS] += 1
-    st[ST_CHANGED] = tick
-    st[ST_VERSION] += 1
-    trace(g[36], EV_SWEEP, tick & 0xFF, tick >> 8, 0)
+    st[ST_DIRTY] = 1
+    trace(g[36], EV_SWEEP, tick, 0, 0)
 
 
 # ------------------------------------------------------------------------------------------ KM5
@@ -204,38 +190,47 @@ def _moves(g, tick, P, ri, rf, sids, prm, model):
     seen, silence, when, movers, pairs, npairs = g[23], g[24], g[25], g[26], g[27], g[28]
     st, h, rng, changed = g[29], g[36], g[37], g[38]
     cache_stamp, cache, cache_n = g[40], g[41], g[42]
-    n_movers = 0
     pub, hz_version, hz = g[43], g[44], g[45]
     idle, idle_until = g[47], g[48]
+    view_loc, rec_last = g[55], g[50]
+    lag = ri[I_LAG]
+    n_movers = 0
+    state = -1   # M-perception: the public state visible by tick - lag (the same for every mover)
+    open_then = 0
     for p in range(P):
         if idle[p] or not (tick <= next_move[p] < tick + 1):
             continue
-        if st[ST_PUB_VERSION] != st[ST_VERSION]:
-            summarise(loc, P, pub)
-            st[ST_PUB_VERSION] = st[ST_VERSION]
-        until = NEVER  # while nothing public changes, the first tick at which p's inference might call
+        if state < 0:
+            state = visible_state(g, tick, lag)
+            open_then = open_before(g, state, tick - lag)
+        key = view_key(g, p, state)
+        until = NEVER  # while its view stays the same, the first tick at which p's inference might call
         if not banned[p] and pend_due[p, CALL_CONTRE] == NEVER:
-            if hz_version[p] != st[ST_VERSION]:
-                hz[p] = policy.contre_horizon(sids[p], prm[p], p, P, hands[p], loc, pub, last_swap, work)
-                hz_version[p] = st[ST_VERSION]
-            until = tick + hz[p] - st[ST_OPEN_TICKS] if hz[p] < NEVER else NEVER
-            if st[ST_OPEN_TICKS] >= hz[p]:  # before the horizon the reference's infer_contre surely says -1
+            if key < 0 or hz_version[p] != key:
+                build_view(g, p, state, key, P)
+                hz[p] = policy.contre_horizon(sids[p], prm[p], p, P, hands[p], view_loc, pub, rec_last[state % REC],
+                                              work)
+                hz_version[p] = key
+            until = tick + hz[p] - open_then if hz[p] < NEVER else NEVER
+            if open_then >= hz[p]:  # before the horizon the reference's infer_contre surely says -1
+                build_view(g, p, state, key, P)
                 for q in range(P):
-                    silence[q] = st[ST_OPEN_TICKS] - last_swap[q]
-                j = policy.infer_contre(sids[p], prm[p], p, P, hands[p], loc, pub, silence, work)
+                    silence[q] = open_then - rec_last[state % REC, q]
+                j = policy.infer_contre(sids[p], prm[p], p, P, hands[p], view_loc, pub, silence, work)
                 if j >= 0:
                     schedule(g, tick, p, CALL_CONTRE, j, WHY_INFERENCE, ri)
-        if cache_stamp[p] == st[ST_CHANGED]:
-            # nothing public changed since a deterministic strategy last looked at an up-to-date view:
-            # its proposal would be the same (the reference recomputes it)
+        if key >= 0 and cache_stamp[p] == key:
+            # a deterministic strategy on the same view as at its last proposal: it would propose the same
+            # (the reference recomputes it)
             n = cache_n[p]
             for i in range(n):
                 pairs[p, i, 0] = cache[p, i, 0]
                 pairs[p, i, 1] = cache[p, i, 1]
                 pairs[p, i, 2] = cache[p, i, 2]
         else:
-            _perceived(g, tick, p, ri[I_LAG])
-            n = policy.propose(sids[p], prm[p], p, P, hands[p], seen, loc, pub, ri[I_MULTI] != 0, mem[p], work, out, rng)
+            build_view(g, p, state, key, P)
+            n = policy.propose(sids[p], prm[p], p, P, hands[p], seen, view_loc, pub, ri[I_MULTI] != 0, mem[p], work,
+                               out, rng)
             if ri[I_MULTI] == 0 and n > 1:  # KM5
                 n = 1
             for i in range(n):
@@ -243,8 +238,8 @@ def _moves(g, tick, P, ri, rf, sids, prm, model):
                 pairs[p, i, 1] = out[i, 1]
                 pairs[p, i, 2] = seen[out[i, 1]]
             cache_stamp[p] = -1
-            if sids[p] != policy.RANDOM and st[ST_CHANGED] < tick - ri[I_LAG]:
-                cache_stamp[p] = st[ST_CHANGED]
+            if sids[p] != policy.RANDOM and key >= 0:
+                cache_stamp[p] = key
                 cache_n[p] = n
                 for i in range(n):
                     cache[p, i, 0] = pairs[p, i, 0]
@@ -258,9 +253,11 @@ def _moves(g, tick, P, ri, rf, sids, prm, model):
             w = float((p - st[ST_DEALER] - 1 + P) % P)
         passed[p] = 1 if n == 0 else 0
         npairs[p] = n
-        # a deterministic player with an up-to-date view, nothing to take and no inference due: its next moves
-        # change nothing until something public changes or its contre horizon comes (set idle below)
-        idle_until[p] = until if (n == 0 and until > tick and cache_stamp[p] == st[ST_CHANGED]) else -1
+        # a deterministic player with nothing to take and no inference due: its next moves change nothing until
+        # it perceives a newer public state or reaches its contre horizon (set idle below)
+        idle_until[p] = -1
+        if n == 0 and until > tick and key >= 0 and cache_stamp[p] == key:
+            idle_until[p] = min(until, next_perceived(g, state, lag))
         # insertion by (time, seat): seats arrive in increasing order, so ties keep seat order
         k = n_movers
         while k > 0 and when[k - 1] > w:
@@ -285,7 +282,8 @@ def _moves(g, tick, P, ri, rf, sids, prm, model):
             given = hands[p, hs]
             taken = table[slot]
             hands[p, hs] = taken
-            _put(g, slot, given, tick + 1, p)
+            table[slot] = given
+            own_exchange(g, p, tick + 1, slot, taken, given)
             loc[taken] = p
             loc[given] = LOC_TABLE
             last_swap[p] = st[ST_OPEN_TICKS]
@@ -294,15 +292,17 @@ def _moves(g, tick, P, ri, rf, sids, prm, model):
             success = True
             changed[p] = 1
             trace(h, EV_SWAP, p, taken, given)
+    # with sweep_on_all_pass an exchange resets every pass, which the skipped moves of an idle player would
+    # have set again at their own ticks: then everyone looks again from the next tick
+    all_pass_reset = success and ri[I_ALL_PASS] != 0
     if success:
-        st[ST_CHANGED] = tick
-        st[ST_VERSION] += 1
+        st[ST_DIRTY] = 1
     for p in range(P):  # next move times, in seat order (the reference's mover list is in seat order)
         if not idle[p] and tick <= next_move[p] < tick + 1:
             next_move[p] = tick + 1 + exponential(g[46][p], model[p, S_RATE])
-            if idle_until[p] > tick and not success:
+            if idle_until[p] > tick and not all_pass_reset:
                 idle[p] = 1
-    if success:
+    if all_pass_reset:
         wake_all(g, tick, P, ri, model)
     for p in range(P):
         if changed[p]:
@@ -370,10 +370,10 @@ def _next_event(g, tick, P, phase, phase_end, quiet, ri):
 def play_manche(g, P, ri, rf, deck, n_deck, sids, prm, model):
     """Manche.play: one manche from the state's rng and dealer (``st[ST_DEALER]``); results in ``g``."""
     T = P // 2
-    table, counts, loc, mem, st = g[1], g[3], g[4], g[7], g[29]
+    table, loc, mem, st = g[1], g[4], g[7], g[29]
+    lag = ri[I_LAG]
     for s in range(4):
         table[s] = EMPTY
-        counts[s] = 0
     for c in range(52):
         loc[c] = LOC_UNKNOWN
     for p in range(P):
@@ -404,7 +404,7 @@ def play_manche(g, P, ri, rf, deck, n_deck, sids, prm, model):
     st[ST_OUTCOME] = OUT_CAP
     st[ST_CALLER] = -1
     st[ST_WHY] = -1
-    st[ST_PUB_VERSION] = -1
+    reset_record(g, VISIBLE_BEFORE_DEAL, P)
     h = g[36]
     h[0] = np.uint64(TRACE_SEED)
     rng = g[37]
@@ -417,6 +417,7 @@ def play_manche(g, P, ri, rf, deck, n_deck, sids, prm, model):
         g[17][p] = after(-1, rf[F_FALSE_CONTRE], rng)
     tick = 0
     _turn_up(g, tick)
+    publish(g, tick, 0, P, lag)  # the deal's shown cards and the centre
     phase = PH_TURN_UP
     phase_end = ri[I_TURN_UP]
     quiet = 0
@@ -426,13 +427,15 @@ def play_manche(g, P, ri, rf, deck, n_deck, sids, prm, model):
             _turn_up(g, tick)
             phase = PH_TURN_UP
             phase_end = tick + ri[I_TURN_UP]
+            publish(g, tick, 0, P, lag)
         if phase == PH_TURN_UP and tick == phase_end:
             _top(g, tick, P, model)
             phase = PH_OPEN
             quiet = 0
+            publish(g, tick, 1, P, lag)  # from now on the open-exchange ticks count (silence)
         if phase == PH_OPEN:
             for p in range(P):
-                if g[47][p] and g[48][p] <= tick:  # its contre horizon: it looks again from this tick on
+                if g[47][p] and g[48][p] <= tick:  # it perceives a change or reaches its contre horizon: it looks again
                     catch_up(g, p, tick, ri, model)
             if _moves(g, tick, P, ri, rf, sids, prm, model):
                 quiet = 0
@@ -457,6 +460,9 @@ def play_manche(g, P, ri, rf, deck, n_deck, sids, prm, model):
             false_alarms(g, tick, P, ri, rf)
         if st[ST_NEXT_CALL] <= tick:
             calls(g, tick, P, ri, model)
+        if st[ST_DIRTY] and not st[ST_ENDED]:  # what changed in this tick is visible from the next
+            publish(g, tick + 1, 1 if phase == PH_OPEN else 0, P, lag)
+            st[ST_DIRTY] = 0
         tick += 1
         if st[ST_ENDED] or tick >= max_ticks:
             break
@@ -469,7 +475,7 @@ def play_manche(g, P, ri, rf, deck, n_deck, sids, prm, model):
             st[ST_OPEN_TICKS] += nt - tick
         tick = nt
     st[ST_TICKS] = tick
-    trace(h, EV_END, st[ST_OUTCOME], st[ST_CALLER] + 1, tick & 0xFFFF)
+    trace(h, EV_END, st[ST_OUTCOME], st[ST_CALLER], tick)
 
 
 # ------------------------------------------------------------------------------------------ games

@@ -15,11 +15,19 @@ Order within a tick (fixed, for the kernel): phase change (turn-up, "Top"); move
 falls in this tick (seat order: inference contre, proposal, race time), then the exchanges in time order;
 the movers' next move times; four-of-a-kind changes; the sweep; signs (seat order: partner, then opponents in
 seat order); false alarms (seat order: Kem's, then contre); then the calls due this tick in time order.
+
+M-perception (§3.2 step 1): a strategy never sees the live state. Every public change (deal and re-deals,
+turn-up, reshuffle, exchange, sweep, shown hands) is *published* with the first tick from which it can be
+seen, ``record`` keeping one :class:`Public` state per such tick; at tick ``t`` a player sees the newest state
+visible by ``t - lag_ticks`` (:meth:`Manche.view`): the centre, ``loc`` and its rank counts, and every
+player's silence, all from that one state, with only its own exchanges since then added (it knows where its
+own cards went).
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from typing import NamedTuple
 
 import numpy as np
 
@@ -30,9 +38,10 @@ from simulator.core.records import stack_rows
 from simulator.kems.codes import (
     CALL_CONTRE, CALL_KEMS, EMPTY, EV_CALL, EV_DEAL, EV_END, EV_FOUR, EV_REDEAL, EV_RESHUFFLE, EV_SIGN,
     EV_SWAP, EV_SWEEP, EV_TOP, EV_TURN_UP, LOC_DEAD, LOC_TABLE, LOC_UNKNOWN, OUT_CAP, OUT_CONTRE, OUT_DOUBLE,
-    OUT_KEMS, OUT_WRONG_KEMS, OUTCOMES, PH_OPEN, PH_SWEEP, PH_TURN_UP, TRACE_SEED, WHY_FALSE, WHY_INFERENCE,
-    WHY_SIGN, trace_py,
+    OUT_KEMS, OUT_WRONG_KEMS, OUTCOMES, PH_OPEN, PH_SWEEP, PH_TURN_UP, TRACE_SEED, VISIBLE_BEFORE_DEAL, WHY_FALSE,
+    WHY_INFERENCE, WHY_SIGN, trace_py,
 )
+from simulator.kems.kernel_view import add_own_exchange
 from simulator.kems.rules import ATTENTION_REF, HAND, TABLE, Rules, partner_of, team_of
 from strategies.kems import policy
 from strategies.kems.common import P_ATT_OPP, P_ATT_PARTNER, P_CONTRE_PROB, P_SIGMA, P_SPEED, P_VISIBILITY
@@ -61,6 +70,25 @@ def seat_model(seats: list[Seat], rules: Rules) -> np.ndarray:
         out[p] = (float(s.prm[P_SPEED]) * a_table / ATTENTION_REF * rules.tick, s.prm[P_SIGMA], s.prm[P_VISIBILITY],
                   a_p, a_o, s.prm[P_CONTRE_PROB])
     return out
+
+
+class Public(NamedTuple):
+    """M-perception: the public state that every player can see from tick ``visible`` on (lag 0)."""
+
+    visible: int
+    loc: np.ndarray         # int8[52], see simulator.kems.codes
+    table: np.ndarray       # int64[4], the centre
+    last_swap: np.ndarray   # int64[P], open-exchange tick count at each player's last exchange
+
+
+class View(NamedTuple):
+    """What player ``p`` perceives at a tick: every field from the same :class:`Public` state, ``lag_ticks`` old,
+    plus ``p``'s own exchanges since then (the only public events it sees at once)."""
+
+    seen: np.ndarray        # int64[4], the centre
+    loc: np.ndarray         # int8[52]
+    pub: np.ndarray         # int64[PUB_SIZE], rank counts of ``loc`` (strategies.kems.views.summarise)
+    silence: np.ndarray     # int64[P], ticks of open exchange since each player's last exchange, as of then
 
 
 @dataclass
@@ -102,13 +130,11 @@ class Manche:
         self.sightings = sightings
         self.hands = np.zeros((P, HAND), dtype=np.int64)
         self.table = np.full(TABLE, EMPTY, dtype=np.int64)
-        self.history: list[list[tuple[int, int, int]]] = [[] for _ in range(TABLE)]  # per slot: (visible from, card, by)
         self.loc = np.full(52, LOC_UNKNOWN, dtype=np.int8)
         self.stock: list[int] = []      # next card at the end
         self.discard: list[int] = []    # the hidden discard, face down
         self.mem = np.full((P, 4), -1, dtype=np.int64)
         self.work = np.zeros(64, dtype=np.int64)
-        self.pub = np.zeros(PUB_SIZE, dtype=np.int64)
         self.out = np.zeros((4, 2), dtype=np.int64)
         self.next_move = np.full(P, np.inf)           # continuous time (ticks) of each player's next move
         # each player's own stream for its move times and uniform race times, seeded from one draw of the game's
@@ -118,6 +144,10 @@ class Manche:
         self.move_rng = [stream_state(base, p) for p in range(P)]
         self.last_swap = np.zeros(P, dtype=np.int64)  # open-exchange tick count at each player's last exchange
         self.open_ticks = 0                             # ticks of open exchange so far (the current one excluded)
+        # M-perception: the public states by the tick they become visible (before the deal nothing is known)
+        self.record = [Public(VISIBLE_BEFORE_DEAL, self.loc.copy(), self.table.copy(), self.last_swap.copy())]
+        self.own: list[list[tuple[int, int, int, int]]] = [[] for _ in range(P)]  # (visible, slot, taken, given)
+        self.open_periods: list[list[int]] = []        # [first tick, end tick, open ticks before it] of each OPEN phase
         self.passed = [False] * P
         self.holding = [False] * P
         self.next_sign = [NEVER] * P
@@ -137,6 +167,11 @@ class Manche:
 
     def trace(self, ev: int, a: int = 0, b: int = 0, c: int = 0) -> None:
         self.h = trace_py(self.h, ev, a, b, c)
+
+    def trace_hand(self, p: int) -> None:
+        """One EV_DEAL event per card of ``p``'s hand (dealt, or drawn after a KM3 re-deal): (seat, slot, card)."""
+        for k in range(HAND):
+            self.trace(EV_DEAL, p, k, int(self.hands[p, k]))
 
     def hand_text(self, p: int) -> str:
         return " ".join(card_name(int(c)) for c in self.hands[p])
@@ -172,31 +207,46 @@ class Manche:
         self.trace(EV_RESHUFFLE, len(cards))
         self.say(tick, f"KM7 stock empty: the hidden discard ({len(cards)} cards) is shuffled into a new stock")
 
-    def perceived(self, tick: int, p: int) -> np.ndarray:
-        """M-perception: the centre as player ``p`` sees it (``int64[4]``): as it was ``lag_ticks`` ticks ago,
-        except that a player sees its own exchanges at once."""
-        seen = np.full(TABLE, EMPTY, dtype=np.int64)
+    # ------------------------------------------------------------------ M-perception
+    def publish(self, visible: int) -> None:
+        """M-perception: the public state as it is now is what everyone can see from tick ``visible`` on: a
+        change made before the moves of tick t (deal, turn-up, reshuffle) from t, one made in or after them
+        (exchange, sweep, shown hands) from t + 1. A later change visible from the same tick replaces it."""
+        assert visible >= self.record[-1].visible, (visible, self.record[-1].visible)
+        state = Public(visible, self.loc.copy(), self.table.copy(), self.last_swap.copy())
+        if self.record[-1].visible == visible:
+            self.record[-1] = state
+        else:
+            self.record.append(state)
+
+    def open_before(self, tick: int) -> int:
+        """Ticks of open exchange before ``tick`` (the count ``last_swap`` and silence are measured on)."""
+        for first, end, before in reversed(self.open_periods):
+            if first < tick:
+                return before + min(end, tick) - first
+        return 0
+
+    def view(self, tick: int, p: int) -> View:
+        """M-perception: what player ``p`` perceives at ``tick``: the newest public state visible by
+        ``tick - lag_ticks`` (the centre, ``loc``, its rank counts and the silences, all of that same moment),
+        and ``p``'s own exchanges made since (a player knows at once which card it gave and where it went)."""
         limit = tick - self.r.lag_ticks
-        for s in range(TABLE):
-            for visible, card, by in reversed(self.history[s]):  # the newest entry p can see
-                if visible <= limit or by == p:
-                    seen[s] = card
-                    break
-        return seen
+        state = next(s for s in reversed(self.record) if s.visible <= limit)
+        seen, loc = state.table.copy(), state.loc.copy()
+        mine = []
+        for visible, slot, taken, given in reversed(self.own[p]):
+            if visible <= state.visible:
+                break
+            mine.append((slot, taken, given))
+        for slot, taken, given in reversed(mine):
+            add_own_exchange(seen, loc, p, slot, taken, given)
+        pub = np.zeros(PUB_SIZE, dtype=np.int64)
+        summarise(loc, self.P, pub)
+        return View(seen, loc, pub, self.open_before(limit) - state.last_swap)
 
-    def put(self, slot: int, card: int, visible: int, by: int = -1) -> None:
-        self.table[slot] = card
-        self.history[slot].append((visible, card, by))
-
-    def public(self) -> np.ndarray:
-        """Rank counts of public knowledge (:func:`strategies.kems.views.summarise`)."""
-        summarise(self.loc, self.P, self.pub)
-        return self.pub
-
-    def silence(self, tick: int) -> np.ndarray:
-        """Ticks of open exchange since each player's last exchange (or the deal): the time it could have
-        exchanged and did not (turn-up and sweep phases do not count)."""
-        return self.open_ticks - self.last_swap
+    def perceived(self, tick: int, p: int) -> np.ndarray:
+        """The centre as player ``p`` perceives it at ``tick`` (``int64[4]``; :meth:`view`)."""
+        return self.view(tick, p).seen
 
     # ------------------------------------------------------------------ KM3, KM4
     def deal(self) -> None:
@@ -211,8 +261,7 @@ class Manche:
             for i in range(1, P + 1):
                 self.hands[(d + i) % P, k] = self.draw(0)
         for p in range(P):
-            self.trace(EV_DEAL, p, int(self.hands[p, 0]) | int(self.hands[p, 1]) << 6,
-                       int(self.hands[p, 2]) | int(self.hands[p, 3]) << 6)
+            self.trace_hand(p)
         for i in range(1, P + 1):
             p = (d + i) % P
             while True:
@@ -231,6 +280,7 @@ class Manche:
                     self.hands[p, k] = self.draw(0)
                 self.res.redeals += 1
                 self.trace(EV_REDEAL, p, int(shown[0]))
+                self.trace_hand(p)
         for p in range(P):
             self.say(0, f"P{p} (team {'ABC'[team_of(p, P)]}) holds {self.hand_text(p)}")
 
@@ -239,9 +289,10 @@ class Manche:
         for s in range(TABLE):
             if self.table[s] == EMPTY:
                 c = self.draw(tick)
-                self.put(s, c, tick)
+                self.table[s] = c
                 self.loc[c] = LOC_TABLE
                 self.trace(EV_TURN_UP, s, c)
+        self.publish(tick)
         self.say(tick, f"KM4 P{self.dealer} turns up the centre: {self.table_text()}")
 
     def top(self, tick: int) -> None:
@@ -249,7 +300,8 @@ class Manche:
         for p in range(self.P):
             self.next_move[p] = tick + exponential(self.move_rng[p], self.model[p, S_RATE])
             self.passed[p] = False
-        self.trace(EV_TOP, tick & 0xFF, tick >> 8)
+        self.open_periods.append([tick, NEVER, self.open_ticks])
+        self.trace(EV_TOP, tick)
         self.say(tick, "Top!")
 
     def sweep(self, tick: int) -> None:
@@ -259,9 +311,12 @@ class Manche:
             if c != EMPTY:
                 self.discard.append(c)
                 self.loc[c] = LOC_DEAD
-            self.put(s, EMPTY, tick + 1)
+            self.table[s] = EMPTY
         self.res.sweeps += 1
-        self.trace(EV_SWEEP, tick & 0xFF, tick >> 8)
+        if self.open_periods:
+            self.open_periods[-1][1] = tick + 1
+        self.publish(tick + 1)
+        self.trace(EV_SWEEP, tick)
         self.say(tick, "KM6 no exchange for a while: the dealer sweeps the centre")
 
     # ------------------------------------------------------------------ KM5 and M-exchange
@@ -272,14 +327,15 @@ class Manche:
         for p in range(P):
             if not tick <= self.next_move[p] < tick + 1:
                 continue
+            view = self.view(tick, p)  # M-perception: every public input lag_ticks old
             if not self.banned[p] and self.pending[p][CALL_CONTRE] is None:  # KM10 inference contre
-                j = policy.infer_contre(self.seats[p].sid, self.seats[p].prm, p, P, self.hands[p], self.loc,
-                                        self.public(), self.silence(tick), self.work)
+                j = policy.infer_contre(self.seats[p].sid, self.seats[p].prm, p, P, self.hands[p], view.loc,
+                                        view.pub, view.silence, self.work)
                 if j >= 0:
                     self.schedule(tick, p, CALL_CONTRE, j, WHY_INFERENCE)
-            seen = self.perceived(tick, p)
-            n = policy.propose(self.seats[p].sid, self.seats[p].prm, p, P, self.hands[p], seen, self.loc,
-                               self.public(), r.multi_swap, self.mem[p], self.work, self.out, self.rng)
+            seen = view.seen
+            n = policy.propose(self.seats[p].sid, self.seats[p].prm, p, P, self.hands[p], seen, view.loc,
+                               view.pub, r.multi_swap, self.mem[p], self.work, self.out, self.rng)
             if r.race_policy == "speed_weighted":
                 when = self.next_move[p] - tick
             elif r.race_policy == "uniform":
@@ -300,7 +356,8 @@ class Manche:
                     continue
                 given, taken = int(self.hands[p, hand_slot]), int(self.table[slot])
                 self.hands[p, hand_slot] = taken
-                self.put(slot, given, tick + 1, p)
+                self.table[slot] = given
+                self.own[p].append((tick + 1, slot, taken, given))
                 self.loc[taken] = p
                 self.loc[given] = LOC_TABLE
                 self.last_swap[p] = self.open_ticks
@@ -311,6 +368,8 @@ class Manche:
                     changed.append(p)
                 self.trace(EV_SWAP, p, taken, given)
                 self.say(tick, f"P{p} takes {card_name(taken)}, gives {card_name(given)}  -> centre {self.table_text()}")
+        if success:
+            self.publish(tick + 1)
         for _, p, _ in movers:
             self.next_move[p] = tick + 1 + exponential(self.move_rng[p], self.model[p, S_RATE])
         for p in sorted(changed):
@@ -446,6 +505,7 @@ class Manche:
         self.say(tick, f"P{p} calls KEM'S, but P{q} shows {self.hand_text(q)}: wrong Kem's (KM9)")
         for k in range(HAND):
             self.loc[self.hands[q, k]] = q
+        self.publish(tick + 1)
         if r.wrong_kems_ends:
             self.end(tick, OUT_WRONG_KEMS, p, why)
 
@@ -487,6 +547,7 @@ class Manche:
                 self.loc[self.hands[p, k]] = p
         elif r.wrong_contre == "opponents_plus1":
             self.penalise(tm, [accused_team])
+        self.publish(tick + 1)
         self.trace(EV_CALL, p, CALL_CONTRE, 0)
         self.say(tick, f"P{p} calls CONTRE-KEM'S on {'/'.join(f'P{o}' for o in accused)}: wrong, banned from contre (KM11)")
 
@@ -528,7 +589,7 @@ class Manche:
         self.res.ticks = tick
         if not self.ended:
             self.say(tick, f"no call before the {r.max_ticks}-tick cap")
-        self.trace(EV_END, self.res.outcome, self.res.caller + 1, tick & 0xFFFF)
+        self.trace(EV_END, self.res.outcome, self.res.caller, tick)
         self.res.trace = self.h
         return self.res
 

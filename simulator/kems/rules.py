@@ -18,7 +18,7 @@ from simulator.core.params import Param, ParamSet
 PLAYERS = (4, 6)
 HAND = 4          # KM3: cards per hand, always (KM5 exchanges are one for one)
 TABLE = 4         # KM4: face-up slots in the centre
-MAX_LAG = 6       # §3.2 L: the perceived-table history keeps the last MAX_LAG + 2 changes of each slot
+MAX_LAG = 6       # §3.2 L: the kernel keeps the last MAX_LAG + 2 public states (kernel_state.REC)
 ATTENTION_REF = 0.4
 """§3.2: the table share of attention at which a player's grab rate equals its ``speed`` (the default 4-player
 budget 1 − a_p − a_o); watching the table more raises the rate in proportion, watching it less lowers it."""
@@ -43,7 +43,7 @@ OPTIONS = ParamSet((
     Param("signs_change_each_manche", "bool", False, "teams change their sign between manches: opponents' "
           "recognition starts again from kappa0", rule="KM12"),
     Param("tick", "float", 0.2, "seconds per tick (Δ)", 0.05, 1.0, rule="M-time"),
-    Param("lag_ticks", "int", 1, "perception lag L: players see the table as it was this many ticks earlier", 0, MAX_LAG, rule="M-perception"),
+    Param("lag_ticks", "int", 1, "perception lag L: players perceive everything public (the centre, where cards went, silences) as it was this many ticks earlier", 0, MAX_LAG, rule="M-perception"),
     Param("turn_up_time", "float", 1.0, "seconds from turning up the centre to \"Top\" (no exchanges meanwhile)", 0.0, 10.0, rule="M-phases"),
     Param("sweep_time", "float", 1.5, "seconds the dealer takes to sweep the centre", 0.0, 10.0, rule="M-phases"),
     Param("quiet_time", "float", 3.0, "seconds without an exchange before the dealer sweeps (Q)", 0.2, 60.0, rule="M-sweep"),

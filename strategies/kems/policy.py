@@ -8,7 +8,8 @@ behaves identically in both; each receives only the deciding player's informatio
 * ``propose`` → how many exchange pairs it writes into ``out`` (``int64[4, 2]``: hand slot, centre slot);
 * ``infer_contre`` → the opponent it accuses from public knowledge, or -1;
 * ``contre_horizon`` → the open-exchange tick count before which ``infer_contre`` surely returns -1 while public
-  knowledge stays the same (the kernel skips it until then; the reference always asks).
+  knowledge stays the same (the kernel skips it until then; the reference always asks). It reads the
+  ``last_swap`` (open-tick count at each player's last exchange) of the same perceived public state.
 
 Signalling, attention and calls on a sign seen are the common parameters (:mod:`strategies.kems.common`),
 which the engines read directly.

@@ -1,13 +1,16 @@
 """What a Kem's player may look at, as numba helpers over its information set.
 
-A strategy never receives another player's hand, the stock or the hidden discard. It gets:
+A strategy never receives another player's hand, the stock or the hidden discard, nor any public event younger
+than the perception lag (M-perception): ``seen``, ``loc``, ``pub`` and ``silence`` all come from the public state
+of ``lag_ticks`` ago, with only the player's own exchanges since added. It gets:
 
-* ``hand``: ``int64[4]``, its own four card ids;
-* ``seen``: ``int64[4]``, the centre as it perceives it (``lag_ticks`` old; ``EMPTY`` for a free slot);
+* ``hand``: ``int64[4]``, its own four card ids (current);
+* ``seen``: ``int64[4]``, the centre as it perceives it (``EMPTY`` for a free slot);
 * ``loc``: ``int8[52]``, public knowledge of every card (a seat, ``LOC_TABLE``, ``LOC_DEAD``,
   ``LOC_UNKNOWN``; see :mod:`simulator.kems.codes`): what every exchange, sweep, re-deal and revealed hand
-  showed to all; and ``pub``, its rank counts (:func:`summarise`, layout ``PUB_*``);
-* ``silence``: ``int64[P]``, ticks since each player's last exchange (public);
+  showed to all; a card is in ``seen`` exactly when ``loc`` says ``LOC_TABLE``; and ``pub``, its rank counts
+  (:func:`summarise`, layout ``PUB_*``);
+* ``silence``: ``int64[P]``, ticks of open exchange since each player's last exchange (public);
 * ``mem``: ``int64[4]``, the player's own memory between decisions (``mem[0]``: the rank it collects);
 * ``work``: ``int64[64]`` scratch space (kernels do not allocate).
 """
