@@ -19,8 +19,9 @@ import click
 
 from simulator import __version__
 from simulator.core.errors import ClusterError, DatasetError, SpecError
+from simulator.games import GAMES
 
-GAME_HELP = "kamoul, rami, kems"
+GAME_HELP = ", ".join(GAMES)
 
 
 def _seat_options(f):

@@ -1,42 +1,32 @@
-"""Study 3 — is this rule set balanced? (issue 5 item 6), for Kamoul, Rami or Kem's, as one directory of
-ordinary runs and batches.
+"""Study 3 — is this rule set balanced? (issue 5 item 6), for any game with balance hints, as one directory of
+ordinary runs and batches. Everything game-specific comes from the game's plugin (``GamePlugin.balance``,
+``sides``, ``row_winner``, ``row_position``, ``position_names``); nothing here names a game.
 
 Layout of a study directory ``OUT`` (``P`` = the study's player count, the game's default unless ``--players``)::
 
     OUT/_study.json              the study's inputs, its parts and the strategies it chose (``choices``)
-    OUT/seats/                   a run at the game's coarsest level (Kamoul tops, Rami and Kem's games), the
-                                 game's default strategy at every seat: seat advantage and every level's length
-    OUT/skill/                   a tournament of random, the default strategy and the other presets
-                                 (:data:`SKILL_STRATEGIES`): luck versus skill
+    OUT/seats/                   a run at the game's coarsest level, the game's default strategy at every seat:
+                                 seat advantage and every level's length
+    OUT/skill/                   a tournament of the game's ``balance.skill`` strategies (random first): luck
+                                 versus skill
     OUT/options/<option>/        one sweep per rule option (:func:`option_grids`), default strategy everywhere
-    OUT/powers/<power>/          Kamoul: seat 0 with one card power's probability 1 (default) and 0 (:data:`POWERS`)
-    OUT/tops-best-random/        Kamoul: the best preset against random, at level tops
-    OUT/tops-best-second/        Kamoul: the best preset against the second best, at level tops
-    OUT/signs/                   Kem's: the sign's visibility (strategy ``visibility``, every seat) x ``kappa0``
+    OUT/powers/<power>/          extra ``powers``: seat 0 with one card power's probability 1 (default) and 0
+    OUT/tops-best-random/        extra ``best_of_three``: the best preset against random, at the coarsest level
+    OUT/tops-best-second/        extra ``best_of_three``: the best preset against the second best
+    OUT/signs/                   extra ``signs``: the listed strategy-parameter x rule-option grids (Kem's: the
+                                 sign's visibility x ``kappa0``)
     OUT/<frame>.parquet          the frames of :func:`study_frames`
 
-Who sits where. Seat advantage is measured by *position* from the deal, not by seat number: Kamoul seat ``p``
-plays ``(p - dealer - 1) mod P``-th (0 = the dealer's left, who starts, K3); Rami ``(first - p) mod P``-th (play
-runs counter-clockwise from ``first``, the dealer's right-hand neighbour who receives the 14th card, R2); Kem's
-counts teams, team ``t`` at ``(t - dealer - 1) mod T`` (0 = the team of the dealer's left, dealt first; the last
-one is the dealer's team, which sweeps). A row's unit wins as in :mod:`analysis.batches` (Kem's: the team with
-the strictly highest points of the manche).
+Who sits where. Seat advantage is measured by *position* from the deal, not by seat number: each side's position
+in a row is the game's ``row_position`` (0 = the side that plays first; Kamoul: the dealer's left, K3; Rami: the
+dealer's right-hand neighbour who receives the 14th card, R2; Kem's counts teams, 0 = the team of the dealer's
+left). A row's side wins as in :mod:`analysis.batches` (``row_winner``).
 
-Rule options swept (:func:`option_grids`): every option of ``simulator/<game>/rules.py`` that is a rule played at
-the game's default level (a hand, a round, a manche): booleans and choices over all their values, numbers over
-:data:`NUMERIC_VALUES` (or the default and a value either side, within bounds), values that the spec refuses at
-``P`` players dropped. Skipped, with the reason (:data:`SKIPPED`):
-
-* simulation guards (``max_turns_per_hand``, ``max_hands_per_manche``, ``max_turns_per_round``, ``max_ticks``):
-  they stop runaway games, they are not rules;
-* options that act only across hands, rounds or manches (Kamoul ``au_score_30``: a cumulative score; Rami and
-  Kem's ``target``; Kem's ``signs_change_each_manche``): the sweeps play one hand, round or manche per game;
-* the physical layer and perception models (Kamoul ``p_stick``, ``p_out_of_turn``, ``p_reorder``,
-  ``swap_observed_prob``; Rami ``notice_prob``; every ``race_policy``): how people handle cards and react, not
-  what the rules say;
-* Kem's time model (``tick``, ``lag_ticks``, ``turn_up_time``, ``sweep_time``, ``quiet_time``, ``sign_delay``,
-  ``reaction_min``/``max``, ``false_kems_rate``, ``false_contre_rate``, ``double_window``, ``rho``): parameters
-  of the discrete-time model; ``kappa0`` is swept with the sign's visibility in ``OUT/signs/``.
+Rule options swept (:func:`option_grids`): every option of the game that is a rule played at the game's default
+level: booleans and choices over all their values, numbers over the game's ``balance.values`` (or the default and
+a value either side, within bounds), values that the spec refuses at ``P`` players dropped. Skipped, with the
+reason, the game's ``balance.skipped``: simulation guards, options that act only across hands, rounds or
+manches, the physical layer and perception models, Kem's time model.
 
 Every frame is a pure function of the stored tables; every rate carries its 95% Wilson interval, every mean
 and every paired difference (cells of a sweep play the same deals) its 95% t interval.
@@ -50,92 +40,64 @@ from pathlib import Path
 
 import polars as pl
 
+from analysis.batches import batch_frames, cell_wins
 from analysis.stats import mean_interval, wilson
-from analysis.studies import (STUDY_FILE, check_rounds, check_same_study, check_study_settings, load_study_file,
-                              open_study, run_parts)
+from simulator.core.batch import cell_dir, load_batch, read_batch
+from simulator.core.designs import sweep_batch, tournament_batch
 from simulator.core.errors import SpecError
+from simulator.core.game import TEAM_KEYS, GamePlugin
+from simulator.core.plan import Part, Plan, check_rounds, check_study_settings, load_study_file
+from simulator.core.spec import RunSpec, _fmt, build_spec
+from simulator.core.store import read_manifest, read_table
+from simulator.games import get_game
 
 STUDY_NAME = "balance"
-SKILL_STRATEGIES = {
-    "kamoul": ("random", "balanced", "cautious", "aggressive"),
-    "rami": ("random", "open-asap", "open-big", "rami-sec-hunter", "joker-keeper"),
-    "kems": ("random", "balanced", "blocker", "discreet", "watcher", "sprinter"),
-}
-POWERS = ("peek_own", "peek_opponent", "swap", "king")  # Kamoul heuristic parameters: probability of using each power
-SIGN_GRIDS = ("visibility=0.2,0.5,0.8,1.0", "kappa0=0.05,0.1,0.3")  # Kem's: strategy parameter x rule option
-GUARD, ACROSS = "simulation guard, not a rule", "acts only across hands, rounds or manches (the sweeps play one)"
-PHYSICAL, TIME = "physical layer or perception model, not a rule", "parameter of the discrete-time model, not a rule"
-SKIPPED = {
-    "kamoul": {"max_turns_per_hand": GUARD, "max_hands_per_manche": GUARD, "au_score_30": ACROSS,
-               "p_stick": PHYSICAL, "p_out_of_turn": PHYSICAL, "p_reorder": PHYSICAL, "swap_observed_prob": PHYSICAL,
-               "race_policy": PHYSICAL},
-    "rami": {"max_turns_per_round": GUARD, "target": ACROSS, "notice_prob": PHYSICAL, "race_policy": PHYSICAL},
-    "kems": {"max_ticks": GUARD, "target": ACROSS, "signs_change_each_manche": ACROSS, "race_policy": PHYSICAL,
-             **{name: TIME for name in ("tick", "lag_ticks", "turn_up_time", "sweep_time", "quiet_time", "sign_delay",
-                                        "reaction_min", "reaction_max", "false_kems_rate", "false_contre_rate",
-                                        "double_window", "rho")},
-             "kappa0": "swept with the sign's visibility (OUT/signs/)"},
-}
-NUMERIC_VALUES = {
-    "kamoul": {"n_decks": (1, 2), "hand_size": (3, 4, 5, 6), "initial_peeks": (0, 1, 2, 3),
-               "ultime_min_cards": (1, 2, 3), "min_turns_before_call": (0, 1, 2, 4)},
-    "rami": {"n_decks": (0, 1, 2, 3), "hand_cards": (11, 13, 15), "opening_points": (40, 51, 61, 71),
-             "rami_sec_bonus": (-100, -50, 0), "rami_sec_unopened": (100, 200, 300), "unopened_penalty": (0, 50, 100)},
-    "kems": {},
-}
-POSITION_NAMES = {  # position 0, the others, the last one
-    "kamoul": ("first to play (dealer's left)", "plays {k}", "plays {k} (the dealer)"),
-    "rami": ("first to play (14 cards, dealer's right)", "plays {k}", "plays {k} (the dealer)"),
-    "kems": ("team of the dealer's left", "team {k} from the dealer's left", "the dealer's team"),
-}
 BEST, SECOND = "tops-best-random", "tops-best-second"
+
+
+def hints(game):
+    """The game's :class:`~simulator.core.game.BalanceHints`; :class:`SpecError` for a game without them."""
+    plugin = get_game(game)
+    if plugin.balance is None:
+        raise SpecError("GAME", plugin.name, "a game with balance hints (its plugin's ``balance``)")
+    return plugin.balance
 
 
 # --- who wins from where ---------------------------------------------------------------------------------
 
 
-def position_rows(finest: pl.DataFrame | pl.LazyFrame, game: str, players: int) -> pl.DataFrame:
-    """One row per row of the finest table and unit (seat; Kem's: team): ``row`` (its index), ``unit``, ``pos``
-    (position from the deal, see the module doc), ``win`` (the unit won the row) and ``points``."""
+def position_rows(finest: pl.DataFrame | pl.LazyFrame, game: str | GamePlugin, players: int) -> pl.DataFrame:
+    """One row per row of the finest table and side (seat, or team: ``GamePlugin.sides``): ``row`` (its index),
+    ``unit`` (the side), ``pos`` (its position from the deal, ``GamePlugin.row_position``), ``win`` (the side won
+    the row, ``GamePlugin.row_winner``) and ``points``."""
+    plugin = get_game(game)
     lazy = (finest.lazy() if isinstance(finest, pl.DataFrame) else finest).with_row_index("row")
-    dealer = pl.col("dealer").cast(pl.Int64)
-    parts = []
-    if game == "kems":
-        teams = players // 2
-        names = "ABC"[:teams]
-        best = pl.max_horizontal([pl.col(f"points_{t}") for t in names])
-        unique = pl.sum_horizontal([(pl.col(f"points_{t}") == best).cast(pl.Int64) for t in names]) == 1
-        for t, name in enumerate(names):
-            points = pl.col(f"points_{name}")
-            parts.append(lazy.select("row", pl.lit(t, pl.Int64).alias("unit"),
-                                     ((t - dealer - 1) % teams).alias("pos"), (unique & (points == best)).alias("win"),
-                                     points.cast(pl.Float64).alias("points")))
-    else:
-        for p in range(players):
-            pos = ((p - dealer - 1) % players) if game == "kamoul" else ((pl.col("first").cast(pl.Int64) - p) % players)
-            parts.append(lazy.select("row", pl.lit(p, pl.Int64).alias("unit"), pos.alias("pos"),
-                                     (pl.col("winner").cast(pl.Int64) == p).alias("win"),
-                                     pl.col(f"points_{p}").cast(pl.Float64).alias("points")))
+    winner = plugin.row_winner(players)
+    parts = [lazy.select("row", pl.lit(side.index, pl.Int64).alias("unit"),
+                         plugin.row_position(side.index, players).alias("pos"), (winner == side.index).alias("win"),
+                         pl.col(f"points_{side.key}").cast(pl.Float64).alias("points"))
+             for side in plugin.sides(players)]
     return pl.concat(parts).collect()
 
 
-def position_table(rows: pl.DataFrame, game: str, by: str = "pos") -> pl.DataFrame:
+def position_table(rows: pl.DataFrame, game: str | GamePlugin, by: str = "pos") -> pl.DataFrame:
     """Per position (``by="pos"``) or unit (``by="unit"``): ``n`` rows, ``wins``, ``win_rate`` with its Wilson
     interval ``win_low``/``win_high``, ``share`` of the decided rows (rows some unit won) with ``share_low``/
-    ``share_high``, and ``mean_points`` with its t interval; ``label`` names the position."""
+    ``share_high``, and ``mean_points`` with its t interval; ``label`` names the position (the game's
+    ``position_names``) or the side."""
+    plugin = get_game(game)
     decided = int(rows.group_by("row").agg(pl.col("win").any())["win"].sum())
     agg = (rows.group_by(by).agg(pl.len().alias("n"), pl.col("win").sum().alias("wins"),
                                  pl.col("points").sum().alias("s"), (pl.col("points") ** 2).sum().alias("q"))
            .sort(by))
-    first, other, last = POSITION_NAMES[game]
+    first, other, last = plugin.position_names
     out = []
     for r in agg.iter_rows(named=True):
         rate = wilson(r["wins"], r["n"])
         share = wilson(r["wins"], decided)
         mean = mean_interval(r["s"], r["q"], r["n"])
         name = first if r[by] == 0 else last if r[by] == agg.height - 1 else other
-        label = name.format(k=_ordinal(r[by] + 1)) if by == "pos" else (
-            f"team {'ABC'[r[by]]}" if game == "kems" else f"seat {r[by]}")
+        label = name.format(k=_ordinal(r[by] + 1)) if by == "pos" else plugin.side_label(r[by])
         out.append({by: r[by], "label": label, "n": r["n"], "wins": r["wins"], "decided": decided,
                     "win_rate": rate[0], "win_low": rate[1], "win_high": rate[2], "share": share[0],
                     "share_low": share[1], "share_high": share[2], "mean_points": mean[0], "points_low": mean[1],
@@ -221,10 +183,6 @@ def upsets(matrix: pl.DataFrame, order: list[str]) -> pl.DataFrame:
 def level_wins(out) -> pl.DataFrame:
     """Per cell of the tournament at ``out`` and level of its run (finest first): ``a``, ``b``, ``seating``,
     ``level``, ``games``, ``a_wins``, ``b_wins``, ``undecided`` (:func:`analysis.batches.cell_wins` at that level)."""
-    from analysis.batches import cell_wins
-    from simulator.core.batch import cell_dir, load_batch
-    from simulator.core.spec import RunSpec
-
     rows = []
     for cell in load_batch(out)["cells"]:
         spec = RunSpec.from_dict(cell["spec"])
@@ -269,30 +227,30 @@ def _around(param) -> tuple:
 def option_grids(game: str, players: int, names=None) -> tuple[list[tuple[str, list]], dict[str, str]]:
     """``([(option, values)], skipped)``: every option swept at ``players`` players (see the module doc; ``names``:
     only those) with its values, the default always among them and values the spec refuses at ``players`` players
-    dropped; ``skipped``: every option left out (:data:`SKIPPED`, and those left with a single value) and why."""
-    from simulator.api import make_spec
-    from simulator.core.game import get_game
-
-    params = {p.name: p for p in get_game(game).options.params}
+    dropped; ``skipped``: every option left out (the game's ``balance.skipped``, and those left with a single
+    value) and why."""
+    plugin, game_hints = get_game(game), hints(game)
+    params = {p.name: p for p in plugin.options.params}
     if names is not None:
         for name in names:
-            if name not in params or name in SKIPPED[game]:
-                allowed = [p for p in params if p not in SKIPPED[game]]
-                raise SpecError("options", name, f"rule options of {game} swept by the balance study: {', '.join(allowed)}")
-    out, skipped = [], dict(SKIPPED[game])
+            if name not in params or name in game_hints.skipped:
+                allowed = [p for p in params if p not in game_hints.skipped]
+                raise SpecError("options", name,
+                                f"rule options of {plugin.name} swept by the balance study: {', '.join(allowed)}")
+    out, skipped = [], dict(game_hints.skipped)
     for name, p in params.items():
-        if name in SKIPPED[game] or (names is not None and name not in names):
+        if name in game_hints.skipped or (names is not None and name not in names):
             continue
         if p.kind == "bool":
             values = [False, True]
         elif p.kind == "choice":
             values = list(p.choices)
         else:
-            values = sorted(set(NUMERIC_VALUES[game].get(name, _around(p))) | {p.default})
+            values = sorted(set(game_hints.values.get(name, _around(p))) | {p.default})
         kept, refused = [], []
         for v in values:
             try:
-                make_spec(game, n=1, players=players, options={name: v})
+                build_spec(plugin.name, n=1, seed=0, players=players, options={name: v})
                 kept.append(v)
             except SpecError as err:
                 refused.append(str(err))
@@ -307,10 +265,6 @@ def option_games(out, game: str, players: int, option: str) -> pl.DataFrame:
     """Per cell and game of the option's sweep at ``out``: ``value`` (as text), ``default`` (the option's default
     value), ``game``, ``length`` (turns; Kem's: ticks), ``first`` (position 0 won), ``decided`` (someone won)."""
     from analysis.lengths import length_column
-    from simulator.core.batch import cell_dir, load_batch
-    from simulator.core.game import get_game
-    from simulator.core.spec import RunSpec, _fmt
-    from simulator.core.store import read_table
 
     default = {p.name: p.default for p in get_game(game).options.params}[option]
     frames = []
@@ -363,8 +317,6 @@ def option_effects(games: pl.DataFrame, option: str, units: int) -> pl.DataFrame
 def power_games(out, power: str) -> pl.DataFrame:
     """Per cell of the power's sweep at ``out`` and game: ``power``, ``off`` (the power's probability is 0),
     ``game``, seat 0's ``win`` and ``points``."""
-    from simulator.core.batch import read_batch
-
     return (read_batch(out).select(pl.lit(power).alias("power"), (pl.col(power).cast(pl.Float64) == 0).alias("off"),
                                    pl.col("game").cast(pl.Int64), (pl.col("winner").cast(pl.Int64) == 0).alias("win"),
                                    pl.col("points_0").cast(pl.Float64).alias("points")).collect())
@@ -395,11 +347,10 @@ def pooled_exposure(manches: pl.DataFrame | pl.LazyFrame, players: int) -> pl.Da
     """:func:`analysis.kems_signals.sign_exposure` pooled over the teams (one row, ``team`` "all"): every team's
     manches are relabelled so that it is team A, stacked, and team A's row is kept (``manches`` counts team-manches)."""
     from analysis.kems_signals import sign_exposure
-    from analysis.summary import TEAM_NAMES
 
     lazy = manches.lazy() if isinstance(manches, pl.DataFrame) else manches
     teams = players // 2
-    names = TEAM_NAMES[:teams]
+    names = TEAM_KEYS[:teams]
     cols = ("signs", "seen_partner", "seen_opp")
     caller = pl.col("caller").cast(pl.Int64)
     stacked = [lazy.select(pl.col("outcome").cast(pl.Utf8),
@@ -412,10 +363,6 @@ def pooled_exposure(manches: pl.DataFrame | pl.LazyFrame, players: int) -> pl.Da
 
 def sign_cells(out) -> pl.DataFrame:
     """:func:`pooled_exposure` of every cell of the signs sweep at ``out``, the cell's grid values first."""
-    from simulator.core.batch import cell_dir, load_batch
-    from simulator.core.spec import RunSpec
-    from simulator.core.store import read_table
-
     frames = []
     for cell in load_batch(out)["cells"]:
         spec = RunSpec.from_dict(cell["spec"])
@@ -450,10 +397,6 @@ def _lengths(run) -> tuple[pl.DataFrame, pl.DataFrame]:
 
 def study_frames(out) -> dict[str, pl.DataFrame]:
     """Every frame of the study at ``out`` (see the module doc), computed from its parts."""
-    from simulator.api import batch_frames
-    from simulator.core.spec import RunSpec
-    from simulator.core.store import read_manifest, read_table
-
     data = load_study(out)
     inputs, game, out = data["inputs"], data["game"], Path(out)
     players = inputs["players"]
@@ -467,22 +410,21 @@ def study_frames(out) -> dict[str, pl.DataFrame]:
     units = positions.height
     frames["options"] = pl.concat([option_effects(option_games(out / "options" / name, game, players, name), name, units)
                                    for name, _ in inputs["option_grids"]], how="vertical_relaxed")
-    if game == "kamoul":
+    if inputs["powers"]:
         frames["powers"] = power_values(pl.concat([power_games(out / "powers" / p, p) for p in inputs["powers"]]))
+    if inputs.get("best_of_three"):
         if "choices" not in data:
             load_study(out, "RUN", finished=True)
         best = data["choices"]["best"]
         frames["skill_levels"] = pl.concat([skill_by_level(level_wins(out / BEST), best),
                                             skill_by_level(level_wins(out / SECOND), best)])
-    if game == "kems":
+    if inputs["sign_grids"]:
         frames["signs"] = sign_cells(out / "signs")
     return frames
 
 
 def check_study_players(game: str, players) -> int:
     """The study's one player count: the game's default for ``None``; :class:`SpecError` on ``--players``."""
-    from simulator.core.game import get_game
-
     plugin = get_game(game)
     if players is None:
         return plugin.default_players
@@ -498,74 +440,67 @@ def check_study_players(game: str, players) -> int:
     return count
 
 
-def run(out, *, n: int, game: str, seed: int = 0, players=None, threads: int | None = None,
-        chunk_size: int | None = None, progress: bool = True, options=None, strategies=None,
-        sign_grids=SIGN_GRIDS) -> dict:
-    """Run (or resume) the balance study of ``game`` into ``out`` and write its frames; ``n`` games per cell (at
-    the default level; the seats run and the Kamoul TOP tournaments play ``n`` games at their coarsest level).
-    ``options`` (names) and ``strategies`` narrow the option sweeps and the skill tournament (default: all).
-    Returns ``{"path", "interrupted", "frames"}`` (``frames`` ``None`` when interrupted)."""
-    from simulator import api
-    from simulator.core.batch import _write_json_atomic, write_frame
-    from simulator.core.game import get_game
-
-    if game not in SKILL_STRATEGIES:
-        raise SpecError("GAME", game, f"{', '.join(SKILL_STRATEGIES)} (the games of the balance study)")
+def plan(out, *, n: int, game: str, seed: int = 0, players=None, threads: int | None = None,
+         chunk_size: int | None = None, options=None, strategies=None, sign_grids=None) -> Plan:
+    """The balance study of ``game`` (:func:`simulator.core.plan.execute` runs it into ``out``): ``n`` games per
+    cell (at the default level; the seats run and the best-of-three tournaments play ``n`` games at the game's
+    coarsest level). ``options`` (names) and ``strategies`` narrow the option sweeps and the skill tournament
+    (default: all); ``sign_grids`` replaces the game's ``signs`` grids. The game's ``balance.extras`` add its own
+    parts: ``powers`` (one sweep per card-power parameter, on seat 0), ``best_of_three`` (the best preset of the
+    skill tournament against random and against the second best, at the coarsest level), ``signs`` (a sweep of
+    the listed strategy-parameter and option grids)."""
+    plugin = get_game(game)
+    game_hints = hints(game)
     n = check_rounds(n)
     check_study_settings(n=n, seed=seed, threads=threads, chunk_size=chunk_size)
     players = check_study_players(game, players)
-    plugin = get_game(game)
     top = plugin.levels[-1]
-    strategies = list(SKILL_STRATEGIES[game] if strategies is None else strategies)
+    strategies = list(game_hints.skill if strategies is None else strategies)
     grids, skipped = option_grids(game, players, options)
-    out = Path(out)
+    extras = game_hints.extras
+    powers = list(extras.get("powers", ()))
+    signs = list(extras["signs"] if sign_grids is None else sign_grids) if "signs" in extras else []
+    best_of_three = "best_of_three" in extras
     inputs = {"game": game, "n": n, "seed": seed, "players": players, "seats_level": top,
               "strategies": strategies, "option_grids": [[k, v] for k, v in grids], "skipped": skipped,
-              "powers": list(POWERS) if game == "kamoul" else [],
-              "sign_grids": list(sign_grids) if game == "kems" else []}
-    check_same_study(out, STUDY_NAME, inputs, "same GAME, -n, --seed, --players")
-    common = dict(seed=seed, players=players, threads=threads, chunk_size=chunk_size, progress=progress)
+              "powers": powers, "sign_grids": signs}
+    if best_of_three:
+        inputs["best_of_three"] = True
+    common = dict(n=n, seed=seed, players=players)
+    seats = build_spec(game, level=top, **common)
+    parts = [Part("seats", lambda: seats),
+             Part("skill", _fixed(tournament_batch(game, strategies=strategies, **common)), batch_frames)]
+    parts += [Part(f"options/{name}", _fixed(sweep_batch(game, option_grids=[_grid(name, values)], **common)),
+                   batch_frames) for name, values in grids]
+    parts += [Part(f"powers/{p}", _fixed(sweep_batch(game, seats=[0], grids=[f"{p}=1,0"], **common)), batch_frames)
+              for p in powers]
     choices: dict = {}
+    if best_of_three:
+        parts += [Part(BEST, lambda: tournament_batch(game, strategies=[choices["best"], "random"], level=top,
+                                                      **common), batch_frames),
+                  Part(SECOND, lambda: tournament_batch(game, strategies=[choices["best"], choices["second"]],
+                                                        level=top, **common), batch_frames)]
+    if signs:
+        rule_names = {p.name for p in plugin.options.params}
+        param_grids = [g for g in signs if g.split("=")[0] not in rule_names]
+        option_part = [g for g in signs if g not in param_grids]
+        parts.append(Part("signs", _fixed(sweep_batch(game, grids=param_grids, option_grids=option_part, **common)),
+                          batch_frames))
 
-    def grid(name, values):
-        from simulator.core.spec import _fmt
+    def after(name):
+        if name == "skill" and best_of_three:  # the best and second-best non-random strategies of the skill tournament
+            frames = batch_frames(Path(out) / "skill")
+            order = [s for s in rank_strategies(frames["ratings"], frames["matrix"]) if s != "random"]
+            choices.update(best=order[0], second=order[1] if len(order) > 1 else "random")
+            return {"choices": dict(choices)}
+        return None
 
-        return f"{name}={','.join(_fmt(v) for v in values)}"
+    return Plan(STUDY_NAME, game, inputs, "same GAME, -n, --seed, --players", parts, study_frames, after)
 
-    def choose():  # the best and second-best non-random strategies of the skill tournament
-        frames = api.batch_frames(out / "skill")
-        order = [s for s in rank_strategies(frames["ratings"], frames["matrix"]) if s != "random"]
-        choices.update(best=order[0], second=order[1] if len(order) > 1 else "random")
 
-    parts = [("seats", lambda: api.simulate(game, out=out / "seats", n=n, level=top, **common)),
-             ("skill", lambda: api.tournament(game, strategies=strategies, out=out / "skill", n=n, **common))]
-    parts += [(f"options/{name}", lambda name=name, values=values: api.sweep(
-        game, out=out / "options" / name, n=n, option_grids=[grid(name, values)], **common)) for name, values in grids]
-    if game == "kamoul":
-        parts += [(f"powers/{p}", lambda p=p: api.sweep(game, out=out / "powers" / p, n=n, seats=[0],
-                                                        grids=[f"{p}=1,0"], **common)) for p in POWERS]
-        parts += [(BEST, lambda: api.tournament(game, strategies=[choices["best"], "random"], out=out / BEST, n=n,
-                                                level="tops", **common)),
-                  (SECOND, lambda: api.tournament(game, strategies=[choices["best"], choices["second"]],
-                                                  out=out / SECOND, n=n, level="tops", **common))]
-    if game == "kems":
-        param_grids = [g for g in sign_grids if g.split("=")[0] not in {p.name for p in plugin.options.params}]
-        parts.append(("signs", lambda: api.sweep(game, out=out / "signs", n=n, grids=param_grids,
-                                                 option_grids=[g for g in sign_grids if g not in param_grids],
-                                                 **common)))
-    with open_study(out, STUDY_NAME, inputs, "same GAME, -n, --seed, --players"):
-        study = {"study": STUDY_NAME, "game": game, "inputs": inputs, "parts": [name for name, _ in parts]}
-        _write_json_atomic(out / STUDY_FILE, study)
+def _fixed(batch):
+    return lambda: batch
 
-        def after(name):
-            if name == "skill" and game == "kamoul":
-                choose()
-                _write_json_atomic(out / STUDY_FILE, {**study, "choices": choices})
 
-        if not run_parts(parts, f"study {STUDY_NAME} {game}", progress, after):
-            return {"path": out, "interrupted": True, "frames": None}
-        frames = study_frames(out)
-        for name, frame in frames.items():
-            write_frame(out / f"{name}.parquet", frame)
-        _write_json_atomic(out / STUDY_FILE, {**study, **({"choices": choices} if choices else {}), "complete": True})
-        return {"path": out, "interrupted": False, "frames": frames}
+def _grid(name, values) -> str:
+    return f"{name}={','.join(_fmt(v) for v in values)}"

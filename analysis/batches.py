@@ -9,9 +9,9 @@ what a report draws.
 * :func:`sweep_frames` → ``summary`` (per cell and seat or team: win rate and mean points with 95%
   intervals, the cell's grid values as columns) and ``outcomes`` (per cell: outcome shares).
 
-Who won a game. At the game's default level, the finest table: Kamoul/Rami ``winner`` (a seat, ``-1`` for
-no winner); Kem's: the team with the strictly highest ``points_<team>`` in the manche. At a coarser level,
-the level's own table and its ``winners`` bit mask (seats, or teams for Kem's). A game counts as won by a
+Who won a game. At the game's default level, the finest table's row winner as its plugin reads it
+(``GamePlugin.row_winner``: a seat or a team, ``-1`` for none). At a coarser level, the level's own table and its
+``winners`` bit mask over the sides (seats or teams). A game counts as won by a
 strategy when every winning unit played it; games with no winner, a tie, or winners of both strategies
 are *undecided*: left out of the rates and counted.
 """
@@ -23,13 +23,11 @@ import polars as pl
 
 from analysis.ratings import ratings_frame
 from analysis.stats import mean_interval, wilson
-from analysis.summary import outcome_table, seat_table, team_table
+from analysis.summary import outcome_table, side_table
 from simulator.core.batch import cell_dir, load_batch
-from simulator.core.designs import units_of
 from simulator.core.spec import RunSpec, _fmt
+from simulator.games import get_game
 from simulator.core.store import read_table
-
-TEAM_NAMES = "ABC"
 
 
 def winning_units(spec: RunSpec, run_dir) -> pl.LazyFrame:
@@ -42,21 +40,14 @@ def winning_units_of(spec: RunSpec, read) -> pl.LazyFrame:
     tables = spec.plugin.tables(spec.level)
     if spec.level != spec.plugin.default_level:
         return read(tables[-1]).select("game", pl.col("winners").cast(pl.Int64).alias("mask"))
-    finest = read(tables[0])
-    if "winner" in finest.collect_schema().names():
-        w = pl.col("winner").cast(pl.Int64)
-        return finest.select("game", pl.when(w >= 0).then(pl.lit(2, pl.Int64).pow(w).cast(pl.Int64)).otherwise(0).alias("mask"))
-    teams = [TEAM_NAMES[t] for t in range(spec.players // 2)]
-    best = pl.max_horizontal([pl.col(f"points_{t}") for t in teams])
-    top = [(pl.col(f"points_{t}") == best).cast(pl.Int64) for t in teams]
-    unique = pl.sum_horizontal(top) == 1
-    mask = pl.sum_horizontal([flag * (1 << k) for k, flag in enumerate(top)])
-    return finest.select("game", pl.when(unique).then(mask).otherwise(0).alias("mask"))
+    w = spec.plugin.row_winner(spec.players)
+    return read(tables[0]).select(
+        "game", pl.when(w >= 0).then(pl.lit(2, pl.Int64).pow(w).cast(pl.Int64)).otherwise(0).alias("mask"))
 
 
 def seating_masks(spec: RunSpec, pattern: str) -> tuple[int, int]:
     """Bit masks of the units (seats or teams) that strategy A and strategy B hold in the seating ``pattern``."""
-    n_units = max(units_of(spec.game, spec.players)) + 1
+    n_units = len(spec.plugin.sides(spec.players))
     a_mask = sum(1 << u for u in range(n_units) if pattern[u] == "A")
     return a_mask, ((1 << n_units) - 1) ^ a_mask
 
@@ -78,11 +69,7 @@ def cell_point_gaps(spec: RunSpec, run_dir, pattern: str) -> pl.LazyFrame:
     """Per game of one tournament cell: ``game`` and ``gap`` = mean points per seat (Kem's: per team) of
     strategy A minus that of strategy B, summed over the game's rows of the finest table."""
     finest = read_table(run_dir, spec.plugin.tables(spec.level)[0])
-    unit_of = units_of(spec.game, spec.players)
-    if "points_A" in finest.collect_schema().names():
-        cols = {u: f"points_{TEAM_NAMES[u]}" for u in range(max(unit_of) + 1)}
-    else:
-        cols = {p: f"points_{p}" for p in range(spec.players)}
+    cols = {side.index: f"points_{side.key}" for side in spec.plugin.sides(spec.players)}
     side_a = [c for u, c in cols.items() if pattern[u] == "A"]
     side_b = [c for u, c in cols.items() if pattern[u] == "B"]
     mean = lambda names: pl.sum_horizontal([pl.col(c).cast(pl.Float64) for c in names]) / len(names)  # noqa: E731
@@ -138,6 +125,13 @@ def tournament_frames(out) -> dict[str, pl.DataFrame]:
     return {"wins": wins, "matrix": pl.DataFrame(matrix), "ratings": ratings_frame(names, counts)}
 
 
+def batch_frames(out) -> dict[str, pl.DataFrame]:
+    """The frames of a tournament (``matrix``, ``ratings``, ``wins``) or sweep (``summary``, ``outcomes``)
+    directory, computed from its cells (what a report draws)."""
+    kind = load_batch(out, "--batch")["kind"]
+    return tournament_frames(out) if kind == "tournament" else sweep_frames(out)
+
+
 def format_tournament(frames: dict, inputs: dict) -> str:
     """The win-rate matrix (row strategy's share of decided games against the column) and the ratings."""
     names = list(inputs["strategies"])
@@ -160,8 +154,9 @@ def format_tournament(frames: dict, inputs: dict) -> str:
                 r = m[(s, o)]
                 cells.append(f"{100 * r['win_rate']:5.1f}% [{100 * r['low']:4.1f},{100 * r['high']:5.1f}]".rjust(cellw))
         lines.append(f"{s:<{width}}" + "".join(cells))
-    better = "higher" if inputs["game"] == "kems" else "lower"
-    lines += ["", f"mean points per {'team' if inputs['game'] == 'kems' else 'seat'}, row minus column, paired on the "
+    plugin = get_game(inputs["game"])
+    better = "lower" if plugin.lower_is_better else "higher"
+    lines += ["", f"mean points per {plugin.side_kind}, row minus column, paired on the "
               f"same deals ({better} is better; 95% interval):",
               " " * width + "".join(f"{o[:cellw - 1]:>{cellw}}" for o in names)]
     for s in names:
@@ -189,8 +184,7 @@ def sweep_frames(out) -> dict[str, pl.DataFrame]:
         spec = RunSpec.from_dict(cell["spec"])
         finest = read_table(cell_dir(out, cell["id"]), spec.plugin.tables(spec.level)[0])
         labels = [s.label() for s in spec.strategies]
-        teams = "points_A" in finest.collect_schema().names()
-        side = team_table(finest, spec.players, labels) if teams else seat_table(finest, spec.players, labels)
+        side = side_table(finest, spec.plugin, spec.players, labels)
         tag = [pl.lit(cell["id"]).alias("cell")] + [pl.lit(v).alias(k) for k, v in cell["labels"].items()]
         summaries.append(side.select(*tag, pl.all()))
         outcomes.append(outcome_table(finest).select(*tag, pl.all()))

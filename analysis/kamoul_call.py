@@ -27,14 +27,16 @@ import numpy as np
 import polars as pl
 
 from analysis.stats import mean_interval, wilson
-from analysis.studies import (STUDY_FILE, check_players, check_rounds, check_same_study, check_study_settings,
-                              load_study_file, open_study)
+from analysis.batches import batch_frames, tournament_frames
+from simulator.core.designs import tournament_batch
+from simulator.core.plan import Part, Plan, Step, check_players, check_rounds, check_study_settings, load_study_file
 from simulator.core.errors import SpecError
 from simulator.kamoul.codes import FC_SPEC_MAX, OUT_FALSE, OUTCOMES, RANK_CODES
 from simulator.kamoul.counterfactual import COLUMNS, Situation, advise_kernel, sample_kernel
 from strategies.kamoul.call_table import MAX_UNSEEN_COLUMN, table_text
 
 STUDY_NAME = "kamoul-call"
+GAMES = ("kamoul",)  # the study and advise
 PLAYERS = (2, 3, 4, 6)
 STRATEGY = "balanced"
 PRESETS = ("cautious", "balanced", "aggressive")
@@ -158,8 +160,6 @@ def policy_strategy(policy: pl.DataFrame, players: int) -> str:
 def policy_gain(out, players_list) -> pl.DataFrame:
     """Per player count and preset: the policy's win rate against it (Wilson 95%) and its paired points gap
     (policy minus preset per deal, negative = the policy scores fewer points; 95% interval)."""
-    from analysis.batches import tournament_frames
-
     frames = []
     for players in players_list:
         matrix = tournament_frames(tournament_dir(out, players))["matrix"]
@@ -234,76 +234,67 @@ def _run_samples(out, players: int, n: int, seed: int, threads, progress: bool, 
     return True
 
 
-def run(out, *, n: int, game: str = "kamoul", seed: int = 0, players=None, threads: int | None = None,
-        chunk_size: int | None = None, progress: bool = True) -> dict:
-    """Run (or resume) the study into ``out``: ``n`` sampled manches per player count, the frames, the derived
-    policy, and one tournament of the policy against :data:`PRESETS` per player count (``n`` manches per
-    seating). Returns ``{"path", "interrupted", "frames"}``."""
-    from simulator import api
-    from simulator.core.batch import _write_json_atomic, write_frame
-
+def plan(out, *, n: int, game: str = "kamoul", seed: int = 0, players=None, threads: int | None = None,
+         chunk_size: int | None = None) -> Plan:
+    """The study's plan (:func:`simulator.core.plan.execute` runs it into ``out``): ``n`` sampled manches per
+    player count (steps ``samples-<P>p``); the policy they imply, recorded in the study file (``policies``); the
+    same sampling from the policy's own play (``samples-policy-<P>p``: is the policy a fixed point?); one
+    tournament of the policy against :data:`PRESETS` per player count (``n`` manches per seating)."""
     players = check_players(PLAYERS if players is None else players)
     n = check_rounds(n)
     check_study_settings(n=n, seed=seed, threads=threads, chunk_size=chunk_size)
     out = Path(out)
     inputs = {"game": game, "n": n, "seed": seed, "players": list(players), "strategy": STRATEGY,
               "presets": list(PRESETS), "tournament_level": TOURNAMENT_LEVEL}
-    check_same_study(out, STUDY_NAME, inputs, "same -n, --seed, --players")
-    with open_study(out, STUDY_NAME, inputs, "same -n, --seed, --players"):
-        study = {"study": STUDY_NAME, "game": game, "inputs": inputs, "parts": ["samples"], "policies": {}}
-        if (out / STUDY_FILE).exists():
-            study = load_study(out)
-        _write_json_atomic(out / STUDY_FILE, study)
-        for p in players:
-            if not _run_samples(out, p, n, seed, threads, progress):
-                return {"path": out, "interrupted": True, "frames": None}
-        cells = call_value(scan_samples(out))
-        pooled = call_value(scan_samples(out), keys=KNOWN_KEYS)
-        policy = derive_policy(pooled)
-        study["policies"] = {str(p): policy_strategy(policy, p) for p in players}
-        study["parts"] = ["samples", "samples-policy"] + [tournament_dir(out, p).name for p in players]
-        _write_json_atomic(out / STUDY_FILE, study)
-        for name, frame in (("call_value", cells), ("policy", policy)):
-            write_frame(out / f"{name}.parquet", frame)
-        for p in players:  # a second improvement step, from the policy's own play: is the policy a fixed point?
-            if not _run_samples(out, p, n, seed, threads, progress, study["policies"][str(p)], "samples-policy"):
-                return {"path": out, "interrupted": True, "frames": None}
-        again = derive_policy(call_value(scan_samples(out, "samples-policy"), keys=KNOWN_KEYS))
-        write_frame(out / "policy_check.parquet", policy_check(policy, again))
-        for p in players:
-            texts = [study["policies"][str(p)], *PRESETS]
-            result = api.tournament("kamoul", strategies=texts, out=tournament_dir(out, p), n=n, seed=seed, players=p,
-                                    level=TOURNAMENT_LEVEL, threads=threads, chunk_size=chunk_size, progress=progress)
-            if result.interrupted:
-                return {"path": out, "interrupted": True, "frames": None}
-        frames = study_frames(out, by_known=pooled)
-        write_frame(out / "gain.parquet", frames["gain"])
-        return {"path": out, "interrupted": False, "frames": frames}
+    for p in players:  # the tournaments' settings, checked before anything runs (the policy not known yet)
+        tournament_batch(game, strategies=["call-table", *PRESETS], n=n, seed=seed, players=p, level=TOURNAMENT_LEVEL)
+    policies: dict[str, str] = {}
+
+    def sampling(p, strategy, folder):
+        return Step(lambda progress: _run_samples(out, p, n, seed, threads, progress, strategy(), folder))
+
+    def tournament(p):
+        return tournament_batch(game, strategies=[policies[str(p)], *PRESETS], n=n, seed=seed, players=p,
+                                level=TOURNAMENT_LEVEL)
+
+    def after(name):
+        if name == f"samples-{players[-1]}p":  # every player count sampled: the policy they imply
+            policy = derive_policy(call_value(scan_samples(out), keys=KNOWN_KEYS))
+            policies.update({str(p): policy_strategy(policy, p) for p in players})
+            return {"policies": dict(policies)}
+        return None
+
+    parts = [Part(f"samples-{p}p", lambda p=p: sampling(p, lambda: STRATEGY, "samples")) for p in players]
+    parts += [Part(f"samples-policy-{p}p", lambda p=p: sampling(p, lambda: policies[str(p)], "samples-policy"))
+              for p in players]
+    parts += [Part(tournament_dir(out, p).name, lambda p=p: tournament(p), stores=batch_frames) for p in players]
+    return Plan(STUDY_NAME, game, inputs, "same -n, --seed, --players", parts, study_frames, after,
+                record={"policies": {}})
 
 
-def study_frames(out, by_known: pl.DataFrame | None = None) -> dict[str, pl.DataFrame]:
-    """The study's frames: ``call_value``, ``policy``, ``policy_check``, ``by_known`` (pooled over zone and turn;
-    given when the caller has it already), ``by_turn`` (pooled over zone and known points, all-known layouts of at
-    most 5 points), ``by_zone``, ``gain``."""
-    from simulator.core.batch import checked_files
-
+def study_frames(out) -> dict[str, pl.DataFrame]:
+    """The study's frames, from its samples and tournaments: ``call_value`` (per players x zone x unseen x known
+    x turn), ``policy`` (:func:`derive_policy` of the cells pooled by known points), ``policy_check`` (the policy
+    derived again from the policy's own play), ``by_known`` (pooled over zone and turn), ``by_turn`` (pooled over
+    zone and known points, all-known layouts of at most 5 points), ``by_zone``, ``gain``."""
     out = Path(out)
     players = load_study(out)["inputs"]["players"]
-    checked_files([out / f"{name}.parquet" for name in ("call_value", "policy", "policy_check")])
     samples = scan_samples(out)
+    by_known = call_value(samples, keys=KNOWN_KEYS)
+    policy = derive_policy(by_known)
+    again = derive_policy(call_value(scan_samples(out, "samples-policy"), keys=KNOWN_KEYS))
     fully_known_valid = samples.filter((pl.col("unknown") == 0) & (pl.col("known") <= 5))
     return {
-        "call_value": pl.read_parquet(out / "call_value.parquet"),
-        "policy": pl.read_parquet(out / "policy.parquet"),
-        "policy_check": pl.read_parquet(out / "policy_check.parquet"),
-        "by_known": call_value(samples, keys=KNOWN_KEYS) if by_known is None else by_known,
+        "call_value": call_value(samples),
+        "policy": policy,
+        "policy_check": policy_check(policy, again),
+        "by_known": by_known,
         "by_turn": call_value(fully_known_valid, keys=("players", "turn_bucket")),
         "by_zone": call_value(samples, keys=("players", "zone", "unseen")),
         "gain": policy_gain(out, players),
     }
 
 
-# --------------------------------------------------------------------------------------------- advise
 def parse_known(text: str) -> tuple[int, ...]:
     """``"2 3 RK"`` (spaces or commas) → rank codes; :class:`SpecError` on ``--known`` otherwise."""
     allowed = " ".join(RANK_CODES)

@@ -21,11 +21,13 @@ from pathlib import Path
 
 import polars as pl
 
+from analysis.batches import batch_frames, tournament_frames
 from analysis.stats import mean_interval, wilson
-from analysis.studies import (STUDY_FILE, check_players, check_rounds, check_same_study, check_study_settings,
-                              load_study_file, open_study, run_parts)
+from simulator.core.designs import sweep_batch, tournament_batch
+from simulator.core.plan import Part, Plan, check_players, check_rounds, check_study_settings, load_study_file
 
 STUDY_NAME = "rami-openings"
+GAMES = ("rami",)
 STRATEGIES = ("open-asap", "open-big", "rami-sec-hunter", "joker-keeper")
 PLAYERS = (2, 3, 4, 6)
 THRESHOLDS = (40, 51, 61, 71)
@@ -84,7 +86,6 @@ def rami_sec(seats: pl.DataFrame) -> pl.DataFrame:
 def study_frames(out) -> dict[str, pl.DataFrame]:
     """``opening_turns``, ``rami_sec`` and ``ratings`` (each tournament's Bradley–Terry ratings, for the strategies
     across player counts) of every tournament of the study at ``out``, a ``players`` column first."""
-    from analysis.batches import tournament_frames
     from simulator.core.batch import read_batch
 
     turns, secs, ratings = [], [], []
@@ -101,38 +102,21 @@ def load_study(out, field: str = "--out") -> dict:
     return load_study_file(out, STUDY_NAME, field)
 
 
-def run(out, *, n: int, game: str = "rami", seed: int = 0, players=None, thresholds=THRESHOLDS,
-        sweep_players: int = 4, threads: int | None = None, chunk_size: int | None = None,
-        progress: bool = True) -> dict:
-    """Run (or resume) the study into ``out``: one tournament of :data:`STRATEGIES` per player count, the
-    ``opening_points`` sweep and the joker-rules sweep at ``sweep_players`` players; then write the frames.
-    Returns ``{"path", "interrupted", "frames"}`` (``frames`` ``None`` when interrupted)."""
-    from simulator import api
-    from simulator.core.batch import _write_json_atomic, write_frame
-
+def plan(out, *, n: int, game: str = "rami", seed: int = 0, players=None, thresholds=THRESHOLDS,
+         sweep_players: int = 4, threads: int | None = None, chunk_size: int | None = None) -> Plan:
+    """The study's plan (:func:`simulator.core.plan.execute` runs it into ``out``): one tournament of
+    :data:`STRATEGIES` per player count, the ``opening_points`` sweep and the joker-rules sweep at
+    ``sweep_players`` players, every batch validated before anything is written; then :func:`study_frames`."""
     players = check_players(PLAYERS if players is None else players)
     n = check_rounds(n)
     check_study_settings(n=n, seed=seed, threads=threads, chunk_size=chunk_size)
-    out = Path(out)
-    inputs = {"game": "rami", "n": n, "seed": seed, "players": list(players), "strategies": list(STRATEGIES),
+    inputs = {"game": game, "n": n, "seed": seed, "players": list(players), "strategies": list(STRATEGIES),
               "thresholds": list(thresholds), "joker_grids": list(JOKER_GRIDS), "sweep_players": sweep_players}
-    check_same_study(out, STUDY_NAME, inputs, "same -n, --seed, --players")
-    with open_study(out, STUDY_NAME, inputs, "same -n, --seed, --players"):
-        parts = [(f"tournament-{p}p", lambda p=p: api.tournament(
-            "rami", strategies=list(STRATEGIES), out=tournament_dir(out, p), n=n, seed=seed, players=p, threads=threads,
-            chunk_size=chunk_size, progress=progress)) for p in players]
-        parts.append(("threshold", lambda: api.sweep(
-            "rami", out=out / "threshold", n=n, seed=seed, players=sweep_players,
-            seats=[0], option_grids=[f"opening_points={','.join(str(t) for t in thresholds)}"], threads=threads,
-            chunk_size=chunk_size, progress=progress)))
-        parts.append(("jokers", lambda: api.sweep(
-            "rami", out=out / "jokers", n=n, seed=seed, players=sweep_players, seats=[0], option_grids=list(JOKER_GRIDS),
-            threads=threads, chunk_size=chunk_size, progress=progress)))
-        _write_json_atomic(out / STUDY_FILE, {"study": STUDY_NAME, "game": "rami", "inputs": inputs,
-                                              "parts": [name for name, _ in parts]})
-        if not run_parts(parts, f"study {STUDY_NAME}", progress):
-            return {"path": out, "interrupted": True, "frames": None}
-        frames = study_frames(out)
-        for name, frame in frames.items():
-            write_frame(out / f"{name}.parquet", frame)
-        return {"path": out, "interrupted": False, "frames": frames}
+    batches = [(tournament_dir(out, p).name, tournament_batch(game, strategies=list(STRATEGIES), n=n, seed=seed,
+                                                              players=p)) for p in players]
+    batches.append(("threshold", sweep_batch(game, n=n, seed=seed, players=sweep_players, seats=[0], option_grids=[
+        f"opening_points={','.join(str(t) for t in thresholds)}"])))
+    batches.append(("jokers", sweep_batch(game, n=n, seed=seed, players=sweep_players, seats=[0],
+                                          option_grids=list(JOKER_GRIDS))))
+    parts = [Part(name, lambda batch=batch: batch, stores=batch_frames) for name, batch in batches]
+    return Plan(STUDY_NAME, game, inputs, "same -n, --seed, --players", parts, study_frames)

@@ -14,73 +14,49 @@ from simulator.core.spec import RunSpec
 from simulator.core.store import read_manifest, read_table
 
 
-def seat_table(hands: pl.LazyFrame, players: int, labels: list[str]) -> pl.DataFrame:
-    """One row per seat: hands won (as the hand's winner) with a Wilson interval, mean points with a t interval.
+def side_table(finest: pl.LazyFrame, plugin, players: int, labels: list[str]) -> pl.DataFrame:
+    """One row per side (seat, or team): rows of the finest table it won (the plugin's ``row_winner``) with a Wilson
+    interval, and its mean points per row with a t interval.
 
-    Columns: ``seat`` (Int64), ``strategy`` (String), ``n``, ``wins``, ``win_rate``, ``win_low``, ``win_high``,
-    ``mean_points``, ``points_low``, ``points_high`` (Float64).
+    Columns: ``seat`` (Int64) or ``team`` (String, its key), ``strategy`` (String; a team's seats' strategies joined
+    by ``/``), ``n``, ``wins``, ``win_rate``, ``win_low``, ``win_high``, ``mean_points``, ``points_low``,
+    ``points_high`` (Float64).
     """
+    sides = plugin.sides(players)
+    winner = plugin.row_winner(players)
     aggs = [pl.len().alias("n")]
-    for p in range(players):
-        aggs += [
-            (pl.col("winner") == p).sum().alias(f"w{p}"),
-            pl.col(f"points_{p}").cast(pl.Float64).sum().alias(f"s{p}"),
-            (pl.col(f"points_{p}").cast(pl.Float64) ** 2).sum().alias(f"q{p}"),
-        ]
-    row = hands.select(aggs).collect().row(0, named=True)
+    for side in sides:
+        points = pl.col(f"points_{side.key}").cast(pl.Float64)
+        aggs += [(winner == side.index).sum().alias(f"w{side.index}"), points.sum().alias(f"s{side.index}"),
+                 (points ** 2).sum().alias(f"q{side.index}")]
+    row = finest.select(aggs).collect().row(0, named=True)
     rows = []
-    for p in range(players):
-        n = row["n"]
-        rate, lo, hi = wilson(row[f"w{p}"], n)
-        mean, mlo, mhi = mean_interval(row[f"s{p}"], row[f"q{p}"], n)
-        rows.append({"seat": p, "strategy": labels[p], "n": n, "wins": row[f"w{p}"], "win_rate": rate, "win_low": lo,
-                     "win_high": hi, "mean_points": mean, "points_low": mlo, "points_high": mhi})
+    for side in sides:
+        k, n = side.index, row["n"]
+        rate, lo, hi = wilson(row[f"w{k}"], n)
+        mean, mlo, mhi = mean_interval(row[f"s{k}"], row[f"q{k}"], n)
+        rows.append({**_side_key(plugin, side), "strategy": "/".join(labels[p] for p in side.seats), "n": n,
+                     "wins": row[f"w{k}"], "win_rate": rate, "win_low": lo, "win_high": hi, "mean_points": mean,
+                     "points_low": mlo, "points_high": mhi})
     return pl.DataFrame(rows)
 
 
-TEAM_NAMES = "ABC"
+def _side_key(plugin, side) -> dict:
+    return {"team": side.key} if plugin.side_kind == "team" else {"seat": side.index}
 
 
-def team_labels(players: int, labels: list[str]) -> list[tuple[str, str]]:
-    """Kem's sides: ``(team letter, "strategy/strategy")`` per team; seat ``p`` plays for team ``p mod (P/2)``."""
-    teams = players // 2
-    return [(TEAM_NAMES[t], "/".join(labels[p] for p in range(t, players, teams))) for t in range(teams)]
-
-
-def team_table(manches: pl.LazyFrame, players: int, labels: list[str]) -> pl.DataFrame:
-    """One row per team (games whose finest table has ``points_<A|B|C>`` columns, i.e. Kem's): the share of
-    manches in which the team scored (Wilson interval) and its mean points per manche (t interval).
-
-    Columns: ``team`` (String), ``strategy`` (String, its seats' strategies), ``n``, ``wins``, ``win_rate``,
-    ``win_low``, ``win_high``, ``mean_points``, ``points_low``, ``points_high``.
-    """
-    sides = team_labels(players, labels)
-    aggs = [pl.len().alias("n")]
-    for t, _ in sides:
-        points = pl.col(f"points_{t}").cast(pl.Float64)
-        aggs += [(points > 0).sum().alias(f"w{t}"), points.sum().alias(f"s{t}"), (points ** 2).sum().alias(f"q{t}")]
-    row = manches.select(aggs).collect().row(0, named=True)
-    rows = []
-    for t, strategy in sides:
-        n = row["n"]
-        rate, lo, hi = wilson(row[f"w{t}"], n)
-        mean, mlo, mhi = mean_interval(row[f"s{t}"], row[f"q{t}"], n)
-        rows.append({"team": t, "strategy": strategy, "n": n, "wins": row[f"w{t}"], "win_rate": rate, "win_low": lo,
-                     "win_high": hi, "mean_points": mean, "points_low": mlo, "points_high": mhi})
-    return pl.DataFrame(rows)
-
-
-def level_wins(table: pl.LazyFrame, players: int, labels: list[str], teams: bool = False) -> pl.DataFrame:
-    """Share of manches/parties/TOPs/games each seat (or team) won (``winners`` bit mask; a shared win counts
+def level_wins(table: pl.LazyFrame, plugin, players: int, labels: list[str]) -> pl.DataFrame:
+    """Share of manches/parties/TOPs/games each side won (``winners`` bit mask over the sides; a shared win counts
     for each)."""
-    sides = team_labels(players, labels) if teams else [(p, labels[p]) for p in range(players)]
-    aggs = [pl.len().alias("n")] + [((pl.col("winners") // (1 << k)) % 2).sum().alias(f"w{k}") for k in range(len(sides))]
+    sides = plugin.sides(players)
+    aggs = [pl.len().alias("n")] + [((pl.col("winners") // (1 << s.index)) % 2).sum().alias(f"w{s.index}")
+                                    for s in sides]
     row = table.select(aggs).collect().row(0, named=True)
     out = []
-    for k, (side, strategy) in enumerate(sides):
-        rate, lo, hi = wilson(row[f"w{k}"], row["n"])
-        out.append({"team" if teams else "seat": side, "strategy": strategy, "n": row["n"], "wins": row[f"w{k}"],
-                    "win_rate": rate, "win_low": lo, "win_high": hi})
+    for side in sides:
+        rate, lo, hi = wilson(row[f"w{side.index}"], row["n"])
+        out.append({**_side_key(plugin, side), "strategy": "/".join(labels[p] for p in side.seats), "n": row["n"],
+                    "wins": row[f"w{side.index}"], "win_rate": rate, "win_low": lo, "win_high": hi})
     return pl.DataFrame(out)
 
 
@@ -103,16 +79,16 @@ def run_summary(run: str | Path) -> dict:
     labels = [s.label() for s in spec.strategies]
     tables = spec.plugin.tables(spec.level)
     finest = read_table(run, tables[0])  # one row per hand, round or manche: outcome, points per seat or team
-    teams = "points_A" in finest.collect_schema().names()
-    sides = team_table(finest, spec.players, labels) if teams else seat_table(finest, spec.players, labels)
-    out = {"spec": spec, "table": tables[0], "seats": sides, "outcomes": outcome_table(finest)}
+    plugin = spec.plugin
+    out = {"spec": spec, "table": tables[0], "seats": side_table(finest, plugin, spec.players, labels),
+           "outcomes": outcome_table(finest)}
     for table in tables[1:]:
-        out[table] = level_wins(read_table(run, table), spec.players, labels, teams)
+        out[table] = level_wins(read_table(run, table), plugin, spec.players, labels)
     return out
 
 
 def side_name(row: dict) -> str:
-    """``seat 2`` or ``team A``: how a row of :func:`seat_table`/:func:`team_table`/:func:`level_wins` is named."""
+    """``seat 2`` or ``team A``: how a row of :func:`side_table`/:func:`level_wins` is named."""
     return f"team {row['team']}" if "team" in row else f"seat {row['seat']}"
 
 
@@ -123,9 +99,10 @@ def format_summary(summary: dict) -> str:
     seats = summary["seats"]
     finest = summary.get("table", "hands")
     unit = finest[:-1] if finest.endswith("s") else finest
-    side = "team" if "team" in seats.columns else "seat"
-    won = "scored in" if side == "team" else "won"
-    lines.append(f"{finest} {won} per {side} (95% interval) and mean points per {unit}, over {seats['n'][0]:,} {finest}:")
+    side = spec.plugin.side_kind
+    better = "lower" if spec.plugin.lower_is_better else "higher"
+    lines.append(f"{finest} won per {side} (95% interval) and mean points per {unit} ({better} is better), over "
+                 f"{seats['n'][0]:,} {finest}:")
     for r in seats.iter_rows(named=True):
         lines.append(
             f"  {side_name(r)} {r['strategy']:<24} {100 * r['win_rate']:6.2f}% [{100 * r['win_low']:.2f}, "

@@ -19,8 +19,13 @@ from reports.html import (_e, _exposure_figures, _exposure_section, _figures, _f
                           _table, check_output, check_run, write_atomic)
 from reports.batch_html import batch_part
 from simulator.core.spec import _fmt
+from simulator.games import get_game
 
-UNITS = {"kamoul": "turns", "rami": "turns", "kems": "ticks"}
+
+def _length_unit(frames: dict) -> str:
+    """What a game's length is counted in (turns, ticks): the length column of its finest table."""
+    return frames["length_means"]["column"][0]
+
 
 
 def _pm(mid, lo, hi, pct: bool) -> list[str]:
@@ -53,10 +58,10 @@ def _description(data: dict) -> str:
     return "<h2>Study</h2>" + _table(["field", "value"], rows, id="spec", caption="study description")
 
 
-def _seat_section(frames: dict, game: str) -> str:
+def _seat_section(frames: dict, side_kind: str) -> str:
     out = ["<h2>Seat advantage</h2>"]
     for key, head, caption in (("positions", "position from the deal", "by position from the deal"),
-                               ("units", "team" if game == "kems" else "seat", "by seat")):
+                               ("units", side_kind, f"by {side_kind}")):
         rows = [[_e(r["label"]), _num(r["n"]), _num(r["wins"]), *_pm(r["win_rate"], r["win_low"], r["win_high"], True),
                  *_pm(r["share"], r["share_low"], r["share_high"], True),
                  *_pm(r["mean_points"], r["points_low"], r["points_high"], False)]
@@ -89,8 +94,7 @@ def _skill_levels_table(levels: pl.DataFrame) -> str:
                   caption="the better strategy's share of decided hands, manches, parties and TOPs (level tops runs)")
 
 
-def _options_tables(options: pl.DataFrame, game: str, skipped: dict) -> str:
-    unit = UNITS[game]
+def _options_tables(options: pl.DataFrame, unit: str, skipped: dict) -> str:
     rows = [[_e(r["option"]), _e(r["value"]) + (" (default)" if r["default"] else ""), _num(r["n"]),
              *_pm(r["decided_rate"], r["decided_low"], r["decided_high"], True),
              *_pm(r["first_share"], r["first_low"], r["first_high"], True),
@@ -154,7 +158,7 @@ def build_report(out_dir: str | Path, out_html: str | Path, *, title: str | None
     _, spec = check_run(seats_dir)
     summary, lengths = run_summary(seats_dir), _lengths(frames)
     run_figs = [(f"{fid}-seats", f"Seats run: {caption}", png) for fid, caption, png in _figures(summary, lengths)]
-    body = [_description(data), _seat_section(frames, game),
+    body = [_description(data), _seat_section(frames, get_game(game).side_kind),
             _summary_section(summary).replace("<h2>Results</h2>", "<h3>The seats run, every level</h3>", 1)]
     figs = [("fig-positions", "Share of the decided rows of the seats run won from each position from the deal, "
              "with 95% Wilson intervals; the dashed line is the equal share.",
@@ -175,12 +179,12 @@ def build_report(out_dir: str | Path, out_html: str | Path, *, title: str | None
                      "strategy of each pair, with 95% Wilson intervals.",
                      _png(lambda ax: plot_skill_levels(frames["skill_levels"], ax=ax))))
     body.append(_lengths_section(lengths))
-    body += ["<h2>Rule options</h2>", _options_tables(frames["options"], game, data["inputs"]["skipped"])]
+    body += ["<h2>Rule options</h2>", _options_tables(frames["options"], _length_unit(frames), data["inputs"]["skipped"])]
     height = 1.5 + 0.3 * int((~frames["options"]["default"]).sum())
     for metric, what in (("first_delta", "the first position's win rate"), ("length_delta", "the mean length")):
         figs.append((f"fig-options-{metric.split('_')[0]}", f"Change in {what} against the option's default value, "
                      "paired on the same deals, with 95% t intervals.",
-                     _png(lambda ax, m=metric: plot_option_effects(frames["options"], ax=ax, metric=m, unit=UNITS[game]),
+                     _png(lambda ax, m=metric: plot_option_effects(frames["options"], ax=ax, metric=m, unit=_length_unit(frames)),
                           figsize=(8.0, height))))
     if "powers" in frames:
         body += ["<h2>Card powers</h2>", _powers_table(frames["powers"])]

@@ -19,6 +19,7 @@ from reports.html import (_e, _figures_section, _interval, _interval_pct, _num, 
 from simulator.core.batch import cell_dir, load_batch
 from simulator.core.spec import RunSpec, _fmt
 from simulator.core.store import read_manifest
+from simulator.games import get_game
 
 
 def _v(value) -> str:
@@ -78,10 +79,11 @@ def _tournament_sections(data: dict, frames: dict) -> tuple[str, list]:
     out.append(_table(["strategy \\ opponent", *names], rows, id="matrix",
                       caption="win rate of the row against the column over decided games (95% Wilson interval; "
                               "won/decided)", numeric=set(range(1, len(names) + 1))))
-    better = "higher" if inputs["game"] == "kems" else "lower"
+    plugin = get_game(inputs["game"])
+    better = "lower" if plugin.lower_is_better else "higher"
     rows = [[_e(s)] + ["—" if s == o else f"{_num(m[(s, o)]['points_gap'], True)} "
                        f"{_interval(m[(s, o)]['gap_low'], m[(s, o)]['gap_high'], True)}" for o in names] for s in names]
-    unit = "team" if inputs["game"] == "kems" else "seat"
+    unit = plugin.side_kind
     out.append(_table(["strategy \\ opponent", *names], rows, id="points-gap",
                       caption=f"mean points per {unit}, row minus column, paired on the same deals ({better} is "
                               "better; 95% t interval)", numeric=set(range(1, len(names) + 1))))
@@ -145,7 +147,7 @@ def _sweep_sections(data: dict, frames: dict) -> tuple[str, list]:
 
 def build_batch_report(out_dir: str | Path, out_html: str | Path, *, title: str | None = None) -> Path:
     """Write the self-contained HTML report of the tournament or sweep at ``out_dir`` to ``out_html``."""
-    from simulator.api import batch_frames
+    from analysis.batches import batch_frames
 
     out_dir = Path(out_dir)
     data = load_batch(out_dir, "RUN")
@@ -165,7 +167,7 @@ def _suffixed(body: str, figs: list, suffix: str) -> tuple[str, list]:
 
 def batch_part(path: Path, suffix: str, heading: str) -> tuple[str, list]:
     """A batch's sections under ``heading`` inside a study's page; element ids get ``-suffix`` to stay unique."""
-    from simulator.api import batch_frames
+    from analysis.batches import batch_frames
 
     data = load_batch(path, "--out")
     body, figs = (_tournament_sections if data["kind"] == "tournament" else _sweep_sections)(data, batch_frames(path))

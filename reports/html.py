@@ -24,7 +24,7 @@ import matplotlib.pyplot as plt  # noqa: E402
 
 from analysis.kems_signals import sign_exposure  # noqa: E402
 from analysis.lengths import run_lengths  # noqa: E402
-from analysis.summary import run_summary, team_labels  # noqa: E402
+from analysis.summary import run_summary  # noqa: E402
 from reports.batches import plot_sign_exposure  # noqa: E402
 from reports.lengths import plot_length_distribution  # noqa: E402
 from reports.summary import plot_outcomes, plot_seat_points, plot_seat_win_rates  # noqa: E402
@@ -146,9 +146,11 @@ def _spec_section(manifest: dict, spec: RunSpec) -> str:
             ["seed", spec.seed], ["cardsim version", manifest.get("cardsim_version", "?")],
             ["spec digest", manifest.get("spec_digest", spec.digest())]]
     cells = [[_e(k), _e(v)] for k, v in rows]
-    teams = dict(enumerate(team_labels(spec.players, [s.label() for s in spec.strategies]))) if spec.game == "kems" else {}
+    plugin = spec.plugin
+    sides = plugin.sides(spec.players)
+    side_of = plugin.side_of_seat(spec.players)
     for p, strategy in enumerate(spec.strategies):
-        side = f"seat {p}" + (f" (team {teams[p % len(teams)][0]})" if teams else "")
+        side = f"seat {p}" + (f" ({sides[side_of[p]].label})" if plugin.team_count else "")
         params = ", ".join(f"{_e(k)}={_e(v)}" for k, v in strategy.params)
         cells.append([_e(f"strategy, {side}"), f'{_e(strategy.label())}<div class="params">{params}</div>'])
     for name, value in spec.options:
@@ -164,10 +166,12 @@ def _summary_section(summary: dict) -> str:
                                     _interval_pct(r["win_low"], r["win_high"]), _num(r["mean_points"], True),
                                     _interval(r["points_low"], r["points_high"], True)]
             for r in seats.iter_rows(named=True)]
+    spec: RunSpec = summary["spec"]
+    better = "lower" if spec.plugin.lower_is_better else "higher"
     out = ["<h2>Results</h2>", _table(
         [side, "strategy", finest, won, "rate", "95% interval", f"mean points per {_unit(finest)}", "95% interval"],
-        rows, id="sides", caption=f"{finest} {won} and points per {side}", numeric={2, 3, 4, 5, 6, 7})]
-    spec: RunSpec = summary["spec"]
+        rows, id="sides", caption=f"{finest} {won} and points per {side} ({better} is better)",
+        numeric={2, 3, 4, 5, 6, 7})]
     for table in spec.plugin.tables(spec.level)[1:]:
         frame = summary[table]
         rows = [_side_cells(r, side) + [_num(r["n"]), _num(r["wins"]), _pct(r["win_rate"]),
@@ -193,8 +197,8 @@ def _lengths_section(lengths: dict) -> str:
 
 
 def _sign_exposure(run_dir, spec: RunSpec):
-    """Kem's: :func:`analysis.kems_signals.sign_exposure` of the run's manches; ``None`` for other games."""
-    if spec.game != "kems" or "manches" not in spec.plugin.tables(spec.level):
+    """The "sign exposure" section (a game that lists it in ``report_sections``): :func:`analysis.kems_signals.sign_exposure` of the run's manches; ``None`` otherwise."""
+    if "sign exposure" not in spec.plugin.report_sections or "manches" not in spec.plugin.tables(spec.level):
         return None
     return sign_exposure(read_table(run_dir, "manches"), spec.players)
 
@@ -327,9 +331,10 @@ def build_any_report(path: str | Path, out_html: str | Path, *, title: str | Non
     study's own report (:mod:`analysis.studies`)."""
     kind = check_source(path)
     if kind == "study":
-        from analysis.studies import study_def, study_name_of
+        from analysis.studies import study_name_of
+        from reports.study_reports import REPORTS
 
-        return study_def(study_name_of(path)).report_module().build_report(path, out_html, title=title)
+        return REPORTS[study_name_of(path)](path, out_html, title=title)
     if kind == "batch":
         from reports.batch_html import build_batch_report
 

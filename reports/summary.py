@@ -12,7 +12,7 @@ import polars as pl  # noqa: E402
 
 
 def plot_seat_win_rates(seats: pl.DataFrame, *, ax=None, title: str = "hands won per seat"):
-    """Bar per seat with its 95% Wilson interval (``analysis.summary.seat_table`` columns)."""
+    """Bar per seat with its 95% Wilson interval (``analysis.summary.side_table`` columns)."""
     ax = ax or plt.gca()
     x = list(range(seats.height))
     rate = [100 * v for v in seats["win_rate"]]
@@ -56,7 +56,7 @@ def save_summary_figure(summary: dict, path: str | Path) -> Path:
 
 
 def plot_seat_points(seats: pl.DataFrame, *, ax=None, unit: str = "hand"):
-    """Mean points per seat (or team) with their 95% t intervals (``analysis.summary.seat_table``/``team_table``)."""
+    """Mean points per seat (or team) with their 95% t intervals (``analysis.summary.side_table``)."""
     ax = ax or plt.gca()
     x = list(range(seats.height))
     err = [[m - lo for m, lo in zip(seats["mean_points"], seats["points_low"])],

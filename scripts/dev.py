@@ -40,14 +40,9 @@ def main_job() -> None:
 
 
 WARM_UP = """
-from simulator.core.errors import SpecError
-from simulator.core.game import GAMES, get_game
 from simulator.core.spec import build_spec
-for game in GAMES:
-    try:
-        plugin = get_game(game)
-    except SpecError:
-        continue  # not built yet
+from simulator.games import GAMES
+for game, plugin in GAMES.items():
     for level in plugin.levels[:1]:
         plugin.simulate_chunk(build_spec(game, n=1, seed=0, level=level), 0, 1, 1)
     print("compiled", game)

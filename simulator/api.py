@@ -12,7 +12,8 @@ from pathlib import Path
 import polars as pl
 
 from simulator.core.errors import SpecError
-from simulator.core.game import get_game
+from simulator.core.game import replay_text, trace_hashes
+from simulator.games import get_game
 from simulator.core.runner import RunResult, run
 from simulator.core.spec import MAX_N, RunSpec, build_spec, read_spec_file
 from simulator.core.store import read_manifest, read_table
@@ -110,27 +111,24 @@ def replay(game: str, *, seed: int | None = None, index: int, run_dir: str | Pat
                          level=level, strategies=strategies, options=options)
     if index < 0 or (run_dir is not None and index >= spec.n):
         raise SpecError("--game", index, f"a game index in [0, {spec.n - 1}]" if run_dir else "a game index >= 0")
-    text = plugin.replay(spec, index)
+    text = replay_text(spec, index)
     if run_dir is not None:
         text += "\n" + _check_against_run(spec, run_dir, index)
     return text
 
 
-_ROW_ORDER = {"hands": "hand", "rounds": "round"}  # the per-game row number of each finest table
-
-
 def _check_against_run(spec: RunSpec, run_dir, index: int) -> str:
     plugin = spec.plugin
-    if plugin.trace_hashes is None:
+    if plugin.reference_play is None:
         return "(this game has no event trace: nothing to check against)"
     table = plugin.tables(spec.level)[0]
     stored = read_table(run_dir, table).filter(pl.col("game") == index)
-    if table in _ROW_ORDER:
-        stored = stored.sort(_ROW_ORDER[table])
+    if table in plugin.row_order:
+        stored = stored.sort(plugin.row_order[table])
     stored = stored.select("trace").collect()
     if stored.height == 0:
         return f"(game {index} is not on disk yet in {run_dir}: nothing to check against)"
-    replayed = plugin.trace_hashes(spec, index)
+    replayed = trace_hashes(spec, index)
     same = replayed == [int(t) for t in stored["trace"]]
     return (f"replay check: the event trace matches the stored run for every row of {table}" if same
             else "replay check: MISMATCH between this replay and the stored run (different cardsim version?)")
@@ -153,6 +151,15 @@ def rules_text(game: str) -> str:
     lines = [f"{game} rule options (use --option name=value; rules in docs/rules/{game}.md):", ""]
     for p in plugin.options.params:
         lines.append(f"  {p.describe()}")
+    ruled: dict[str, tuple] = {}  # strategy parameters that model a rule (e.g. K13's misremembering)
+    for strategy in plugin.strategies.values():
+        for p in strategy.params.params:
+            if p.rule:
+                ruled.setdefault(p.name, (p, []))[1].append(strategy.name)
+    if ruled:
+        lines += ["", "player parameters that model a rule (use --strategy NAME:param=value):"]
+        for p, names in ruled.values():
+            lines.append(f"  {p.describe()}  (strategies: {', '.join(names)})")
     lines.append("")
     lines.append(f"levels: {', '.join(plugin.levels)} (default {plugin.default_level}); "
                  f"players: default {plugin.default_players}")
@@ -245,10 +252,12 @@ def advise(game: str, *, known: str, unknown: int = 0, turn: int, players: int =
            threads: int | None = None) -> dict:
     """Call KAMOUL now or play on, in one situation (``analysis.kamoul_call.advise``); see ``cardsim advise
     --help``. Returns the win probability, expected points and points saved by calling, with 95% intervals."""
-    if game != "kamoul":
-        raise SpecError("GAME", game, "kamoul (the game advise knows)")
+    from analysis.kamoul_call import GAMES as ADVISE_GAMES
     from analysis.kamoul_call import advise as _advise
     from simulator.core.backends import check_threads
+
+    if game not in ADVISE_GAMES:
+        raise SpecError("GAME", game, f"{', '.join(ADVISE_GAMES)} (the games advise knows)")
 
     check_threads(threads)
     return _advise(known=known, unknown=unknown, turn=turn, players=players, cumulative=cumulative,
@@ -313,25 +322,19 @@ def sweep(game: str, *, out: str | Path, n: int, grids: list[str] | None = None,
 
 
 def _run_and_store(batch, out, threads, chunk_size, progress):
-    from simulator.core.batch import run_batch, write_frame
+    from analysis.batches import batch_frames
+    from simulator.core.batch import result_writer, run_batch
 
-    def store_frames(path):
-        frames = batch_frames(path)
-        for name in ("matrix", "ratings") if batch.kind == "tournament" else ("summary", "outcomes"):
-            write_frame(Path(path) / f"{name}.parquet", frames[name])
-        return frames
-
-    return run_batch(batch, out, chunk_size=chunk_size, threads=threads, progress=progress, on_complete=store_frames)
+    return run_batch(batch, out, chunk_size=chunk_size, threads=threads, progress=progress,
+                     on_complete=result_writer(batch.kind, batch_frames))
 
 
 def batch_frames(out: str | Path) -> dict:
     """The frames of a tournament (``matrix``, ``ratings``, ``wins``) or sweep (``summary``, ``outcomes``)
-    directory, computed from its cells (what a report draws)."""
-    from analysis.batches import sweep_frames, tournament_frames
-    from simulator.core.batch import load_batch
+    directory, computed from its cells (``analysis.batches.batch_frames``)."""
+    from analysis.batches import batch_frames as _batch_frames
 
-    kind = load_batch(out, "--batch")["kind"]
-    return tournament_frames(out) if kind == "tournament" else sweep_frames(out)
+    return _batch_frames(out)
 
 
 def read_batch(out: str | Path, table: str | None = None) -> pl.LazyFrame:
@@ -346,17 +349,20 @@ def read_batch(out: str | Path, table: str | None = None) -> pl.LazyFrame:
 
 def study(name: str, game: str | None = None, *, out: str | Path, n: int, seed: int = 0, players=None,
           threads: int | None = None, chunk_size: int | None = None, progress: bool = True,
-          report: bool = True) -> dict:
+          report: bool = True, **settings) -> dict:
     """Run (or resume) the study ``name`` on ``game`` into ``out`` and, once complete, write
-    ``out/report.html``; see ``cardsim study --help``. Returns ``{"path", "interrupted", "frames", "html"}``."""
+    ``out/report.html``; see ``cardsim study --help``. ``settings``: the study's own keyword arguments (e.g. the
+    balance study's ``options`` and ``strategies``). Returns ``{"path", "interrupted", "frames", "html"}``."""
     from analysis.studies import check_game, study_def
+    from reports.study_reports import REPORTS
+    from simulator.core.plan import execute
 
     definition = study_def(name)
     game = check_game(definition, game)
-    result = definition.run_module().run(out, game=game, n=n, seed=seed, players=players, threads=threads,
-                                         chunk_size=chunk_size, progress=progress)
-    result["html"] = None
-    if report and not result["interrupted"]:
-        result["html"] = definition.report_module().build_report(out, Path(out) / "report.html",
-                                                                 frames=result["frames"])
+    plan = definition.module.plan(out, game=game, n=n, seed=seed, players=players, threads=threads,
+                                  chunk_size=chunk_size, **settings)
+    done = execute(plan, out, threads=threads, chunk_size=chunk_size, progress=progress)
+    result = {"path": done.path, "interrupted": done.interrupted, "frames": done.frames, "html": None}
+    if report and not done.interrupted:
+        result["html"] = REPORTS[name](out, Path(out) / "report.html", frames=done.frames)
     return result

@@ -16,7 +16,7 @@ import numba
 import numpy as np
 import polars as pl
 
-import simulator.core.spec as spec_module
+import simulator.core.game as game_module
 from simulator.core.errors import SpecError
 from simulator.core.game import GamePlugin, StrategyDef
 from simulator.core.jit import njit
@@ -79,6 +79,10 @@ STRATEGIES = {
     ), "parameter"), "takes the best card"),
 }
 
+def plugin() -> GamePlugin:
+    return PLUGIN
+
+
 PLUGIN = GamePlugin(
     name="fake",
     levels=("manche", "partie"),
@@ -88,26 +92,21 @@ PLUGIN = GamePlugin(
     default_strategy="random",
     default_players=4,
     check_players=_check_players,
-    tables=lambda level: ("hands", "manches"),
+    level_tables={"manche": ("hands", "manches"), "partie": ("hands", "manches")},
     simulate_chunk=simulate_chunk,
-    default_chunk_size=lambda level: 7,
+    chunk_sizes={"manche": 7, "partie": 7},
+    home=plugin,
 )
-
-_real_get_game = spec_module.get_game
-
-
-def get_game(name: str) -> GamePlugin:
-    return PLUGIN if name == "fake" else _real_get_game(name)
 
 
 def patch(monkeypatch) -> None:
     """Make ``"fake"`` a game for the duration of one test."""
-    monkeypatch.setattr(spec_module, "get_game", get_game)
+    monkeypatch.setitem(game_module._REGISTRY, "fake", PLUGIN)
 
 
 def install() -> None:
     """Make ``"fake"`` a game for the rest of this process (subprocess scripts)."""
-    spec_module.get_game = get_game
+    game_module.register_game(PLUGIN)
 
 
 def fake_spec(n: int = 50, seed: int = 7, **options):

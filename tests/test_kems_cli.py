@@ -10,7 +10,7 @@ import polars as pl
 import pytest
 
 import cli
-import simulator.kems.replay as kems_replay
+import simulator.api as api_module
 from simulator.core.game import get_game
 from simulator.kems.rules import OPTIONS
 from strategies.kems import STRATEGIES
@@ -91,8 +91,8 @@ def test_replay_shows_exchanges_signs_and_calls_and_matches_the_stored_run(kems_
 
 
 def test_replay_check_notices_a_different_trace(kems_run, capsys, monkeypatch):
-    real = kems_replay.trace_hashes
-    monkeypatch.setattr(kems_replay, "trace_hashes", lambda spec, index: [h ^ 1 for h in real(spec, index)])
+    real = api_module.trace_hashes
+    monkeypatch.setattr(api_module, "trace_hashes", lambda spec, index: [h ^ 1 for h in real(spec, index)])
     code, out, err = run_cli(capsys, "replay", "kems", "--game", "3", "--run", str(kems_run))
     assert code == 0, err
     assert "MISMATCH" in out and "matches the stored run" not in out

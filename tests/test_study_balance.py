@@ -14,7 +14,7 @@ import pytest
 from polars.testing import assert_frame_equal
 
 from analysis import balance
-from analysis.balance import (SKILL_STRATEGIES, SKIPPED, chi2_sf, option_effects, pooled_exposure, position_rows,
+from analysis.balance import (chi2_sf, option_effects, pooled_exposure, position_rows,
                               position_table, power_values, rank_strategies, seat_test, skill_by_level, upsets)
 from simulator import api
 from simulator.core.game import get_game
@@ -53,7 +53,7 @@ def test_study_writes_its_parts_and_frames(studies, game):
     swept = [name for name, _ in data["inputs"]["option_grids"]]
     params = {p.name: p for p in get_game(game).options.params}
     skipped = data["inputs"]["skipped"]
-    assert set(swept) | set(skipped) == set(params) and not set(swept) & set(skipped) and set(SKIPPED[game]) <= set(skipped)
+    assert set(swept) | set(skipped) == set(params) and not set(swept) & set(skipped) and set(get_game(game).balance.skipped) <= set(skipped)
     for name, values in data["inputs"]["option_grids"]:
         assert (out / "options" / name / "_batch.json").is_file() and params[name].default in values
     frames = {p.stem: pl.read_parquet(p) for p in out.glob("*.parquet")}
@@ -81,7 +81,7 @@ def test_study_writes_its_parts_and_frames(studies, game):
     shares = frames["lengths"].group_by("table").agg(pl.col("share").sum())["share"]
     assert ((shares - 1).abs() < 1e-9).all()
     if game == "kamoul":
-        assert frames["powers"]["power"].to_list() == list(balance.POWERS)
+        assert frames["powers"]["power"].to_list() == list(get_game("kamoul").balance.extras["powers"])
         _intervals(frames["powers"], [("base_rate", "base_low", "base_high"), ("off_rate", "off_low", "off_high")])
         levels = frames["skill_levels"]
         assert levels["level"].to_list() == list(get_game("kamoul").levels) * 2
@@ -238,7 +238,7 @@ def test_report_renders_in_headless_chromium_with_every_chart_and_table(studies,
     for figure in page.figures:
         assert figure["caption"].strip() and figure["img"]["alt"]
     data = json.loads((studies[game] / "_study.json").read_text())
-    strategies = list(SKILL_STRATEGIES[game])
+    strategies = list(get_game(game).balance.skill)
     assert len(page.tables["positions"]["rows"]) == len(page.tables["units"]["rows"]) == UNITS[game]
     assert len(page.tables["seat-test"]["rows"]) == 1
     assert sorted(r[0] for r in page.tables["matrix-skill"]["rows"]) == sorted(strategies)
@@ -247,7 +247,7 @@ def test_report_renders_in_headless_chromium_with_every_chart_and_table(studies,
     assert [r[0] for r in page.tables["skipped-options"]["rows"]] == list(data["inputs"]["skipped"])
     assert "lengths" in page.tables and "sides" in page.tables
     if game == "kamoul":
-        assert [r[0] for r in page.tables["powers"]["rows"]] == list(balance.POWERS)
+        assert [r[0] for r in page.tables["powers"]["rows"]] == list(get_game("kamoul").balance.extras["powers"])
         assert [r[2] for r in page.tables["skill-levels"]["rows"]] == ["hands", "manches", "parties", "tops"] * 2
     if game == "kems":
         assert len(page.tables["visibility"]["rows"]) == 12 and "sign-exposure" in page.tables

@@ -33,16 +33,17 @@ class WrittenParts:
 
 
 class ChunkTask:
-    """Plays games ``start <= i < stop`` of ``spec`` through its game plugin. Picklable: it holds only
-    the spec (and the run directory ``out``, for backends whose workers write their own parts) and
-    resolves the plugin where it runs."""
+    """Plays games ``start <= i < stop`` of ``spec`` through its game plugin. Picklable: it holds the spec,
+    the plugin (pickled as a reference to its game's module, which the worker imports) and the run directory
+    ``out``, for backends whose workers write their own parts."""
 
     def __init__(self, spec: RunSpec, out: str | Path | None = None):
         self.spec = spec
+        self.plugin = spec.plugin
         self.out = None if out is None else str(out)
 
     def __call__(self, start: int, stop: int, threads: int | None = None) -> Frames:
-        return self.spec.plugin.simulate_chunk(self.spec, start, stop, threads)
+        return self.plugin.simulate_chunk(self.spec, start, stop, threads)
 
     def write(self, start: int, stop: int, threads: int | None = None) -> WrittenParts:
         """Play the chunk and write its parts into ``out`` (atomically, once); their records."""
@@ -50,7 +51,7 @@ class ChunkTask:
 
         if self.out is None:
             raise ValueError("ChunkTask.write needs the run directory (out)")
-        tables = self.spec.plugin.tables(self.spec.level)
+        tables = self.plugin.tables(self.spec.level)
         return WrittenParts(write_parts(self.out, self.spec, tables, start, stop, self(start, stop, threads)))
 
     def __repr__(self) -> str:

@@ -194,6 +194,23 @@ def write_frame(path: Path, frame: pl.DataFrame) -> None:
         write_json_atomic(root / LEDGER_NAME, dict(sorted(ledger.items())))
 
 
+RESULT_FRAMES = {"tournament": ("matrix", "ratings"), "sweep": ("summary", "outcomes")}  # written on completion
+
+
+def result_writer(kind: str, compute):
+    """The ``on_complete`` of :func:`run_batch` for a batch of ``kind``: ``compute(path)`` (analysis, given by the
+    caller) returns the batch's frames; those of :data:`RESULT_FRAMES` are written into its directory, and all
+    are returned (``BatchRun.frames``)."""
+
+    def write(path):
+        frames = compute(Path(path))
+        for name in RESULT_FRAMES[kind]:
+            write_frame(Path(path) / f"{name}.parquet", frames[name])
+        return frames
+
+    return write
+
+
 def frame_is_recorded(path: Path) -> bool:
     """``True`` when the file at ``path`` is whole: listed by its batch's or study's ledger with these bytes
     (a folder without a ledger: when it exists). A resume writes again what is not."""

@@ -25,9 +25,8 @@ LETTERS = "ABCDEFGHIJKLMNOPQRSTUVWXYZ"
 
 
 def units_of(game: str, players: int) -> list[int]:
-    """The unit (seat or team) of each seat: Kem's seats play for teams ``p mod (P/2)``, other games' seats are
-    their own unit."""
-    return [p % (players // 2) for p in range(players)] if game == "kems" else list(range(players))
+    """The unit of each seat: the side it plays for (:meth:`GamePlugin.side_of_seat`: itself, or its team)."""
+    return get_game(game).side_of_seat(players)
 
 
 def seatings(units: int) -> list[str]:

@@ -1,21 +1,28 @@
-"""What a game package hands to the core: its options, strategies, levels and chunk kernel.
+"""The game contract: what a game package hands to the core, to analysis and to reports.
 
-The runner, the store, the spec validation and the CLI only ever talk to a :class:`GamePlugin`, so a
-new game or a new backend plugs in without either knowing the other.
+The runner, the store, spec validation, analysis, reports and the CLI only ever talk to a :class:`GamePlugin`:
+its options, strategies, levels and tables, its chunk kernel, who results are counted for (seats or teams,
+:meth:`GamePlugin.sides`), which way points go, how a row's winner and each side's position from the deal are
+read, what the balance study sweeps, and how a game is replayed. So nothing outside a game's own packages
+needs to know which game it is handling, and a new game is its package plus one line in ``simulator.games``.
+
+The core never imports a game: ``simulator.games`` (a layer above) registers the plugins here with
+:func:`register_games`, and :func:`get_game` reads them; a :class:`~simulator.core.spec.RunSpec` carries its
+plugin.
 """
 
 from __future__ import annotations
 
-import importlib
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Callable
 
 import numpy as np
+import polars as pl
 
 from simulator.core.errors import SpecError
 from simulator.core.params import ParamSet
 
-GAMES = ("kamoul", "rami", "kems")
+TEAM_KEYS = "ABCDEFGH"
 
 
 @dataclass(frozen=True)
@@ -63,19 +70,6 @@ def seat_list(seats, strategies: dict[str, StrategyDef]) -> list[Seat]:
     return out
 
 
-def replay_hooks(game: str) -> tuple[Callable, Callable]:
-    """``(replay, trace_hashes)`` for a plugin: ``simulator.<game>.replay``'s ``replay_text`` and
-    ``trace_hashes``, imported on first use (replaying needs the reference engine, simulating does not)."""
-
-    def replay(spec, index: int) -> str:
-        return importlib.import_module(f"simulator.{game}.replay").replay_text(spec, index)
-
-    def trace_hashes(spec, index: int) -> list[int]:
-        return importlib.import_module(f"simulator.{game}.replay").trace_hashes(spec, index)
-
-    return replay, trace_hashes
-
-
 def seats_of(spec) -> list[Seat]:
     """The :class:`Seat` of every seat of a run spec (its game's registered strategies, resolved parameters)."""
     strategies = spec.plugin.strategies
@@ -94,14 +88,68 @@ def seat_arrays(seats: list[Seat]) -> tuple[np.ndarray, np.ndarray]:
 
 
 @dataclass(frozen=True)
-class GamePlugin:
-    """The contract between one game package and the core.
+class Side:
+    """One unit results are counted for: a seat, or a team of seats. ``key`` suffixes its per-side columns
+    (``points_0``, ``points_A``), ``label`` names it for people."""
 
-    * ``simulate_chunk(spec, start, stop, threads)`` plays games ``start <= i < stop`` of the run and
-      returns ``{table_name: polars.DataFrame}`` whose rows are sorted by game index; game ``i``
-      depends only on ``(spec, i)``.
-    * ``tables(level)`` names the tables a run at that level writes, the first one being the
-      finest (e.g. ``("hands", "manches")``).
+    index: int
+    key: str
+    label: str
+    seats: tuple[int, ...]
+
+
+# why the balance study leaves an option out (BalanceHints.skipped), in the same words for every game
+SKIP_GUARD = "simulation guard, not a rule"
+SKIP_ACROSS = "acts only across hands, rounds or manches (the sweeps play one)"
+SKIP_PHYSICAL = "physical layer or perception model, not a rule"
+SKIP_TIME = "parameter of the discrete-time model, not a rule"
+
+
+@dataclass(frozen=True)
+class BalanceHints:
+    """What the balance study needs to know of a game.
+
+    ``skill``: the strategies of its luck-versus-skill tournament (``random`` first); ``skipped``: the rule
+    options it does not sweep, each with the reason; ``values``: the values swept for numeric options (others: the
+    default and a value either side); ``extras``: the game's own parts by name, with their settings (e.g.
+    ``{"powers": ("peek_own", ...)}``: Kamoul's card powers, one sweep per heuristic parameter)."""
+
+    skill: tuple[str, ...]
+    skipped: dict[str, str] = field(default_factory=dict)
+    values: dict[str, tuple] = field(default_factory=dict)
+    extras: dict[str, tuple] = field(default_factory=dict)
+
+
+@dataclass(frozen=True)
+class GamePlugin:
+    """The contract between one game package and everything else.
+
+    Playing:
+
+    * ``simulate_chunk(spec, start, stop, threads)`` plays games ``start <= i < stop`` of the run with the kernel
+      and returns ``{table_name: polars.DataFrame}`` whose rows are sorted by game index; game ``i`` depends only
+      on ``(spec, i)``;
+    * ``level_tables[level]`` names the tables a run at that level writes, the finest first
+      (:meth:`tables`); ``chunk_sizes[level]`` the default games per chunk; ``row_order[table]`` the column that
+      orders a game's rows in a table when it has several (``hand``, ``round``);
+    * ``reference_play(spec, index, log)`` plays game ``index`` with the reference engine, appending its
+      play-by-play to ``log`` (a list, or ``None``), and returns the event-trace hash of each row of its finest
+      table; ``replay_legend(spec)`` is the line that explains the play-by-play's notation.
+
+    Reading results (analysis and reports):
+
+    * :meth:`sides`: seats, or with ``team_count`` teams of interleaved seats (seat ``p`` plays for team
+      ``p mod T``, partners opposite);
+    * ``lower_is_better``: which way points go;
+    * ``row_winner(players)``: a polars expression, over the finest table, of the index of the side that won the
+      row (-1: none); coarser tables carry a ``winners`` bit mask over the sides;
+    * ``row_position(side, players)``: a polars expression of that side's position from the deal in each row of
+      the finest table (0 = the side that plays first); ``position_names`` = the names of the first position,
+      of another one (``{k}`` = its ordinal) and of the last;
+    * ``balance``: :class:`BalanceHints`; ``report_sections``: the game's own sections of a run report, by name.
+
+    ``home`` is the module-level function that returns this plugin: a plugin is pickled as a reference to it, so
+    a run spec travels to a cluster's workers without copying the game.
     """
 
     name: str
@@ -112,13 +160,52 @@ class GamePlugin:
     default_strategy: str
     default_players: int
     check_players: Callable[[int, dict], None]
-    tables: Callable[[str], tuple[str, ...]]
+    level_tables: dict[str, tuple[str, ...]]
     simulate_chunk: Callable
-    default_chunk_size: Callable[[str], int]
-    replay: Callable | None = None
-    trace_hashes: Callable | None = None
-    """``trace_hashes(spec, index)``: the event-trace hash of each row of game ``index`` in the finest table
-    (its ``trace`` column, in row order), replayed with the reference engine; ``None`` if the game has none."""
+    chunk_sizes: dict[str, int]
+    home: Callable[[], "GamePlugin"]
+    reference_play: Callable | None = None
+    replay_legend: Callable | None = None
+    row_order: dict[str, str] = field(default_factory=dict)
+    team_count: Callable[[int], int] | None = None
+    lower_is_better: bool = True
+    row_winner: Callable[[int], pl.Expr] = lambda players: pl.col("winner").cast(pl.Int64)
+    row_position: Callable[[int, int], pl.Expr] | None = None
+    position_names: tuple[str, str, str] = ("first to play", "plays {k}", "plays {k} (the dealer)")
+    balance: BalanceHints | None = None
+    report_sections: tuple[str, ...] = ()
+
+    def __reduce__(self):
+        return (self.home, ())
+
+    def tables(self, level: str) -> tuple[str, ...]:
+        return self.level_tables[level]
+
+    def default_chunk_size(self, level: str) -> int:
+        return self.chunk_sizes[level]
+
+    def sides(self, players: int) -> tuple[Side, ...]:
+        """Who results are counted for at a table of ``players``: every seat, or the teams."""
+        if self.team_count is None:
+            return tuple(Side(p, str(p), self.side_label(p), (p,)) for p in range(players))
+        teams = self.team_count(players)
+        return tuple(Side(t, TEAM_KEYS[t], self.side_label(t), tuple(range(t, players, teams))) for t in range(teams))
+
+    def side_label(self, index: int) -> str:
+        """``seat 2``, ``team B``: a side as people name it."""
+        return f"seat {index}" if self.team_count is None else f"team {TEAM_KEYS[index]}"
+
+    def side_of_seat(self, players: int) -> list[int]:
+        """The index of the side each seat plays for."""
+        out = [0] * players
+        for side in self.sides(players):
+            for seat in side.seats:
+                out[seat] = side.index
+        return out
+
+    @property
+    def side_kind(self) -> str:
+        return "seat" if self.team_count is None else "team"
 
     def strategy(self, name: str, field: str = "--strategy") -> StrategyDef:
         try:
@@ -127,8 +214,82 @@ class GamePlugin:
             raise SpecError(field, name, ", ".join(self.strategies), "is not a strategy of " + self.name) from None
 
 
-def get_game(name: str) -> GamePlugin:
-    """The plugin of game ``name`` (imported on first use)."""
-    if name not in GAMES:
-        raise SpecError("game", name, ", ".join(GAMES))
-    return importlib.import_module(f"simulator.{name}.plugin").PLUGIN
+@dataclass(frozen=True)
+class EnginePair:
+    """A game's two engines in the shape Rami and Kem's share, giving its plugin ``simulate_chunk`` and
+    ``reference_play`` (written once here instead of once per game):
+
+    * ``rules_of(options)``: the engines' rules from the spec's options (``{name: value}``);
+    * ``kernel(rules, seats, seed, start, stop, level, threads)``: the raw rows of games ``[start, stop)``;
+    * ``frames(raw, players, labels, level)``: the typed tables;
+    * ``reference()``: the reference engine's game class, imported when first needed (simulating does not need
+      it), called as ``Game(rules, seats, seed, index, level, log).play()`` whose ``traces`` are its rows' hashes.
+    """
+
+    rules_of: Callable[[dict], object]
+    kernel: Callable
+    frames: Callable
+    reference: Callable[[], Callable]
+
+    def simulate_chunk(self, spec, start: int, stop: int, threads: int | None = None) -> dict[str, pl.DataFrame]:
+        raw = self.kernel(self.rules_of(dict(spec.options)), seats_of(spec), spec.seed, start, stop, spec.level,
+                          threads)
+        return self.frames(raw, spec.players, [s.label() for s in spec.strategies], spec.level)
+
+    def reference_play(self, spec, index: int, log: list[str] | None) -> list[int]:
+        game = self.reference()
+        return game(self.rules_of(dict(spec.options)), seats_of(spec), spec.seed, index, spec.level, log).play().traces
+
+
+def replay_text(spec, index: int) -> str:
+    """The play-by-play of game ``index`` of ``spec``, replayed with its game's reference engine."""
+    plugin = spec.plugin
+    log: list[str] = []
+    plugin.reference_play(spec, index, log)
+    side = plugin.side_of_seat(spec.players)
+    sides = plugin.sides(spec.players)
+    seats = ", ".join(f"P{p}={s.label()}" + (f" ({sides[side[p]].label})" if plugin.team_count else "")
+                      for p, s in enumerate(spec.strategies))
+    head = [f"{spec.game} game {index} of seed {spec.seed} ({spec.level}, {spec.players} players: {seats})"]
+    legend = plugin.replay_legend(spec) if plugin.replay_legend else ""
+    return "\n".join(head + ([legend] if legend else []) + log)
+
+
+def trace_hashes(spec, index: int) -> list[int]:
+    """The event-trace hash of each row of game ``index`` in the finest table (its ``trace`` column, in row
+    order), replayed with the reference engine."""
+    return [int(t) for t in spec.plugin.reference_play(spec, index, None)]
+
+
+_REGISTRY: dict[str, GamePlugin] = {}
+
+
+def register_games(plugins) -> dict[str, GamePlugin]:
+    """Make ``plugins`` the games :func:`get_game` knows (``simulator.games`` does it once, for every game);
+    returns ``{name: plugin}``."""
+    _REGISTRY.clear()
+    _REGISTRY.update({p.name: p for p in plugins})
+    return _REGISTRY
+
+
+def register_game(plugin: GamePlugin) -> None:
+    """Add one game (a game outside this package, e.g. a test's)."""
+    _REGISTRY[plugin.name] = plugin
+
+
+def unregister_game(name: str) -> None:
+    _REGISTRY.pop(name, None)
+
+
+def game_names() -> tuple[str, ...]:
+    return tuple(_REGISTRY)
+
+
+def get_game(name) -> GamePlugin:
+    """The plugin of the game called ``name`` (or ``name`` itself when it is a plugin)."""
+    if isinstance(name, GamePlugin):
+        return name
+    try:
+        return _REGISTRY[name]
+    except (KeyError, TypeError):
+        raise SpecError("game", name, ", ".join(_REGISTRY) or "(no game registered: import simulator.games)") from None

@@ -139,7 +139,7 @@ def build_spec(
     seats = [parse_strategy(plugin, t) for t in texts]
     if len(seats) == 1:
         seats = seats * players
-    return RunSpec(game, n, seed, players, level, tuple(seats), tuple(resolved.items()))
+    return RunSpec(plugin.name, n, seed, players, level, tuple(seats), tuple(resolved.items()))
 
 
 def _players_field(plugin: GamePlugin, players, options: dict) -> int:

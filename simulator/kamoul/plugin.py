@@ -1,18 +1,33 @@
-"""Kamoul as the core sees it (see ``simulator.core.game.GamePlugin``)."""
+"""Kamoul as the rest of cardsim sees it (see ``simulator.core.game.GamePlugin``)."""
 
 from __future__ import annotations
 
-from simulator.core.game import GamePlugin, replay_hooks
+import polars as pl
+
+from simulator.core.game import SKIP_ACROSS, SKIP_GUARD, SKIP_PHYSICAL, BalanceHints, GamePlugin
 from simulator.kamoul import records
-from simulator.kamoul.engine import simulate_chunk
+from simulator.kamoul.engine import rules_of, seats_of, simulate_chunk
 from simulator.kamoul.reference import LEVELS
 from simulator.kamoul.rules import OPTIONS, check_players
 from strategies.kamoul import DEFAULT_STRATEGY, STRATEGIES
 
-_CHUNK = {"hands": 250_000, "manches": 10_000, "parties": 4_000, "tops": 1_500}
 
 
-_replay, _trace_hashes = replay_hooks("kamoul")
+def plugin() -> GamePlugin:
+    return PLUGIN
+
+
+def reference_play(spec, index: int, log: list[str] | None) -> list[int]:
+    """Game ``index`` of ``spec`` played by the reference engine; its hands' trace hashes."""
+    from simulator.kamoul.reference import Game  # replaying needs the reference engine, simulating does not
+
+    return Game(rules_of(spec), seats_of(spec), spec.seed, index, spec.level, log).play().traces
+
+
+def row_position(seat: int, players: int) -> pl.Expr:
+    """K3: the dealer's left plays first, so seat ``p`` plays ``(p - dealer - 1) mod P``-th in a hand."""
+    return (seat - pl.col("dealer").cast(pl.Int64) - 1) % players
+
 
 PLUGIN = GamePlugin(
     name="kamoul",
@@ -23,9 +38,23 @@ PLUGIN = GamePlugin(
     default_strategy=DEFAULT_STRATEGY,
     default_players=4,
     check_players=check_players,
-    tables=lambda level: records.TABLES[level],
+    level_tables=records.TABLES,
     simulate_chunk=simulate_chunk,
-    default_chunk_size=lambda level: _CHUNK[level],
-    replay=_replay,
-    trace_hashes=_trace_hashes,
+    chunk_sizes={"hands": 250_000, "manches": 10_000, "parties": 4_000, "tops": 1_500},
+    home=plugin,
+    reference_play=reference_play,
+    replay_legend=lambda spec: "cards: rank + suit (C D H S); values A=1, 2-10 face, J=Q=1, KD/KH=0, KC/KS=15; positions count from 0",
+    row_order={"hands": "hand"},
+    lower_is_better=True,
+    row_position=row_position,
+    position_names=("first to play (dealer's left)", "plays {k}", "plays {k} (the dealer)"),
+    balance=BalanceHints(
+        skill=("random", "balanced", "cautious", "aggressive"),
+        skipped={"max_turns_per_hand": SKIP_GUARD, "max_hands_per_manche": SKIP_GUARD, "au_score_30": SKIP_ACROSS,
+                 "p_stick": SKIP_PHYSICAL, "p_out_of_turn": SKIP_PHYSICAL, "p_reorder": SKIP_PHYSICAL,
+                 "swap_observed_prob": SKIP_PHYSICAL, "race_policy": SKIP_PHYSICAL},
+        values={"n_decks": (1, 2), "hand_size": (3, 4, 5, 6), "initial_peeks": (0, 1, 2, 3),
+                "ultime_min_cards": (1, 2, 3), "min_turns_before_call": (0, 1, 2, 4)},
+        extras={"powers": ("peek_own", "peek_opponent", "swap", "king"), "best_of_three": ()},
+    ),
 )

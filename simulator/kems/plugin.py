@@ -1,30 +1,53 @@
-"""Kem's as the core sees it (see ``simulator.core.game.GamePlugin``)."""
+"""Kem's as the rest of cardsim sees it (see ``simulator.core.game.GamePlugin``)."""
 
 from __future__ import annotations
 
 import polars as pl
 
-from simulator.core.game import GamePlugin, replay_hooks, seats_of
-from simulator.core.spec import RunSpec
+from simulator.core.game import (SKIP_ACROSS, SKIP_GUARD, SKIP_PHYSICAL, SKIP_TIME, TEAM_KEYS, BalanceHints, EnginePair,
+                                 GamePlugin)
 from simulator.kems import records
 from simulator.kems.engine import raw_kernel, to_frames
 from simulator.kems.reference import LEVELS
 from simulator.kems.rules import OPTIONS, Rules, check_players
 from strategies.kems import DEFAULT_STRATEGY, STRATEGIES
 
-_CHUNK = {"manches": 100_000, "games": 10_000}
 
 
-def rules_of(spec: RunSpec) -> Rules:
-    return Rules.from_options(dict(spec.options))
+def plugin() -> GamePlugin:
+    return PLUGIN
 
 
-def simulate_chunk(spec: RunSpec, start: int, stop: int, threads: int | None = None) -> dict[str, pl.DataFrame]:
-    raw = raw_kernel(rules_of(spec), seats_of(spec), spec.seed, start, stop, spec.level, threads)
-    return to_frames(raw, spec.players, [s.label() for s in spec.strategies], spec.level)
+def _reference_game():
+    from simulator.kems.reference import Game  # replaying needs the reference engine, simulating does not
+
+    return Game
 
 
-_replay, _trace_hashes = replay_hooks("kems")
+ENGINES = EnginePair(Rules.from_options, raw_kernel, to_frames, _reference_game)
+
+
+def teams(players: int) -> int:
+    """KM1: two teams at 4 players, three at 6; seat ``p`` plays for team ``p mod (P/2)`` (partners opposite)."""
+    return players // 2
+
+
+def row_winner(players: int) -> pl.Expr:
+    """The team with the strictly highest points of the manche (-1 when none or a tie)."""
+    points = [pl.col(f"points_{TEAM_KEYS[t]}") for t in range(teams(players))]
+    best = pl.max_horizontal(points)
+    unique = pl.sum_horizontal([(p == best).cast(pl.Int64) for p in points]) == 1
+    winner = pl.lit(-1, pl.Int64)
+    for t in reversed(range(len(points))):
+        winner = pl.when(unique & (points[t] == best)).then(pl.lit(t, pl.Int64)).otherwise(winner)
+    return winner
+
+
+def row_position(team: int, players: int) -> pl.Expr:
+    """KM3: the deal starts at the dealer's left, so team ``t`` is at ``(t - dealer - 1) mod T`` (0 = the team of
+    the dealer's left, dealt first; the last one is the dealer's team, which sweeps)."""
+    return (team - pl.col("dealer").cast(pl.Int64) - 1) % teams(players)
+
 
 PLUGIN = GamePlugin(
     name="kems",
@@ -35,9 +58,26 @@ PLUGIN = GamePlugin(
     default_strategy=DEFAULT_STRATEGY,
     default_players=4,
     check_players=check_players,
-    tables=lambda level: records.TABLES[level],
-    simulate_chunk=simulate_chunk,
-    default_chunk_size=lambda level: _CHUNK[level],
-    replay=_replay,
-    trace_hashes=_trace_hashes,
+    level_tables=records.TABLES,
+    simulate_chunk=ENGINES.simulate_chunk,
+    chunk_sizes={"manches": 100_000, "games": 10_000},
+    home=plugin,
+    reference_play=ENGINES.reference_play,
+    replay_legend=lambda spec: (f"one tick = {rules_of(spec).tick:g} s; cards: rank + suit (C D H S); partners sit "
+                                "opposite; every exchange is public, signs are seen only by those listed"),
+    team_count=teams,
+    lower_is_better=False,
+    row_winner=row_winner,
+    row_position=row_position,
+    position_names=("team of the dealer's left", "team {k} from the dealer's left", "the dealer's team"),
+    balance=BalanceHints(
+        skill=("random", "balanced", "blocker", "discreet", "watcher", "sprinter"),
+        skipped={"max_ticks": SKIP_GUARD, "target": SKIP_ACROSS, "signs_change_each_manche": SKIP_ACROSS, "race_policy": SKIP_PHYSICAL,
+                 **{name: SKIP_TIME for name in ("tick", "lag_ticks", "turn_up_time", "sweep_time", "quiet_time",
+                                            "sign_delay", "reaction_min", "reaction_max", "false_kems_rate",
+                                            "false_contre_rate", "double_window", "rho")},
+                 "kappa0": "swept with the sign's visibility (OUT/signs/)"},
+        extras={"signs": ("visibility=0.2,0.5,0.8,1.0", "kappa0=0.05,0.1,0.3")},
+    ),
+    report_sections=("sign exposure",),
 )

@@ -1,19 +1,22 @@
-"""Rami "Kracouil" as the core sees it (see ``simulator.core.game.GamePlugin``)."""
+"""Rami "Kracouil" as the rest of cardsim sees it (see ``simulator.core.game.GamePlugin``)."""
 
 from __future__ import annotations
 
 import polars as pl
 
 from simulator.core.errors import SpecError
-from simulator.core.game import GamePlugin, replay_hooks, seats_of
-from simulator.core.spec import RunSpec
+from simulator.core.game import SKIP_ACROSS, SKIP_GUARD, SKIP_PHYSICAL, BalanceHints, EnginePair, GamePlugin
 from simulator.rami import records
 from simulator.rami.engine import raw_kernel, to_frames
 from simulator.rami.reference import LEVELS
 from simulator.rami.rules import OPTIONS, Rules, check_players
+
 from strategies.rami import DEFAULT_STRATEGY, STRATEGIES
 
-_CHUNK = {"rounds": 20_000, "games": 200}
+
+
+def plugin() -> GamePlugin:
+    return PLUGIN
 
 
 def check_spec(players: int, values: dict) -> None:
@@ -24,16 +27,20 @@ def check_spec(players: int, values: dict) -> None:
                         "is not implemented yet)")
 
 
-def rules_of(spec: RunSpec) -> Rules:
-    return Rules.from_options(dict(spec.options))
+def _reference_game():
+    from simulator.rami.reference import Game  # replaying needs the reference engine, simulating does not
+
+    return Game
 
 
-def simulate_chunk(spec: RunSpec, start: int, stop: int, threads: int | None = None) -> dict[str, pl.DataFrame]:
-    raw = raw_kernel(rules_of(spec), seats_of(spec), spec.seed, start, stop, spec.level, threads)
-    return to_frames(raw, spec.players, [s.label() for s in spec.strategies], spec.level)
+ENGINES = EnginePair(Rules.from_options, raw_kernel, to_frames, _reference_game)
 
 
-_replay, _trace_hashes = replay_hooks("rami")
+def row_position(seat: int, players: int) -> pl.Expr:
+    """R2/R3: play runs counter-clockwise from ``first`` (the dealer's right-hand neighbour, 14 cards), so seat
+    ``p`` plays ``(first - p) mod P``-th in a round."""
+    return (pl.col("first").cast(pl.Int64) - seat) % players
+
 
 PLUGIN = GamePlugin(
     name="rami",
@@ -44,9 +51,22 @@ PLUGIN = GamePlugin(
     default_strategy=DEFAULT_STRATEGY,
     default_players=4,
     check_players=check_spec,
-    tables=lambda level: records.TABLES[level],
-    simulate_chunk=simulate_chunk,
-    default_chunk_size=lambda level: _CHUNK[level],
-    replay=_replay,
-    trace_hashes=_trace_hashes,
+    level_tables=records.TABLES,
+    simulate_chunk=ENGINES.simulate_chunk,
+    chunk_sizes={"rounds": 20_000, "games": 200},
+    home=plugin,
+    reference_play=ENGINES.reference_play,
+    replay_legend=lambda spec: "cards: rank + suit (C D H S), JK = joker (JK=7H: a joker standing for 7H); "
+                  "end values A=11, J/Q/K=10, joker 20; lower totals are better",
+    row_order={"rounds": "round"},
+    lower_is_better=True,
+    row_position=row_position,
+    position_names=("first to play (14 cards, dealer's right)", "plays {k}", "plays {k} (the dealer)"),
+    balance=BalanceHints(
+        skill=("random", "open-asap", "open-big", "rami-sec-hunter", "joker-keeper"),
+        skipped={"max_turns_per_round": SKIP_GUARD, "target": SKIP_ACROSS, "notice_prob": SKIP_PHYSICAL, "race_policy": SKIP_PHYSICAL},
+        values={"n_decks": (0, 1, 2, 3), "hand_cards": (11, 13, 15), "opening_points": (40, 51, 61, 71),
+                "rami_sec_bonus": (-100, -50, 0), "rami_sec_unopened": (100, 200, 300),
+                "unopened_penalty": (0, 50, 100)},
+    ),
 )

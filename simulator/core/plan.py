@@ -1,0 +1,227 @@
+"""A study as a plan the core executes: ordered parts (runs, batches, resumable steps), a study file, a lock,
+one progress bar, and the study's frames once every part is done.
+
+A study module (``analysis/<study>.py``) validates its inputs and returns a :class:`Plan`; it never runs games
+itself. :func:`execute` does the rest, the same way for every study:
+
+* refuse a directory that cannot hold this study with these inputs before anything is written
+  (:func:`check_same_study`: a file, a run, a batch, another study, the same study with other inputs, a
+  non-empty directory that is no study), then hold the directory's lock while the parts take their own;
+* write ``OUT/_study.json`` = ``{"study", "game", "inputs", "parts", **record}``;
+* run the parts in order under one bar. A part is made when its turn comes (:attr:`Part.make`), so a later part
+  may depend on what earlier ones found (Kamoul's balance study plays its best preset, chosen by the skill
+  tournament); ``Plan.after(name)`` returns keys to add to the study file when part ``name`` is done;
+* once all are done, compute ``Plan.frames(OUT)`` (pure functions of the stored tables), write each as
+  ``OUT/<name>.parquet`` and mark the study file ``"complete": true``.
+
+Every part resumes (runs and batches from their chunks, steps from their own part files), so running the same
+study again resumes it; an interrupted part stops the plan with ``interrupted`` set.
+"""
+
+from __future__ import annotations
+
+import json
+from contextlib import contextmanager
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Callable, Sequence
+
+import polars as pl
+
+from simulator.core.batch import Batch, _write_json_atomic, result_writer, run_batch, write_frame
+from simulator.core.errors import SpecError
+from simulator.core.spec import RunSpec
+
+STUDY_FILE = "_study.json"
+
+
+@dataclass(frozen=True)
+class Step:
+    """Work a study does itself, resumably (e.g. sampled rollouts into part files): ``run(progress) -> bool``,
+    False when interrupted."""
+
+    run: Callable[[bool], bool]
+
+
+@dataclass(frozen=True)
+class Part:
+    """One part of a plan: its ``name`` (its directory under the study when it is a run or a batch), ``make()``
+    -> a :class:`~simulator.core.spec.RunSpec`, a :class:`~simulator.core.batch.Batch` or a :class:`Step`, and for
+    a batch ``stores(path) -> {name: frame}``, its frames (analysis) of which the result frames are written into
+    the batch directory when it completes (:data:`simulator.core.batch.RESULT_FRAMES`)."""
+
+    name: str
+    make: Callable[[], RunSpec | Batch | Step]
+    stores: Callable[[Path], dict] | None = None
+
+
+@dataclass(frozen=True)
+class Plan:
+    """What :func:`execute` runs: the ``study`` and ``game`` names, the ``inputs`` that identify it (a resumed
+    study must have the same; ``how`` names the options that must match), its ``parts``, ``frames(out)``, and
+    optionally ``after(name) -> dict`` (keys for the study file) and the study file's first ``record``."""
+
+    study: str
+    game: str
+    inputs: dict
+    how: str
+    parts: Sequence[Part]
+    frames: Callable[[Path], dict[str, pl.DataFrame]]
+    after: Callable[[str], dict | None] | None = None
+    record: dict = field(default_factory=dict)
+
+
+@dataclass
+class StudyRun:
+    path: Path
+    interrupted: bool
+    frames: dict[str, pl.DataFrame] | None
+
+
+def execute(plan: Plan, out: str | Path, *, threads: int | None = None, chunk_size: int | None = None,
+            progress: bool = True) -> StudyRun:
+    """Run (or resume) ``plan`` into ``out``; see the module doc."""
+    from tqdm import tqdm
+
+    from simulator.core.runner import run
+
+    path = Path(out)
+    with open_study(path, plan.study, plan.inputs, plan.how):
+        record = {"study": plan.study, "game": plan.game, "inputs": plan.inputs,
+                  "parts": [part.name for part in plan.parts], **plan.record}
+        if (path / STUDY_FILE).exists():  # a resumed study keeps what its finished parts recorded
+            previous = load_study_file(path, plan.study)
+            record.update({k: v for k, v in previous.items() if k not in record or k in plan.record})
+        record.pop("complete", None)
+        _write_json_atomic(path / STUDY_FILE, record)
+        desc = f"study {plan.study} {plan.game}"
+        with tqdm(plan.parts, desc=desc, unit="part", disable=None if progress else True, dynamic_ncols=True) as bar:
+            for part in bar:
+                bar.set_postfix_str(part.name)
+                work = part.make()
+                if isinstance(work, Step):
+                    done = work.run(progress)
+                elif isinstance(work, Batch):
+                    on_complete = None if part.stores is None else result_writer(work.kind, part.stores)
+                    done = not run_batch(work, path / part.name, chunk_size=chunk_size, threads=threads,
+                                         progress=progress, on_complete=on_complete).interrupted
+                else:
+                    done = not run(work, path / part.name, chunk_size=chunk_size, threads=threads,
+                                   progress=progress).interrupted
+                if not done:
+                    return StudyRun(path, True, None)
+                extra = plan.after(part.name) if plan.after is not None else None
+                if extra:
+                    record.update(extra)
+                    _write_json_atomic(path / STUDY_FILE, record)
+        frames = plan.frames(path)
+        for name, frame in frames.items():
+            write_frame(path / f"{name}.parquet", frame)
+        _write_json_atomic(path / STUDY_FILE, {**record, "complete": True})
+        return StudyRun(path, False, frames)
+
+
+# --- the study file, the directory, the settings: validated before anything is written ----------------------
+
+
+def load_study_file(out: str | Path, name: str, field: str = "--out") -> dict:
+    """``out/_study.json`` of the study ``name``; :class:`SpecError` on ``field`` when missing or another study's."""
+    path = Path(out) / STUDY_FILE
+    try:
+        data = json.loads(path.read_text(encoding="utf-8"))
+        assert isinstance(data, dict) and data["study"] == name and isinstance(data["inputs"], dict)
+        return data
+    except FileNotFoundError:
+        raise SpecError(field, str(out), f"a {name} study directory", f"has no {STUDY_FILE}") from None
+    except (OSError, ValueError, KeyError, AssertionError, TypeError, RecursionError):
+        raise SpecError(field, str(out), f"a {name} study directory",
+                        f"has a broken {STUDY_FILE} or holds another study") from None
+
+
+def recorded_study_name(out: str | Path) -> str | None:
+    """The name recorded in ``out/_study.json`` (not checked against any registry), or ``None`` when ``out``
+    holds no study file."""
+    path = Path(out) / STUDY_FILE
+    if not path.is_file():
+        return None
+    try:
+        name = json.loads(path.read_text(encoding="utf-8"))["study"]
+    except (OSError, ValueError, KeyError, TypeError, RecursionError):
+        raise SpecError("RUN", str(out), "a study directory", f"has a broken {STUDY_FILE}") from None
+    if not isinstance(name, str):
+        raise SpecError("RUN", str(out), "a study directory", f"names an unknown study {name!r}")
+    return name
+
+
+def check_same_study(out: str | Path, name: str, inputs: dict, how: str) -> None:
+    """Refuse (:class:`SpecError`, nothing written) an ``out`` that cannot hold the study ``name`` with these
+    ``inputs``: a file, a run, a tournament or sweep, another study, the same study with other inputs (``how``
+    names the options that must match), or a non-empty directory that is no study."""
+    from simulator.core.store import is_housekeeping
+
+    path = Path(out)
+    allowed = f"a new or empty directory, or the same study ({how})"
+    if not path.exists():
+        return
+    if not path.is_dir():
+        raise SpecError("--out", str(path), allowed, "is a file, not a directory")
+    if (path / STUDY_FILE).exists():
+        if load_study_file(out, name)["inputs"] != json.loads(json.dumps(inputs)):
+            raise SpecError("--out", str(out), allowed, "holds a different study")
+        return
+    for marker, what in (("_manifest.json", "a run"), ("_batch.json", "a tournament or sweep")):
+        if (path / marker).exists():
+            raise SpecError("--out", str(path), allowed, f"holds {what} ({marker}), not a {name} study")
+    if not all(is_housekeeping(e.name) for e in path.iterdir()):
+        raise SpecError("--out", str(path), allowed, f"is not empty and is not a cardsim study (no {STUDY_FILE})")
+
+
+@contextmanager
+def open_study(out: str | Path, name: str, inputs: dict, how: str):
+    """Create ``out`` if needed and hold its lock for the duration (the check of :func:`check_same_study` is
+    made again under the lock); yields the directory."""
+    from simulator.core.dirlock import DirLock
+
+    check_same_study(out, name, inputs, how)
+    path = Path(out)
+    path.mkdir(parents=True, exist_ok=True)
+    with DirLock(path, "--out"):
+        check_same_study(out, name, inputs, how)
+        yield path
+
+
+def check_rounds(n) -> int:
+    if isinstance(n, bool) or not isinstance(n, int) or not 1 <= n <= 10**12:
+        raise SpecError("-n", n, "a number of rounds per cell in [1, 10^12]")
+    return n
+
+
+def check_study_settings(*, n: int, seed, threads, chunk_size) -> None:
+    """The seed, threads and chunk size of a study, validated (:class:`SpecError`) before anything is written:
+    they are used only by later parts, which must not fail after earlier ones wrote."""
+    from simulator.core.backends import check_threads
+    from simulator.core.runner import MAX_CHUNKS, check_chunk_size
+    from simulator.core.spec import MAX_SEED
+
+    if isinstance(seed, bool) or not isinstance(seed, int) or not 0 <= seed <= MAX_SEED:
+        raise SpecError("--seed", seed, f"an integer in [0, {MAX_SEED}]")
+    check_threads(threads)
+    if chunk_size is not None:
+        check_chunk_size(chunk_size)
+        if -(-n // chunk_size) > MAX_CHUNKS:
+            raise SpecError("--chunk-size", chunk_size, f"an integer >= {-(-n // MAX_CHUNKS):,} for -n {n:,} (at most "
+                            f"{MAX_CHUNKS:,} chunks in one run)", f"makes {-(-n // chunk_size):,} chunks")
+
+
+def check_players(players, allowed=range(2, 7)) -> tuple[int, ...]:
+    """The player counts of a study: distinct integers in ``allowed``; :class:`SpecError` otherwise."""
+    lo, hi = min(allowed), max(allowed)
+    example = ",".join(str(p) for p in list(allowed)[:3])
+    try:
+        values = tuple(int(p) for p in (players.split(",") if isinstance(players, str) else players))
+    except (TypeError, ValueError):
+        raise SpecError("--players", players, f"player counts in [{lo}, {hi}] separated by commas, e.g. {example}") from None
+    if not values or len(set(values)) != len(values) or any(p not in allowed for p in values):
+        raise SpecError("--players", players if isinstance(players, str) else ",".join(map(str, values)),
+                        f"distinct player counts in [{lo}, {hi}] separated by commas, e.g. {example}")
+    return values
