@@ -37,7 +37,10 @@ NO_SEC = -2  # unopened_phase: no rami sec this turn (-1: a rami sec laying ever
 # ------------------------------------------------------------------------------------------ R1, R14
 @njit(refcount=False)
 def shuffle(cards, n, rng):
-    """Round.shuffle: Fisher–Yates from the end, one ``below`` per position."""
+    """Round.shuffle: Fisher–Yates from the end, one ``below`` per position.
+
+    The Kem's kernel has the same function: it belongs in ``simulator/core/rng.py`` once (left to the core's
+    owner; this package does not edit the core)."""
     for i in range(n - 1, 0, -1):
         j = below(rng, i + 1)
         t = cards[i]
@@ -135,14 +138,21 @@ def _take_plan(p, rules, state, scratch):
 
 
 @njit(refcount=False)
-def _open_with(p, n, points, state, scratch):
-    """Round.open_with (R7): the melds ``scratch.opening[:n]`` go down together."""
-    fold(state.trace, EV_OPEN, p, points, n)
+def _go_down(p, melds, n, points, event, state):
+    """The melds ``melds[:n]`` go down together as ``p``'s opening (R7, ``event`` EV_OPEN) or rami sec (R12,
+    EV_RAMI_SEC) worth ``points``; from now on ``p`` has opened."""
+    fold(state.trace, event, p, points, n)
     for i in range(n):
-        lay_meld(p, scratch.opening, i, state)
+        lay_meld(p, melds, i, state)
     state.opened[p] = 1
     state.open_turn[p] = state.own_turns[p]
     state.open_points[p] = points
+
+
+@njit(refcount=False)
+def _open_with(p, n, points, state, scratch):
+    """Round.open_with (R7): the melds ``scratch.opening[:n]`` go down together."""
+    _go_down(p, scratch.opening, n, points, EV_OPEN, state)
 
 
 @njit(refcount=False)
@@ -204,12 +214,7 @@ def _lay_rami_sec(p, n_sec, rules, state, scratch):
     sec_points = 0  # TableOps.melds_points (R12: 51 not needed, but recorded)
     for i in range(n_sec):
         sec_points += opening_value_nb(scratch.laydown[i], rules.joker_opening_value == JOKER_VALUE.represented)
-    fold(state.trace, EV_RAMI_SEC, p, sec_points, n_sec)
-    for i in range(n_sec):
-        lay_meld(p, scratch.laydown, i, state)
-    state.opened[p] = 1
-    state.open_turn[p] = state.own_turns[p]
-    state.open_points[p] = sec_points
+    _go_down(p, scratch.laydown, n_sec, sec_points, EV_RAMI_SEC, state)
 
 
 @njit(refcount=False)

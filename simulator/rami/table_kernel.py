@@ -165,6 +165,15 @@ def fits(state, scratch):
 
 
 @njit(refcount=False)
+def _keep_row(buf, i, k):
+    """Compaction of lay-off rows: row ``i`` kept as row ``k``; returns the next free row."""
+    if k != i:
+        for x in range(4):
+            buf[k, x] = buf[i, x]
+    return k + 1
+
+
+@njit(refcount=False)
 def card_moves(card, buf, state, scratch):
     """TableOps.card_moves: lay-offs of one card (no swap) written to ``buf``; returns their number."""
     single = scratch.single
@@ -175,10 +184,7 @@ def card_moves(card, buf, state, scratch):
     k = 0
     for i in range(n):
         if buf[i, MOVE.action] != SWAP_JOKER:
-            if k != i:
-                for x in range(4):
-                    buf[k, x] = buf[i, x]
-            k += 1
+            k = _keep_row(buf, i, k)
     return k
 
 
@@ -216,12 +222,8 @@ def legal_moves(p, rules, state, scratch):
     n = layoffs_nb(state.hands[p], state.table, state.scalars[SCALAR.n_table], moves)
     k = 0
     for i in range(n):
-        if not _move_allowed(p, moves[i], rules, state, scratch):
-            continue
-        if k != i:
-            for x in range(4):
-                moves[k, x] = moves[i, x]
-        k += 1
+        if _move_allowed(p, moves[i], rules, state, scratch):
+            k = _keep_row(moves, i, k)
     return k
 
 
