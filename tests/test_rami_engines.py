@@ -14,7 +14,7 @@ import pytest
 
 from simulator.core.errors import SpecError
 from simulator.rami.codes import OUT_CLAIM, OUT_NORMAL, OUT_RAMI_SEC
-from simulator.rami.records import R
+from simulator.rami.records import ROUND
 from simulator.rami.engine import raw_kernel, raw_reference
 from simulator.rami.rules import Rules
 
@@ -63,11 +63,11 @@ def test_engines_agree_round_for_round_default_variant(seating):
     ref = assert_same(Rules(), SEATINGS[seating], 2024, 0, N_DEFAULT)
     assert len(ref["rounds"]) == N_DEFAULT and len(ref["games"]) == N_DEFAULT
     rounds = ref["rounds"]
-    outcomes = np.bincount(rounds[:, R["outcome"]], minlength=4)
+    outcomes = np.bincount(rounds[:, ROUND.outcome], minlength=4)
     assert outcomes[OUT_NORMAL] > 0 and outcomes[OUT_RAMI_SEC] > 0  # R11 and R12 ends both compared
-    assert (rounds[:, R["reshuffles"]] > 0).any()  # R14 reshuffles compared
+    assert (rounds[:, ROUND.reshuffles] > 0).any()  # R14 reshuffles compared
     if seating == "random":
-        assert (rounds[:, R["claims"]] > 0).sum() > 1000  # R10 claims, notice/race draws compared
+        assert (rounds[:, ROUND.claims] > 0).sum() > 1000  # R10 claims, notice/race draws compared
 
 
 @pytest.mark.parametrize("seating", sorted(SEATINGS))
@@ -77,7 +77,7 @@ def test_engines_agree_under_every_option_set(option_set, seating):
     n = N_MAIN_OPTIONS if option_set in MAIN_OPTION_SETS else N_ISSUE18 if option_set in ISSUE18_SETS else N_OPTIONS
     ref = assert_same(rules, SEATINGS[seating], 77, 1000, 1000 + n)
     assert len(ref["rounds"]) == n
-    outcomes = np.bincount(ref["rounds"][:, R["outcome"]], minlength=5)
+    outcomes = np.bincount(ref["rounds"][:, ROUND.outcome], minlength=5)
     if not rules.a_carte_claims:  # R5 "à carte": nobody goes out on a claim
         assert outcomes[OUT_CLAIM] == 0, outcomes
     elif seating == "random":
@@ -94,7 +94,7 @@ def test_engines_agree_on_whole_games(option_set):
     ref = assert_same(rules, ["random", "open-asap", "joker-keeper"], 5, 0, 12, level="games")
     assert len(ref["games"]) == 12 and len(ref["rounds"]) > 24
     ref = assert_same(Rules(), ["random", "random"], 6, 0, 3, level="games")
-    assert (np.bincount(ref["rounds"][:, R["game"]]) > 16).all()  # over the first guess: the retry path ran
+    assert (np.bincount(ref["rounds"][:, ROUND.game]) > 16).all()  # over the first guess: the retry path ran
 
 
 @pytest.mark.parametrize("players", [2, 4, 5, 6, 8])

@@ -26,7 +26,7 @@ from simulator.rami.codes import (
     OUT_NORMAL, OUT_RAMI_SEC, OUT_TURN_CAP, meld_word, move_word,
 )
 from simulator.rami.melds import ADD_TO_SET, SWAP_JOKER, InvalidMeld, encode_meld, parse_meld
-from simulator.rami.records import G, R, column_names, n_cols, seat_column, to_frame
+from simulator.rami.records import GAME, ROUND, column_names, n_cols, seat_column, to_frame
 from simulator.rami.reference import Game, Round, Seat, play_games
 from simulator.rami.rules import Rules
 from rami_helpers import (
@@ -93,13 +93,13 @@ def test_R2_play_and_deal_rotate_counter_clockwise():
     log: list[str] = []
     g = Game(Rules(max_turns_per_round=60, target=200), [seat("random")] * 3, 5, 0, log=log).play()
     rows = g.rows["rounds"]
-    first_dealer = g.rows["games"][0][G["first_dealer"]]
+    first_dealer = g.rows["games"][0][GAME.first_dealer]
     for k, row in enumerate(rows):
-        assert row[R["dealer"]] == (first_dealer - k) % 3
-        assert row[R["first"]] == (row[R["dealer"]] - 1) % 3
+        assert row[ROUND.dealer] == (first_dealer - k) % 3
+        assert row[ROUND.first] == (row[ROUND.dealer] - 1) % 3
     turns = [int(line.split()[1][1:]) for line in log if line.startswith("T")]
-    first = rows[0][R["first"]]
-    for i, p in enumerate(turns[: rows[0][R["turns"]]]):
+    first = rows[0][ROUND.first]
+    for i, p in enumerate(turns[: rows[0][ROUND.turns]]):
         assert p == (first - i) % 3
 
 
@@ -611,10 +611,10 @@ def test_R15_game_ends_when_someone_reaches_the_target_lowest_total_wins():
     totals = [[row[seat_column("rounds", 2, "total", p)] for p in range(2)] for row in rows]
     assert max(totals[-1]) >= 150 and all(max(t) < 150 for t in totals[:-1])
     game = g.rows["games"][0]
-    final = game[len(G):]
+    final = game[len(GAME):]
     assert final == totals[-1]
     winners = [p for p in range(2) if final[p] == min(final)]
-    assert game[G["winners"]] == sum(1 << p for p in winners)
+    assert game[GAME.winners] == sum(1 << p for p in winners)
 
 
 @rule("R15")
@@ -625,7 +625,7 @@ def test_R15_ties_are_shared(monkeypatch):
     monkeypatch.setattr(Round, "play", fake_play)
     g = Game(Rules(target=100), [seat()] * 3, 0, 0).play()
     game = g.rows["games"][0]
-    assert game[G["rounds"]] == 2 and game[G["winners"]] == 0b011 and game[G["winner"]] == -1
+    assert game[GAME.rounds] == 2 and game[GAME.winners] == 0b011 and game[GAME.winner] == -1
 
 
 @rule("R15")
@@ -633,9 +633,9 @@ def test_R15_turn_cap_ends_the_round_everyone_scores_the_hand():
     for index in range(40):  # the first seeded round of two random players that reaches the cap
         g = Game(Rules(max_turns_per_round=50), [seat("random")] * 2, 2, index, level="rounds").play()
         row = g.rows["rounds"][0]
-        if row[R["outcome"]] == OUT_TURN_CAP:
+        if row[ROUND.outcome] == OUT_TURN_CAP:
             break
-    assert row[R["outcome"]] == OUT_TURN_CAP and row[R["winner"]] == -1 and row[R["turns"]] == 50
+    assert row[ROUND.outcome] == OUT_TURN_CAP and row[ROUND.winner] == -1 and row[ROUND.turns] == 50
     for p in range(2):
         assert row[seat_column("rounds", 2, "points", p)] > 0 and row[seat_column("rounds", 2, "cards_left", p)] > 0
 
@@ -672,7 +672,7 @@ def test_invariants_under_random_play_every_card_accounted_after_every_event(mon
             points = [row[seat_column("rounds", P, "points", p)] for p in range(P)]
             totals = [t + x for t, x in zip(totals, points)]
             assert totals == [row[seat_column("rounds", P, "total", p)] for p in range(P)]
-            out, w = row[R["outcome"]], row[R["winner"]]
+            out, w = row[ROUND.outcome], row[ROUND.winner]
             left = [row[seat_column("rounds", P, "cards_left", p)] for p in range(P)]
             if out in (OUT_NORMAL, OUT_RAMI_SEC, OUT_CLAIM):
                 assert left[w] == 0
@@ -683,7 +683,7 @@ def test_invariants_under_random_play_every_card_accounted_after_every_event(mon
                 if p != w and out in (OUT_NORMAL, OUT_CLAIM) and left[p] > 0 and not (rules.unopened_penalty and row[seat_column("rounds", P, "open_turn", p)] < 0):
                     assert points[p] > 0
         assert max(totals) >= rules.target
-        assert g.rows["games"][0][len(G):] == totals
+        assert g.rows["games"][0][len(GAME):] == totals
     assert len(checks) > 1000
 
 
@@ -821,10 +821,10 @@ def test_rounds_open_points_and_joker_counters(monkeypatch, options):
         sec_plans.clear()
         events.update(laid=0, swapped=0)
         row = Game(rules, [seat(n) for n in names], 21, i, level="rounds").play().rows["rounds"][0]
-        assert row[R["jokers_laid"]] == events["laid"] and row[R["jokers_swapped"]] == events["swapped"]
-        assert row[R["jokers_laid"]] >= row[R["jokers_swapped"]] >= 0
-        laid_rounds += row[R["jokers_laid"]] > 0
-        swapped_rounds += row[R["jokers_swapped"]] > 0
+        assert row[ROUND.jokers_laid] == events["laid"] and row[ROUND.jokers_swapped] == events["swapped"]
+        assert row[ROUND.jokers_laid] >= row[ROUND.jokers_swapped] >= 0
+        laid_rounds += row[ROUND.jokers_laid] > 0
+        swapped_rounds += row[ROUND.jokers_swapped] > 0
         for p in range(P):
             pts = row[seat_column("rounds", P, "open_points", p)]
             turn = row[seat_column("rounds", P, "open_turn", p)]
@@ -835,7 +835,7 @@ def test_rounds_open_points_and_joker_counters(monkeypatch, options):
                 assert pts == value == points >= rules.opening_points
                 opened_seats += 1
             else:  # the rami sec lay-down (R12): the value of its melds, 51 not needed
-                assert row[R["outcome"]] == OUT_RAMI_SEC and row[R["winner"]] == p and pts == sec_plans[p] >= 0
+                assert row[ROUND.outcome] == OUT_RAMI_SEC and row[ROUND.winner] == p and pts == sec_plans[p] >= 0
                 sec_lay_downs += 1
     assert laid_rounds > 0 and opened_seats > 100 and sec_lay_downs > 0
     assert (swapped_rounds > 0) == (rules.joker_swap != "forbidden")

@@ -11,13 +11,39 @@ import numpy as np
 
 from simulator.core.trace import FNV_PRIME, MASK64, TRACE_SEED, trace_py  # noqa: F401  (re-exported)
 
-from simulator.core.cards import JOKER
+from simulator.core.cards import DECK_SIZE, JOKER
 from simulator.core.jit import njit
+from simulator.core.named import indices
 from simulator.rami.melds_ref import JOKER_END_VALUE, RANK_VALUE
 
 N_IDS = JOKER + 1          # 53 entries of a count vector
+
+# --- rule constants (docs/rules/rami.md), each named once with its rule number ----------------------
+JOKERS_PER_DECK = 2                       # R1: each deck is 52 cards and two jokers
+DECK_CARDS = DECK_SIZE + JOKERS_PER_DECK  # R1: 54 cards a deck
+MAX_DECKS = 3                             # R1: three decks for 6 players and more
+HAND_CARDS = 13                           # R2: cards dealt to each player (the first player gets one more)
+DEALT_BEYOND_HANDS = 2                    # R2: the first player's extra card and the discard turned up
+TAKE_FROM_TURN = 2                        # R5: the discard may be taken from a player's 2nd own turn on
+A_CARTE = 1                               # R5: a player holding one card ("à carte") never takes the discard
+MIN_MELD_CARDS = 3                        # R6: a combination holds at least three cards
+OPENING_POINTS = 51                       # R7: what the first lay-down must total
+KEPT_FOR_DISCARD = 1                      # R11 (final_discard_required): the card kept for the last discard
+MAX_CARD_VALUE = JOKER_END_VALUE          # R13: the highest value a card left in hand has (a joker, 20)
+RAMI_SEC_HAND_FACTOR = 2                  # R12: after a rami sec an opened player scores twice their hand
+RAMI_SEC_UNOPENED = 200                   # R12: what each player who had not opened scores after a rami sec
+TARGET = 1000                             # R15: the game ends when someone reaches this many points
+MAX_TURNS_PER_ROUND = 2000                # R15 guard: a round ends with no winner after this many turns
+MAX_ROUNDS = 1000                         # R15 guard: a game stops after this many rounds (odd options only)
+MAX_STEPS = 400                           # lay-off steps in one turn (each lays a card: never reached)
 MAX_MELDS = 64             # table melds in one round (3 decks: at most 162 / 3 = 54)
 MAX_MOVES = 5 * MAX_MELDS  # lay-off moves listed at once (layoffs_nb writes at most 5 per meld)
+
+MELD = indices("MeldCode", ("kind", "key", "low", "n_cards", "joker"))
+"""Fields of an ``int8[5]`` meld code: ``kind`` RUN/SET; ``key`` a run's suit / a set's rank; ``low`` a run's first
+rank / a set's suit mask; ``n_cards``; ``joker`` a run's joker slot / a set's joker suit (-1 none)."""
+MOVE = indices("Move", ("card", "meld", "action", "declared"))
+"""Fields of an ``int16[4]`` lay-off row of :func:`simulator.rami.melds.layoffs_nb`."""
 
 END_VALUE = np.array(list(RANK_VALUE) * 4 + [JOKER_END_VALUE], dtype=np.int64)
 """``int64[53]``: R13 value of each card id left in hand (ace 11, J/Q/K 10, joker 20)."""

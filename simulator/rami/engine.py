@@ -11,16 +11,15 @@ Both take the pieces a spec holds (``simulator.rami.plugin`` builds them from a 
 
 from __future__ import annotations
 
-import numba
 import numpy as np
 import polars as pl
 
+from simulator.core.blocks import gather, play_in_blocks
 from simulator.core.errors import SpecError
 from simulator.core.game import seat_arrays, seat_list
-from simulator.core.records import gather_blocks
 from simulator.rami import kernels, records
 from simulator.rami.reference import LEVELS, Seat, play_games
-from simulator.rami.rules import Rules, check_players, rules_arrays
+from simulator.rami.rules import Rules, check_players, kernel_rules_of
 from strategies.rami import STRATEGIES
 
 # first guess of rows per game, per level and table (rounds, games); a block that overflows is re-run bigger
@@ -46,24 +45,18 @@ def raw_kernel(rules: Rules, seats, seed: int, start: int, stop: int, level: str
     seats = seats_of(seats)
     P = len(seats)
     check_players(P, {"n_decks": rules.n_decks, "hand_cards": rules.hand_cards})  # R1/R2: the kernel has no bounds checks
-    ri, rf = rules_arrays(rules, P)
-    sids, prm = seat_arrays(seats)
-    n = stop - start
-    threads = threads or numba.get_num_threads()
-    n_blocks = max(1, min(n, 4 * threads))
-    per_block = -(-n // n_blocks) if n > 0 else 1
+    variant = kernel_rules_of(rules, P)
+    seat_ids, seat_params = seat_arrays(seats)
     level_id = LEVELS.index(level)
-    factors = np.array(_ROWS_PER_GAME[level], dtype=np.int64)
     n_cols = np.array([records.n_cols(t, P) for t in LEVELS], dtype=np.int64)
-    while True:
-        caps = np.maximum(factors * per_block, 1)
-        rounds, traces, games, counts = kernels.simulate(seed, start, stop, level_id, ri, rf, sids, prm, n_blocks,
-                                                         caps, n_cols)
-        if (counts <= caps[None, :]).all():
-            break
-        factors = factors * 2
-    return {"rounds": gather_blocks(rounds, counts[:, 0]), "games": gather_blocks(games, counts[:, 1]),
-            "traces": gather_blocks(traces, counts[:, 0])}
+
+    def kernel(n_blocks, caps):
+        return kernels.simulate(seed, start, stop, level_id, variant, seat_ids, seat_params, n_blocks, caps, n_cols)
+
+    (rounds, traces, games), counts = play_in_blocks(kernel, stop - start, threads, _ROWS_PER_GAME[level])
+    rounds, traces, games = gather((rounds, traces, games), counts, (kernels.TABLE_ROUNDS, kernels.TABLE_ROUNDS,
+                                                                     kernels.TABLE_GAMES))
+    return {"rounds": rounds, "games": games, "traces": traces}
 
 
 def to_frames(raw: dict, players: int, labels: list[str], level: str = "games") -> dict[str, pl.DataFrame]:

@@ -281,7 +281,11 @@ def _next_card(work, c):
 def _search(counts, n_cand, mode, need_franche, represented, min_melds, ws):
     """Branch and bound over disjoint candidates (module docstring). Returns ``(weight, cards laid, n melds)``
     of the best choice; its candidate indexes are in ``ws.best[:n]``. Laying nothing scores ``(0, 0, 0)``.
-    A leaf counts only with a tierce franche (``need_franche``) and at least ``min_melds`` melds (R7)."""
+    A leaf counts only with a tierce franche (``need_franche``) and at least ``min_melds`` melds (R7).
+
+    Longer than the project's ~80 lines: the iterative search is one loop over an explicit stack of frames, its
+    bound and counters in local variables of that loop (the solver's hot path, shared by both engines); it was
+    left whole by the issue-11 refactor rather than split without a measurement."""
     cand, order, bstart, work, live, fr, chosen, best = ws
     for c in range(52):
         live[c] = 0

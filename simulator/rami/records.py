@@ -19,7 +19,7 @@ import numpy as np
 import polars as pl
 
 from simulator.core import records
-
+from simulator.core.named import indices
 from simulator.rami.codes import OUTCOMES
 
 TABLES = {"rounds": ("rounds",), "games": ("rounds", "games")}
@@ -31,8 +31,10 @@ GAME_FIXED = ("game", "rounds", "first_dealer", "winners", "winner")
 GAME_SEAT = ("total",)
 
 LAYOUT = {"rounds": (ROUND_FIXED, ROUND_SEAT), "games": (GAME_FIXED, GAME_SEAT)}
-R = {name: i for i, name in enumerate(ROUND_FIXED)}
-G = {name: i for i, name in enumerate(GAME_FIXED)}
+ROUND = indices("RoundColumns", ROUND_FIXED)           # rows["rounds"][:, ROUND.winner]
+ROUND_PER_SEAT = indices("RoundSeatColumns", ROUND_SEAT)  # block of seat columns: see seat_column
+GAME = indices("GameColumns", GAME_FIXED)
+GAME_PER_SEAT = indices("GameSeatColumns", GAME_SEAT)
 
 _DTYPES = {
     "game": pl.Int64, "round": pl.Int16, "dealer": pl.Int8, "first": pl.Int8, "winner": pl.Int8, "turns": pl.Int16,
@@ -54,7 +56,8 @@ def column_names(table: str, players: int) -> list[str]:
 
 
 def seat_column(table: str, players: int, name: str, seat: int) -> int:
-    """Index of ``name_<seat>`` in a raw row."""
+    """Index of ``name_<seat>`` in a raw row: the per-seat columns follow the fixed ones, a block of
+    ``players`` columns per name (``len(fixed) + block * players + seat``, as the kernel writes them)."""
     fixed, seats = LAYOUT[table]
     return len(fixed) + seats.index(name) * players + seat
 
@@ -69,7 +72,7 @@ def to_frame(table: str, rows: np.ndarray, players: int, labels: list[str],
         cols[name] = pl.Series(name, rows[:, i], dtype=pl.Int64).cast(dtype)
     frame = pl.DataFrame(cols)
     if table == "rounds":
-        frame = frame.with_columns(_OUTCOME_LEVELS.gather(rows[:, R["outcome"]]).alias("outcome"))
+        frame = frame.with_columns(_OUTCOME_LEVELS.gather(rows[:, ROUND.outcome]).alias("outcome"))
         if traces is not None:
             frame = frame.with_columns(pl.Series("trace", traces, dtype=pl.UInt64))
     strategy_cols = [pl.lit(labels[p], dtype=pl.String).alias(f"strategy_{p}") for p in range(players)]

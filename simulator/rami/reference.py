@@ -20,25 +20,25 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from simulator.core.cards import JOKER
+from simulator.core.cards import DECK_SIZE, JOKER, N_RANKS
 from simulator.core.errors import SpecError
 from simulator.core.game import Seat  # noqa: F401  (re-exported)
 from simulator.core.rng import below, stream_state, uniform
 from simulator.core.records import stack_rows
 from simulator.rami.codes import (
-    DRAW_DISCARD, END_VALUE, EV_CLAIM, EV_DEAL, EV_DEALER, EV_DEALER_DRAW, EV_DISCARD, EV_DRAW, EV_END, EV_OPEN,
+    A_CARTE, JOKERS_PER_DECK, MAX_ROUNDS, MAX_STEPS, RAMI_SEC_HAND_FACTOR, TAKE_FROM_TURN, DRAW_DISCARD, END_VALUE, EV_CLAIM, EV_DEAL, EV_DEALER, EV_DEALER_DRAW, EV_DISCARD, EV_DRAW, EV_END, EV_OPEN,
     EV_RAMI_SEC, EV_RESHUFFLE, EV_TAKE, LAY_ALL, LAY_KEEP_JOKERS, LAY_NONE, MAX_MELDS, MAX_MOVES, N_IDS, OPEN_NONE,
     OPEN_OPEN, OPEN_SEC, OUT_BLOCKED, OUT_CLAIM, OUT_NORMAL, OUT_RAMI_SEC, OUT_TURN_CAP, OUTCOMES, TRACE_SEED,
     trace_py,
 )
 from simulator.rami.melds import MAX_OUT, SWAP_JOKER, opening_min_melds
+from simulator.rami import records
+from simulator.rami.records import GAME_FIXED, ROUND_FIXED
 from simulator.rami.rules import Rules
 from simulator.rami.table import TableOps, name, physical
 from strategies.rami import policy
 
 LEVELS = ("rounds", "games")
-MAX_ROUNDS = 1000       # R15 guard: a game stops after this many rounds (only reachable with odd options)
-MAX_STEPS = 400         # lay-off steps in one turn (each removes a natural card or a joker: never reached)
 
 
 @dataclass
@@ -132,7 +132,7 @@ class Round(TableOps):
 
     def full_deck(self) -> list[int]:
         """R1: ``decks`` decks of 54 cards (ids 0–51 and two jokers each), in a fixed order before shuffling."""
-        return [c for _ in range(self.decks) for c in list(range(52)) + [JOKER, JOKER]]
+        return [c for _ in range(self.decks) for c in list(range(DECK_SIZE)) + [JOKER] * JOKERS_PER_DECK]
 
     # ------------------------------------------------------------------ R14
     def reshuffle(self) -> bool:
@@ -181,7 +181,7 @@ class Round(TableOps):
         turn: an opened player in a new meld of the hand (the least-left lay-down then needs it) or as a
         lay-off; an unopened player only if the best opening of hand + card reaches the threshold and lays
         that card (with ``discard_in_tierce`` false: outside a tierce franche that the opening also holds)."""
-        if not self.discard or self.own_turns[p] < 2 or self.sizes[p] == 1:
+        if not self.discard or self.own_turns[p] < TAKE_FROM_TURN or self.sizes[p] == A_CARTE:
             return False, 0
         c = self.discard[-1]
         counts = self.hands[p].copy()
@@ -367,7 +367,7 @@ class Round(TableOps):
                 q = (p - k) % self.P
                 if not (self.opened[q] or r.claim_eligibility == "anyone"):
                     continue
-                if self.sizes[q] == 1 and not r.a_carte_claims:  # R5: à carte, never the discard
+                if self.sizes[q] == A_CARTE and not r.a_carte_claims:  # R5: à carte, never the discard
                     continue
                 if r.notice_prob < 1.0 and uniform(self.rng) >= r.notice_prob:
                     continue
@@ -397,7 +397,7 @@ class Round(TableOps):
             p = q
 
     def race(self, claimants: list[int]) -> int:
-        """0.2: ``race_policy`` among several claimants (listed in turn order from the discarder's next)."""
+        """The race policy (rule R10, ``race_policy``) among several claimants (listed in turn order from the discarder's next)."""
         if len(claimants) == 1 or self.r.race_policy == "turn_order":
             return claimants[0]
         if self.r.race_policy == "uniform":
@@ -460,7 +460,7 @@ class Round(TableOps):
         r, P, w = self.r, self.P, self.winner
         values = [self.hand_value(p) for p in range(P)]
         if self.outcome == OUT_RAMI_SEC:  # R12
-            points = [r.rami_sec_unopened if not self.opened[q] else 2 * values[q] for q in range(P)]
+            points = [r.rami_sec_unopened if not self.opened[q] else RAMI_SEC_HAND_FACTOR * values[q] for q in range(P)]
             points[w] = r.rami_sec_bonus
         elif self.outcome in (OUT_NORMAL, OUT_CLAIM):  # R13
             points = [r.unopened_penalty if (r.unopened_penalty > 0 and not self.opened[q]) else values[q]
@@ -513,7 +513,7 @@ class Game:
                     self.say(f"dealer draw: P{q} draws {name(c)}")
                     if c != JOKER:
                         break
-                drawn[q] = (c % 13 - 1) % 13  # ace high: 2 -> 0 ... K -> 11, A -> 12
+                drawn[q] = (c % N_RANKS - 1) % N_RANKS  # ace high: 2 -> 0 ... K -> 11, A -> 12
             top = max(drawn.values())
             contenders = [q for q in contenders if drawn[q] == top]
             if len(contenders) == 1:
@@ -534,10 +534,11 @@ class Game:
                 rnd.h = self.h  # the dealer draw is hashed into the first round's trace
             res = rnd.play(dealer, scores)
             scores = [s + x for s, x in zip(scores, res.points)]
-            self.rows["rounds"].append(
-                [self.index, rounds, res.dealer, res.first, res.winner, res.outcome, res.turns, res.claims,
-                 res.reshuffles, res.melds, res.jokers_laid, res.jokers_swapped]
-                + res.points + scores + res.open_turn + res.cards_left + res.open_points)
+            fixed = dict(game=self.index, round=rounds, dealer=res.dealer, first=res.first, winner=res.winner,
+                         outcome=res.outcome, turns=res.turns, claims=res.claims, reshuffles=res.reshuffles,
+                         melds=res.melds, jokers_laid=res.jokers_laid, jokers_swapped=res.jokers_swapped)
+            self.rows["rounds"].append([fixed[c] for c in ROUND_FIXED]  # per seat: records.ROUND_SEAT order
+                                       + res.points + scores + res.open_turn + res.cards_left + res.open_points)
             self.traces.append(res.trace)
             rounds += 1
             dealer = (dealer - 1) % P  # R2: the next dealer sits on the previous dealer's right
@@ -546,15 +547,14 @@ class Game:
         low = min(scores)
         winners = [q for q in range(P) if scores[q] == low]  # R15: lowest total wins, ties shared
         mask = sum(1 << q for q in winners)
-        self.rows["games"].append([self.index, rounds, first_dealer, mask, winners[0] if len(winners) == 1 else -1]
-                                  + scores)
+        fixed = dict(game=self.index, rounds=rounds, first_dealer=first_dealer, winners=mask,
+                     winner=winners[0] if len(winners) == 1 else -1)
+        self.rows["games"].append([fixed[c] for c in GAME_FIXED] + scores)
         self.say(f"game over after {rounds} round(s): scores {scores}; winner(s) {', '.join(f'P{w}' for w in winners)}")
         return self
 
 
 def play_games(rules: Rules, seats: list[Seat], seed: int, start: int, stop: int, level: str = "games") -> dict:
     """Raw rows of games ``start <= i < stop``: ``{table: int64 array}`` plus ``traces`` (one per round)."""
-    from simulator.rami.records import n_cols
-
     games = (Game(rules, seats, seed, i, level).play() for i in range(start, stop))
-    return stack_rows(games, LEVELS, lambda t: n_cols(t, len(seats)), {"traces": np.uint64})
+    return stack_rows(games, LEVELS, lambda t: records.n_cols(t, len(seats)), {"traces": np.uint64})

@@ -10,8 +10,11 @@ from __future__ import annotations
 
 import numpy as np
 
-from simulator.core.cards import JOKER, card_name
-from simulator.rami.codes import END_VALUE, EV_LAYOFF, EV_MELD, EV_SWAP, MAX_MELDS, N_IDS, meld_word, move_word
+from simulator.core.cards import JOKER, N_RANKS, card_name
+from simulator.rami.codes import (
+    END_VALUE, EV_LAYOFF, EV_MELD, EV_SWAP, KEPT_FOR_DISCARD, MAX_CARD_VALUE, MAX_MELDS, MIN_MELD_CARDS, N_IDS, meld_word,
+    move_word,
+)
 from simulator.rami.melds import (
     ACTION_NAMES, ADD_TO_SET, EXTEND_HIGH, EXTEND_LOW, RUN, SWAP_JOKER, best_opening_nb, decode_meld, least_left_nb,
     layoffs_nb, new_workspace, opening_value_nb, verify_combination,
@@ -106,9 +109,9 @@ class TableOps:
             self.remove(p, card)
             self.give(p, JOKER)
         elif kind == RUN:
-            assert action in (EXTEND_LOW, EXTEND_HIGH) and n < 13
+            assert action in (EXTEND_LOW, EXTEND_HIGH) and n < N_RANKS
             if action == EXTEND_LOW:
-                code[2] = (b - 1) % 13  # b is the run's first rank
+                code[2] = (b - 1) % N_RANKS  # b is the run's first rank
                 code[4] = 0 if card == JOKER else (j + 1 if j >= 0 else -1)
             else:
                 code[4] = n if card == JOKER else j
@@ -116,10 +119,10 @@ class TableOps:
             self.remove(p, card)
         else:
             assert action == ADD_TO_SET and n < 4
-            code[2] = b | (1 << (declared // 13))
+            code[2] = b | (1 << (declared // N_RANKS))
             code[3] = n + 1
             if card == JOKER:
-                code[4] = declared // 13
+                code[4] = declared // N_RANKS
             self.remove(p, card)
         meld = decode_meld(code)
         verify_combination([(JOKER, c) if i == meld.joker else c for i, c in enumerate(meld.cards)])
@@ -145,11 +148,11 @@ class TableOps:
                 if r.joker_swap == "forbidden":
                     continue
                 if r.joker_swap == "must_reuse":
-                    if r.final_discard_required and self.sizes[p] < 2:
+                    if r.final_discard_required and self.sizes[p] <= KEPT_FOR_DISCARD:
                         continue
                     if not self.joker_reusable_after(int(mv[1])):
                         continue
-            elif r.final_discard_required and self.sizes[p] < 2:
+            elif r.final_discard_required and self.sizes[p] <= KEPT_FOR_DISCARD:
                 continue  # R11: the last card must be kept for the discard
             keep.append(i)
         return np.ascontiguousarray(self.moves[keep])
@@ -194,7 +197,7 @@ class TableOps:
         value, melds = self.least_left(counts, True)
         if value == 0 and melds and not self.r.final_discard_required:
             return melds, -1
-        if value > 20 or counts.sum() < 4:  # leaving one card x needs value(x) <= 20 left
+        if value > MAX_CARD_VALUE or counts.sum() < MIN_MELD_CARDS + KEPT_FOR_DISCARD:  # leaving one card x needs value(x) <= 20 left
             return None
         for x in range(N_IDS):
             if counts[x] == 0:

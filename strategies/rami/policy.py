@@ -14,6 +14,11 @@ Decisions, in the order of a turn (R4):
 * ``decide_discard`` → a card id held in hand;
 * ``decide_claim`` (R10, out of turn) → whether to claim a playable discard;
 * ``speed`` → the reaction rate in claim races.
+
+Each entry point takes the deciding player's information set as separate arguments (up to twelve): they are
+the strategy contract (what a strategy may look at, checked by the information-set tests), the same in both
+engines; the first three are always ``sid`` (kernel id), ``params`` (the seat's parameter array, indexed by
+each family's ``PARAM`` record) and ``me``.
 """
 
 from __future__ import annotations
@@ -25,47 +30,47 @@ RANDOM, OPENING = 0, 1
 
 
 @njit(refcount=False)
-def decide_draw(sid, prm, me, hand_me, top, opened_me, can_take, take_points, own_turn, stock_n, rng):
+def decide_draw(sid, params, me, hand_me, top, opened_me, can_take, take_points, own_turn, stock_n, rng):
     if sid == RANDOM:
-        return random_play.draw(prm, can_take, rng)
-    return opening.draw(prm, opened_me, can_take, take_points, own_turn, stock_n)
+        return random_play.draw(params, can_take, rng)
+    return opening.draw(params, opened_me, can_take, take_points, own_turn, stock_n)
 
 
 @njit(refcount=False)
-def decide_open(sid, prm, me, hand_me, points, can_open, can_sec, own_turn, stock_n, opened, sizes, rng):
+def decide_open(sid, params, me, hand_me, points, can_open, can_sec, own_turn, stock_n, opened, sizes, rng):
     if sid == RANDOM:
-        return random_play.open_(prm, can_open, can_sec, rng)
-    return opening.open_(prm, points, can_open, can_sec, own_turn, stock_n)
+        return random_play.open_(params, can_open, can_sec, rng)
+    return opening.open_(params, points, can_open, can_sec, own_turn, stock_n)
 
 
 @njit(refcount=False)
-def decide_lay(sid, prm, me, hand_me, rng):
+def decide_lay(sid, params, me, hand_me, rng):
     if sid == RANDOM:
-        return random_play.lay(prm, rng)
-    return opening.lay(prm)
+        return random_play.lay(params, rng)
+    return opening.lay(params)
 
 
 @njit(refcount=False)
-def decide_layoff(sid, prm, me, hand_me, moves, n_moves, forced, rng):
+def decide_layoff(sid, params, me, hand_me, moves, n_moves, forced, rng):
     if sid == RANDOM:
-        return random_play.layoff(prm, n_moves, forced, rng)
-    return opening.layoff(prm, moves, n_moves, forced)
+        return random_play.layoff(params, n_moves, forced, rng)
+    return opening.layoff(params, moves, n_moves, forced)
 
 
 @njit(refcount=False)
-def decide_discard(sid, prm, me, hand_me, fits, forbid_fits, opened, sizes, rng):
+def decide_discard(sid, params, me, hand_me, fits, forbid_fits, opened, sizes, rng):
     if sid == RANDOM:
-        return random_play.discard(prm, hand_me, fits, forbid_fits, rng)
-    return opening.discard(prm, hand_me, fits)
+        return random_play.discard(params, hand_me, fits, forbid_fits, rng)
+    return opening.discard(params, hand_me, fits)
 
 
 @njit(refcount=False)
-def decide_claim(sid, prm, me, hand_me, card, rng):
+def decide_claim(sid, params, me, hand_me, card, rng):
     if sid == RANDOM:
-        return random_play.claim(prm, rng)
+        return random_play.claim(params, rng)
     return True
 
 
 @njit(refcount=False)
-def speed(sid, prm):
-    return prm[random_play.P_SPEED] if sid == RANDOM else prm[opening.O_SPEED]
+def speed(sid, params):
+    return params[random_play.PARAM.speed] if sid == RANDOM else params[opening.PARAM.speed]

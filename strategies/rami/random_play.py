@@ -10,26 +10,28 @@ from __future__ import annotations
 
 from simulator.core.cards import JOKER
 from simulator.core.jit import njit
+from simulator.core.named import indices
 from simulator.core.params import Param, ParamSet
 from simulator.core.rng import below, uniform
 from simulator.rami.codes import DRAW_DISCARD, DRAW_STOCK, OPEN_NONE, OPEN_OPEN, OPEN_SEC
 
-P_CLAIM, P_SPEED = 0, 1
 PARAMS = ParamSet((
     Param("claim_prob", "float", 0.5, "probability of claiming a playable discard (R10) when eligible", 0.0, 1.0),
     Param("speed", "float", 1.0, "reaction rate in claim races (race_policy=speed_weighted)", 0.01, 100.0),
 ), what="parameter")
+PARAM = indices("RandomParams", PARAMS.names())
+"""Positions of the parameters in a seat's parameter array (``params[PARAM.claim_prob]``)."""
 
 
 @njit(refcount=False, inline="always")
-def draw(prm, can_take, rng):
+def draw(params, can_take, rng):
     if can_take and below(rng, 2) == 1:
         return DRAW_DISCARD
     return DRAW_STOCK
 
 
 @njit(refcount=False, inline="always")
-def open_(prm, can_open, can_sec, rng):
+def open_(params, can_open, can_sec, rng):
     if can_sec and below(rng, 2) == 1:
         return OPEN_SEC
     if can_open and below(rng, 2) == 1:
@@ -38,12 +40,12 @@ def open_(prm, can_open, can_sec, rng):
 
 
 @njit(refcount=False, inline="always")
-def lay(prm, rng):
+def lay(params, rng):
     return below(rng, 3)
 
 
 @njit(refcount=False, inline="always")
-def layoff(prm, n_moves, forced, rng):
+def layoff(params, n_moves, forced, rng):
     if forced:
         return below(rng, n_moves)
     k = below(rng, n_moves + 1)
@@ -51,7 +53,7 @@ def layoff(prm, n_moves, forced, rng):
 
 
 @njit(refcount=False, inline="always")
-def discard(prm, hand_me, fits, forbid_fits, rng):
+def discard(params, hand_me, fits, forbid_fits, rng):
     total = 0
     legal = 0
     for c in range(JOKER + 1):
@@ -72,5 +74,5 @@ def discard(prm, hand_me, fits, forbid_fits, rng):
 
 
 @njit(refcount=False, inline="always")
-def claim(prm, rng):
-    return uniform(rng) < prm[P_CLAIM]
+def claim(params, rng):
+    return uniform(rng) < params[PARAM.claim_prob]

@@ -12,7 +12,7 @@ A strategy never receives another player's hand, the stock or the order of the d
 
 from __future__ import annotations
 
-from simulator.core.cards import JOKER
+from simulator.core.cards import JOKER, N_RANKS, N_SUITS
 from simulator.core.jit import njit
 from simulator.rami.codes import END_VALUE
 
@@ -41,14 +41,14 @@ def usefulness(hand_me, c):
     its suit one or two ranks away (wrapping K-A-2). A joker is always useful (99)."""
     if c == JOKER:
         return 99
-    rank = c % 13
-    suit = c // 13
+    rank = c % N_RANKS
+    suit = c // N_RANKS
     u = 0
-    for s in range(4):
-        if s != suit and hand_me[s * 13 + rank] > 0:
+    for s in range(N_SUITS):
+        if s != suit and hand_me[s * N_RANKS + rank] > 0:
             u += 1
-    for d in (1, 2, 11, 12):
-        if hand_me[suit * 13 + (rank + d) % 13] > 0:
+    for d in (1, 2, N_RANKS - 2, N_RANKS - 1):  # one or two ranks up or down
+        if hand_me[suit * N_RANKS + (rank + d) % N_RANKS] > 0:
             u += 1
     return u
 
