@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from simulator.core.spec import RunSpec
 from simulator.kamoul.engine import rules_of, seats_of
-from simulator.kamoul.reference import Game
+from simulator.kamoul.match import Game
 
 
 def replay_game(spec: RunSpec, index: int) -> tuple[list[str], Game]:
