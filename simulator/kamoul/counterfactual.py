@@ -84,7 +84,8 @@ class Situation:
 
 # ------------------------------------------------------------------------------------------- numba engine
 class Rollout(NamedTuple):
-    """A block's arrays for the rollouts, besides the hand's state and scratch."""
+    """A block's arrays for the rollouts, besides the hand's state and scratch. The functions below take ten or
+    eleven arguments: the sample's facts, the variant, the seats and the block's named arrays."""
 
     aux: np.ndarray         # uint64[4]  the sampler's own stream (seed ^ SAMPLER_SALT, game)
     start_rng: np.ndarray   # uint64[4]  the game's stream at the start of the sampled hand

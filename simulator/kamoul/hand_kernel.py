@@ -32,6 +32,7 @@ from strategies.kamoul.policy import (
     decide_keep, decide_king_swap, decide_peeks, decide_power, decide_snap, decide_take_slot, decide_turn, estimate,
     forget_prob, memory_noise_prob, speed,
 )
+from strategies.kamoul.views import nth_occupied
 
 PILE_STOCK, PILE_DISCARD = 0, 1
 
@@ -161,7 +162,7 @@ def _show_false(p, rules, state, rng, trace):
     _penalty(p, PENALTY_FALSE, rules, state, rng, trace)
 
 
-@njit(refcount=False)
+@njit(refcount=False, inline="always")
 def _discard_push(state, card):
     state.discard[state.scalars[ST.n_discard]] = card
     state.scalars[ST.n_discard] += 1
@@ -193,17 +194,18 @@ def _power_kind(rules, card):
 
 
 @njit(refcount=False)
-def _power(p, card, rules, sids, prm, state, scratch):
-    """K5: the power of a stock card discarded directly (optional)."""
+def _power(p, card, rules, sids, prm, state, rng, trace, tmp, out):
+    """K5: the power of a stock card discarded directly (optional). Ten arguments: a non-inlined call passes each
+    array it is given, so it gets the four scratch arrays it uses rather than the whole scratch."""
     kind = _power_kind(rules, card)
     if kind == POWER_NONE:
         return
-    hand, know, rng, trace, out = state.hand, state.know, scratch.rng, scratch.trace, scratch.out
+    hand, know = state.hand, state.know
     P = know.shape[0]
     caller = state.scalars[ST.caller]
     locked = caller if (rules.caller_immune != 0 and caller >= 0) else -1
     used = decide_power(sids[p], prm[p], p, P, kind, know[p], state.occ, state.nslots, state.faceup, locked,
-                        rules.swap_scope == SWAP_SCOPE.own_vs_opponent, rng, scratch.tmp, out)
+                        rules.swap_scope == SWAP_SCOPE.own_vs_opponent, rng, tmp, out)
     if not used:
         return
     p1 = out[0]
@@ -259,17 +261,6 @@ def _memory_lapses(p, forget, noise, state, rng, trace):
 
 
 @njit(refcount=False)
-def _nth_card(p, occ, nslots, k):
-    """The position of ``p``'s ``k``-th card (0-based, in position order)."""
-    for s in range(nslots[p]):
-        if occ[p, s]:
-            if k == 0:
-                return s
-            k -= 1
-    return -1
-
-
-@njit(refcount=False)
 def _reorder(p, rules, state, rng, trace):
     """K13 physical layer: swap two own positions; +1 card if another player had seen either."""
     occ, nslots, know = state.occ, state.nslots, state.know
@@ -279,8 +270,8 @@ def _reorder(p, rules, state, rng, trace):
     b = below(rng, n - 1)
     if b >= a:
         b += 1
-    sa = _nth_card(p, occ, nslots, a)
-    sb = _nth_card(p, occ, nslots, b)
+    sa = nth_occupied(p, occ, nslots, a)
+    sb = nth_occupied(p, occ, nslots, b)
     spied = False
     for o in range(P):
         if o != p and (know[o, p, sa] >= 0 or know[o, p, sb] >= 0):
@@ -317,11 +308,10 @@ def _race(n, rules, sids, prm, claim_seat, rng):
 
 
 @njit(refcount=False)
-def _flip_own(q, i, rank, rules, state, scratch):
+def _flip_own(q, i, rank, rules, state, claim_out, rng, trace):
     """K6: claimant ``q`` flips the own cards of claim ``i``; a match goes to the discard, a wrong card is shown to
     all and costs a card (K13). Returns True when a card matched."""
-    hand, occ, know, claim_out = state.hand, state.occ, state.know, scratch.claim_out
-    scalars = state.scalars
+    hand, occ, know, scalars = state.hand, state.occ, state.know, state.scalars
     matched = False
     for j in range(claim_out[i, 0]):
         s = claim_out[i, 1 + j]
@@ -334,30 +324,30 @@ def _flip_own(q, i, rank, rules, state, scratch):
             _discard_push(state, c)
             scalars[ST.snaps] += 1
             matched = True
-            _trace(scratch.trace, EV_SNAP_OK, q, s, c)
+            _trace(trace, EV_SNAP_OK, q, s, c)
         else:
             for o in range(know.shape[0]):
                 know[o, q, s] = c
             scalars[ST.wrong_snaps] += 1
-            _trace(scratch.trace, EV_SNAP_BAD, q, s, c)
-            _penalty(q, PENALTY_SNAP, rules, state, scratch.rng, scratch.trace)
+            _trace(trace, EV_SNAP_BAD, q, s, c)
+            _penalty(q, PENALTY_SNAP, rules, state, rng, trace)
     return matched
 
 
 @njit(refcount=False)
-def _flip_other(q, i, rank, rules, state, scratch):
+def _flip_other(q, i, rank, rules, state, claim_out, rng, trace):
     """K6 ``snap_others``: flip an opponent's card; if it matches, give them one of yours in its place."""
     hand, occ, faceup, know = state.hand, state.occ, state.faceup, state.know
-    tp = scratch.claim_out[i, 0]
-    ts = scratch.claim_out[i, 1]
-    give = scratch.claim_out[i, 2]
+    tp = claim_out[i, 0]
+    ts = claim_out[i, 1]
+    give = claim_out[i, 2]
     c = hand[tp, ts]
     if c % N_RANKS != rank:
         for o in range(know.shape[0]):
             know[o, tp, ts] = c
         state.scalars[ST.wrong_snaps] += 1
-        _trace(scratch.trace, EV_SNAP_BAD, q, tp * 256 + ts, c)
-        _penalty(q, PENALTY_SNAP, rules, state, scratch.rng, scratch.trace)
+        _trace(trace, EV_SNAP_BAD, q, tp * 256 + ts, c)
+        _penalty(q, PENALTY_SNAP, rules, state, rng, trace)
         return False
     _discard_push(state, c)
     hand[tp, ts] = hand[q, give]
@@ -369,13 +359,14 @@ def _flip_other(q, i, rank, rules, state, scratch):
     occ[q, give] = 0
     faceup[q, give] = 0
     state.scalars[ST.snaps] += 1
-    _trace(scratch.trace, EV_SNAP_OK, q, tp * 256 + ts, c * 256 + give)
+    _trace(trace, EV_SNAP_OK, q, tp * 256 + ts, c * 256 + give)
     return True
 
 
 @njit(refcount=False, inline="always")
 def _collect_claims(p, rank, caller, locked, rules, sids, prm, state, scratch):
-    """K6: each player from ``p``'s left (``p`` last, the caller never) says whether it snaps; returns how many."""
+    """K6: each player from ``p``'s left (``p`` last, the caller never) says whether it snaps; returns how many.
+    Nine arguments: the window's facts and the block's arrays (inlined into the window)."""
     P = sids.shape[0]
     out = scratch.out
     n = 0
@@ -411,9 +402,9 @@ def _snap_window(p, card, rules, sids, prm, state, scratch):
         q = scratch.claim_seat[i]
         before = count_cards(q, state.occ, state.nslots)
         if scratch.claim_kind[i] == SNAP_OWN:
-            matched = _flip_own(q, i, rank, rules, state, scratch)
+            matched = _flip_own(q, i, rank, rules, state, scratch.claim_out, scratch.rng, scratch.trace)
         else:
-            matched = _flip_other(q, i, rank, rules, state, scratch)
+            matched = _flip_other(q, i, rank, rules, state, scratch.claim_out, scratch.rng, scratch.trace)
         if before >= rules.ultime_min_cards and count_cards(q, state.occ, state.nslots) == 0:
             state.scalars[ST.ultime] = q
             _trace(scratch.trace, EV_ULTIME, q, 0, 0)
@@ -480,10 +471,11 @@ def _deal(dealer, rules, sids, prm, state, scratch):
 
 
 # ------------------------------------------------------------------------------ a turn (K4, K8, K9)
-@njit(refcount=False)
+@njit(refcount=False, inline="always")
 def _turn_start(p, rules, sids, prm, state, scratch):
     """Before ``p`` acts: others may play out of turn (K13), an empty stock is reshuffled (K14), memory lapses.
-    Returns False when the hand ends here (K14: nothing left to draw)."""
+    Returns False when the hand ends here (K14: nothing left to draw). Inlined, as are the turn's other steps:
+    a call would pass every array of the state and scratch, each turn."""
     rng, trace = scratch.rng, scratch.trace
     P = sids.shape[0]
     if rules.p_out_of_turn > 0:  # K13 physical layer
@@ -527,7 +519,7 @@ def _contre(p, rules, state, scratch):
     return True
 
 
-@njit(refcount=False)
+@njit(refcount=False, inline="always")
 def _turn_stock(p, rules, sids, prm, state, scratch):
     """K4(c): draw from the stock, keep the card in a position or discard it (power optional, K5). Returns the
     card that lands on the discard."""
@@ -551,11 +543,11 @@ def _turn_stock(p, rules, sids, prm, state, scratch):
     _discard_push(state, card)
     _trace(trace, EV_DISCARD, p, card, 0)
     if RANK_POWER[card % N_RANKS] != POWER_NONE:  # skip the call (and its arguments) for plain cards
-        _power(p, card, rules, sids, prm, state, scratch)
+        _power(p, card, rules, sids, prm, state, rng, trace, scratch.tmp, scratch.out)
     return card
 
 
-@njit(refcount=False)
+@njit(refcount=False, inline="always")
 def _turn_take(p, rules, sids, prm, state, scratch):
     """K4(d): take the top discard into a position (compulsory); its identity stays public. Returns the card
     that lands on the discard."""
@@ -578,7 +570,8 @@ def _turn_take(p, rules, sids, prm, state, scratch):
 @njit(refcount=False, inline="always")
 def _choose(p, forced, can_call, in_final, rules, sids, prm, state, scratch):
     """The turn's action (``ACT_*``); a forced decision (study hooks) records the natural choice and may ask a
-    second time. One call site: ``decide_turn`` is inlined."""
+    second time. One call site: ``decide_turn`` is inlined. Nine arguments: the turn's flags and the block's
+    arrays (inlined into ``play_hand``)."""
     force = scratch.force
     nd = state.scalars[ST.n_discard]
     can_take = nd > 0 and count_cards(p, state.occ, state.nslots) > 0

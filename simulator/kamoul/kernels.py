@@ -34,6 +34,8 @@ def simulate(seed, start, stop, level, rules, sids, prm, n_blocks, caps, n_cols)
     Returns ``(hands int64[B, cap0, c0], estimates float64[B, cap0], traces uint64[B, cap0], manches int64[B, cap1,
     c1], parties int64[B, cap2, c2], tops int64[B, cap3, c3], counts int64[B, 4])``; rows past a block's count are
     uninitialised; a block whose count exceeds its capacity kept only the first ``cap`` rows (the caller retries).
+    Ten arguments: the compiled entry point takes what Python hands it (the run, the variant, the seats, the
+    block plan); everything inside goes by the named state.
     """
     P = sids.shape[0]
     S = DECK_SIZE * rules.n_decks

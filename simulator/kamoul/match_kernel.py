@@ -23,12 +23,29 @@ FAR = 1 << 40  # above any total
 
 # ------------------------------------------------------------------------------ rows
 @njit(refcount=False)
+def _claim_row(counts, table, capacity):
+    """The next row of ``table`` (``records.LEVEL``); ``-1`` past the block's capacity (the row is only counted,
+    the block is played again bigger)."""
+    r = counts[table]
+    counts[table] += 1
+    return r if r < capacity else -1
+
+
+@njit(refcount=False)
+def _write_seats(out, r, offset, first, second):
+    """Per-seat columns: ``first[q]`` at ``offset + q``, then ``second[q]`` at ``offset + P + q``."""
+    P = first.shape[0]
+    for q in range(P):
+        out[r, offset + q] = first[q]
+        out[r, offset + P + q] = second[q]
+
+
+@njit(refcount=False)
 def _write_hand(game, in_manche, dealer, block):
     """The ``hands`` row of the hand just played."""
     rows, scalars, scratch, counters = block.rows, block.state.scalars, block.scratch, block.tally.counters
-    r = rows.counts[LEVEL.hands]
-    rows.counts[LEVEL.hands] += 1
-    if r >= rows.hands.shape[0]:
+    r = _claim_row(rows.counts, LEVEL.hands, rows.hands.shape[0])
+    if r < 0:
         return
     contre_mask = 0
     for i in range(scalars[ST.contres]):
@@ -51,10 +68,7 @@ def _write_hand(game, in_manche, dealer, block):
     out[r, HAND.snaps] = scalars[ST.snaps]
     out[r, HAND.wrong_snaps] = scalars[ST.wrong_snaps]
     out[r, HAND.penalty_cards] = scalars[ST.penalties]
-    P = scratch.points.shape[0]
-    for p in range(P):
-        out[r, N_HAND_FIXED + p] = scratch.points[p]
-        out[r, N_HAND_FIXED + P + p] = scratch.cum_after[p]
+    _write_seats(out, r, N_HAND_FIXED, scratch.points, scratch.cum_after)
     rows.estimates[r] = scratch.estimate[0]
     rows.traces[r] = scratch.trace[0]
 
@@ -62,9 +76,8 @@ def _write_hand(game, in_manche, dealer, block):
 @njit(refcount=False)
 def _write_manche(game, hands, winners, credit, block):
     rows, counters, cum = block.rows, block.tally.counters, block.scratch.cum
-    r = rows.counts[LEVEL.manches]
-    rows.counts[LEVEL.manches] += 1
-    if r >= rows.manches.shape[0]:
+    r = _claim_row(rows.counts, LEVEL.manches, rows.manches.shape[0])
+    if r < 0:
         return
     out = rows.manches
     out[r, MANCHE.game] = game
@@ -81,38 +94,30 @@ def _write_manche(game, hands, winners, credit, block):
 @njit(refcount=False)
 def _write_partie(game, manches, winners, block):
     rows, tally = block.rows, block.tally
-    r = rows.counts[LEVEL.parties]
-    rows.counts[LEVEL.parties] += 1
-    if r >= rows.parties.shape[0]:
+    r = _claim_row(rows.counts, LEVEL.parties, rows.parties.shape[0])
+    if r < 0:
         return
     out = rows.parties
-    P = tally.partie_wins.shape[0]
     out[r, PARTIE.game] = game
     out[r, PARTIE.partie] = tally.counters[COUNTER.partie]
     out[r, PARTIE.manches] = manches
     out[r, PARTIE.winners] = winners
-    out[r, PARTIE.winner] = _single(winners, P)
-    for q in range(P):
-        out[r, N_PARTIE_FIXED + q] = tally.partie_wins[q]
-        out[r, N_PARTIE_FIXED + P + q] = tally.partie_totals[q]
+    out[r, PARTIE.winner] = _single(winners, tally.partie_wins.shape[0])
+    _write_seats(out, r, N_PARTIE_FIXED, tally.partie_wins, tally.partie_totals)
 
 
 @njit(refcount=False)
 def _write_top(game, parties, winners, block):
     rows, tally = block.rows, block.tally
-    r = rows.counts[LEVEL.tops]
-    rows.counts[LEVEL.tops] += 1
-    if r >= rows.tops.shape[0]:
+    r = _claim_row(rows.counts, LEVEL.tops, rows.tops.shape[0])
+    if r < 0:
         return
     out = rows.tops
-    P = tally.top_wins.shape[0]
     out[r, TOP.game] = game
     out[r, TOP.parties] = parties
     out[r, TOP.winners] = winners
-    out[r, TOP.winner] = _single(winners, P)
-    for q in range(P):
-        out[r, N_TOP_FIXED + q] = tally.top_wins[q]
-        out[r, N_TOP_FIXED + P + q] = tally.top_totals[q]
+    out[r, TOP.winner] = _single(winners, tally.top_wins.shape[0])
+    _write_seats(out, r, N_TOP_FIXED, tally.top_wins, tally.top_totals)
 
 
 # ------------------------------------------------------------------------------ winners

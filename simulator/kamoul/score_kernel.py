@@ -18,6 +18,7 @@ from simulator.kamoul.kernel_state import ST
 from simulator.kamoul.rules import AU_SCORE_30, FALSE_CALL, LOSER_SCORES, ULTIME_OTHERS
 
 NO_SEAT = -1
+ABOVE_ANY_TOTAL = 1 << 30
 
 
 @njit(refcount=False)
@@ -92,7 +93,7 @@ def _contest_winner(n_order, rules, scratch):
     for i in range(n_order):
         if classes[order[i]] > best:
             best = classes[order[i]]
-    low = 1 << 30
+    low = ABOVE_ANY_TOTAL
     for i in range(n_order):
         if classes[order[i]] == best and totals[order[i]] < low:
             low = totals[order[i]]

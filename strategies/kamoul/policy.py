@@ -3,8 +3,9 @@
 Built-in strategies are selected by id inside the cached kernel (a jitted strategy passed as an argument
 would defeat numba's on-disk cache). Both engines call these same functions, so a strategy behaves
 identically in the reference engine and in the kernel; each function receives only the deciding
-player's information set (see ``strategies.kamoul.views``). ``call-table`` is ``heuristic`` in every decision but
-the turn's.
+player's information set (see ``strategies.kamoul.views``), piece by piece (``know_me``, ``occ``, ``nslots``,
+``faceup``, public scalars), hence their many arguments: no bundle can carry a hidden array to a strategy.
+``call-table`` is ``heuristic`` in every decision but the turn's.
 """
 
 from __future__ import annotations
