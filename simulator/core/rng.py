@@ -148,3 +148,39 @@ def exponential(s, rate):
     if rate <= 0.0:
         return np.inf
     return -np.log1p(-uniform(s)) / rate
+
+
+@njit(refcount=False)
+def shuffle(cards, n, rng):
+    """Fisher–Yates over ``cards[:n]`` from the end, one :func:`below` per position (as in every cardsim engine;
+    :func:`shuffle_py` is the same on a list). The xoshiro256** state is kept in locals while it runs (the same
+    draws, without a memory round trip per draw: numba cannot prove that ``cards`` and ``rng`` do not alias)."""
+    s0 = rng[0]
+    s1 = rng[1]
+    s2 = rng[2]
+    s3 = rng[3]
+    for i in range(n - 1, 0, -1):
+        x = s1 * np.uint64(5)
+        r = ((x << np.uint64(7)) | (x >> np.uint64(57))) * np.uint64(9)
+        t = s1 << np.uint64(17)
+        s2 ^= s0
+        s3 ^= s1
+        s1 ^= s2
+        s0 ^= s3
+        s2 ^= t
+        s3 = (s3 << np.uint64(45)) | (s3 >> np.uint64(19))
+        j = np.int64(((r >> np.uint64(32)) * np.uint64(i + 1)) >> np.uint64(32))
+        tmp = cards[i]
+        cards[i] = cards[j]
+        cards[j] = tmp
+    rng[0] = s0
+    rng[1] = s1
+    rng[2] = s2
+    rng[3] = s3
+
+
+def shuffle_py(cards: list, rng: np.ndarray) -> None:
+    """:func:`shuffle` on a Python list (the reference engines): Fisher–Yates from the end, one ``below`` each."""
+    for i in range(len(cards) - 1, 0, -1):
+        j = below(rng, i + 1)
+        cards[i], cards[j] = cards[j], cards[i]

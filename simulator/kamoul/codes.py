@@ -9,14 +9,61 @@ from simulator.core.trace import FNV_PRIME, MASK64, TRACE_SEED, trace_py  # noqa
 from simulator.core.cards import DECK_SIZE, N_RANKS
 from simulator.core.jit import njit
 
+# --- rule values, each named once with its rule number (docs/rules/kamoul.md) -----------------------
+RED_KING_VALUE = 0  # K1: a red king (diamonds, hearts) is worth 0
+BLACK_KING_VALUE = 15  # K1: a black king (clubs, spades) is worth 15
+KING_RANK = 12  # K1/K5: rank index of the kings
+CALL_MAX = 5  # K8/K10: a normal KAMOUL (or CONTRE) is valid at a total of at most 5
+NORMAL_WIN_POINTS = -5  # K11: the winner of a normal KAMOUL scores -5
+AU_SCORE_HIGH = 15  # K11: at a cumulative >= 15, a total equal to the cumulative is an au-score
+AU_SCORE_LOW = -15  # K11: at a cumulative <= -15, a total of AU_SCORE_TOTAL is an au-score
+AU_SCORE_TOTAL = 30  # K11: the total of the low au-score (exactly, or at least with au_score_30=ge)
+AU_RESET_CUM = 0  # K11: a high au-score resets the cumulative to 0
+AU_WIN_CUM = -31  # K11: a low au-score sets the cumulative to -31, which wins the manche (K15)
+ULTIME_POINTS = -15  # K7: the KAMOUL ULTIME player scores -15
+DUTCH_FALSE_EXTRA = 10  # K12 false_call_mode=dutch: a false announcer adds 10 to its hand
+MANCHE_HIGH = 31  # K15: a cumulative above 31 ends the manche
+MANCHE_LOW = -31  # K15: a cumulative at or below -31 ends the manche
+DOUBLE_CREDIT = 2  # K15 special case: a -31 in the hand where another passes 31 counts 2 manches
+BEST_OF = 3  # K16: a partie is at most 3 manches, a TOP at most 3 parties
+WINS_NEEDED = 2  # K16: first to 2 manches (parties) wins the partie (TOP)
+STICK_MORE_PROB = 0.2  # K13 physical layer: stuck cards are 1 + Geom(0.8): one more with this probability
+
 # --- card values (K1, seed table): A=1, 2–10 face, J=Q=1, red K=0, black K=15 ----------------------
-_RANK_VALUE = (1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 1, 1, -1)
+_RANK_VALUE = (1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 1, 1, None)
 CARD_VALUE = np.array(
-    [(_RANK_VALUE[c % N_RANKS] if c % N_RANKS != 12 else (0 if c // N_RANKS in (1, 2) else 15)) for c in range(DECK_SIZE)],
+    [(_RANK_VALUE[c % N_RANKS] if c % N_RANKS != KING_RANK
+      else (RED_KING_VALUE if c // N_RANKS in (1, 2) else BLACK_KING_VALUE)) for c in range(DECK_SIZE)],
     dtype=np.int64,
 )
 """``int64[52]``: Kamoul points of each card id."""
 DECK_MEAN_VALUE = float(CARD_VALUE.mean())
+
+
+@njit(inline="always")
+def is_au_score(total, cum, au_ge):
+    """K11: a hand total ``total`` at cumulative ``cum`` is a valid au-score (``au_ge``: ``au_score_30=ge``).
+    The one statement of the rule: both engines and the strategies call it."""
+    if cum >= AU_SCORE_HIGH:
+        return total == cum
+    return cum <= AU_SCORE_LOW and (total == AU_SCORE_TOTAL or (au_ge and total >= AU_SCORE_TOTAL))
+
+
+@njit(inline="always")
+def announcement_class(total, cum, au_ge):
+    """K10/K11/K12: ``CLS_NORMAL`` (total <= CALL_MAX), ``CLS_AU`` (a valid au-score) or ``CLS_FALSE``."""
+    if total <= CALL_MAX:
+        return CLS_NORMAL
+    if is_au_score(total, cum, au_ge):
+        return CLS_AU
+    return CLS_FALSE
+
+
+@njit(inline="always")
+def ends_manche(cum):
+    """K15: a cumulative that ends the manche (above MANCHE_HIGH or at most MANCHE_LOW)."""
+    return cum > MANCHE_HIGH or cum <= MANCHE_LOW
+
 
 # --- powers of a stock card discarded directly (K5) -------------------------------------------------
 POWER_NONE, POWER_PEEK_OWN, POWER_PEEK_OPP, POWER_SWAP, POWER_KING = 0, 1, 2, 3, 4

@@ -14,7 +14,7 @@ drawn uniformly from a separate stream ``(seed ^ SAMPLER_SALT, game)``, so the g
 the manche then goes on with the hand as actually played. :func:`advise_kernel` / :func:`advise_reference`
 build the states of one situation: each game is one hand in which the focal seat (drawn from the separate
 stream) has the asked cumulative score (the others 0), never calls before the asked own turn, and at that
-turn has its layout replaced by the asked known cards and unseen cards (``kernels._impose``). Games where
+turn has its layout replaced by the asked known cards and unseen cards (``force_kernel.impose``). Games where
 someone else calls first, or where the stock cannot supply the cards, give no row.
 
 Rows: ``int64[n, len(COLUMNS)]`` in game order, then hand order; both engines give identical rows.
@@ -23,11 +23,13 @@ Rows: ``int64[n, len(COLUMNS)]`` in game order, then hand order; both engines gi
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import NamedTuple
 
-import numba
 import numpy as np
 from numba import prange
 
+from simulator.core.blocks import block_count
+from simulator.core.cards import DECK_SIZE
 from simulator.core.game import seat_arrays
 from simulator.core.jit import njit
 from simulator.core.records import gather_blocks
@@ -35,13 +37,12 @@ from simulator.core.rng import below, seed_state, stream_state
 from simulator.kamoul.codes import (
     FC_CARDS, FC_FIRST, FC_IMPOSE_FAILED, FC_KNOWN, FC_LAST, FC_MODE, FC_NATURAL_CALL, FC_N_KNOWN,
     FC_N_UNKNOWN, FC_PLAYER, FC_REACHED, FC_SPEC, FC_SUPPRESS, FC_TOTAL, FC_TURN, FC_UNKNOWN,
-    MODE_CALL, MODE_NATURAL, MODE_PLAY_ON, RANK_CODES,
+    MODE_CALL, MODE_NATURAL, MODE_PLAY_ON, RANK_CODES, ends_manche,
 )
-from simulator.kamoul.kernels import (
-    ST_OUTCOME, ST_WINNER, new_buffers, new_force, new_state, play_hand, reset_force,
-)
-from simulator.kamoul.reference import Hand
-from simulator.kamoul.rules import I_MAX_HANDS, I_N_DECKS, Rules, rules_arrays
+from simulator.kamoul.hand import Hand
+from simulator.kamoul.hand_kernel import play_hand
+from simulator.kamoul.kernel_state import ST, new_force, new_scratch, new_state, reset_force
+from simulator.kamoul.rules import Rules
 
 COLUMNS = ("game", "hand", "dealer", "focal", "position", "turn", "cum", "known", "unknown", "cards", "total",
            "strategy_calls", "call_points", "call_won", "call_outcome", "call_others",
@@ -82,33 +83,43 @@ class Situation:
 
 
 # ------------------------------------------------------------------------------------------- numba engine
+class Rollout(NamedTuple):
+    """A block's arrays for the rollouts, besides the hand's state and scratch. The functions below take ten or
+    eleven arguments: the sample's facts, the variant, the seats and the block's named arrays."""
+
+    aux: np.ndarray         # uint64[4]  the sampler's own stream (seed ^ SAMPLER_SALT, game)
+    start_rng: np.ndarray   # uint64[4]  the game's stream at the start of the sampled hand
+    after_rng: np.ndarray   # uint64[4]  and after it was played naturally
+    cum_played: np.ndarray  # int64[P]   the cumulative scores after the natural hand
+
+
 @njit(refcount=False)
-def _branch(row, col, mode, dealer, cum, P, ri, rf, sids, prm, rng, rng0, state, bufs, force):
-    """Play the hand from ``rng0`` with the focal decision ``mode``; write points, won, outcome, others' points
-    at ``row[col:col + 4]``. Returns True when the decision was reached (and an imposed layout dealt)."""
-    _, work, h, tmp, out, claim_q, claim_kind, claim_out, points, _, cum_after, est, _, _, _ = bufs
+def _branch(row, col, mode, dealer, rules, sids, prm, start_rng, state, scratch):
+    """Play the hand from ``start_rng`` with the focal decision ``mode``; write points, won, outcome, others'
+    points at ``row[col:col + 4]``. Returns True when the decision was reached (and an imposed layout dealt)."""
+    force, points = scratch.force, scratch.points
     for k in range(4):
-        rng[k] = rng0[k]
+        scratch.rng[k] = start_rng[k]
     force[FC_MODE] = mode
-    play_hand(dealer, cum, P, ri, rf, sids, prm, rng, state, work, h, tmp, out, claim_q, claim_kind, claim_out,
-              points, cum_after, est, force)
+    play_hand(dealer, rules, sids, prm, state, scratch)
     f = force[FC_PLAYER]
-    st = state[7]
     others = 0
-    for q in range(P):
+    for q in range(points.shape[0]):
         others += points[q] if q != f else 0
     row[col] = points[f]
-    row[col + 1] = 1 if st[ST_WINNER] == f else 0
-    row[col + 2] = st[ST_OUTCOME]
+    row[col + 1] = 1 if state.scalars[ST.winner] == f else 0
+    row[col + 2] = state.scalars[ST.outcome]
     row[col + 3] = others
     return force[FC_REACHED] == 1 and force[FC_IMPOSE_FAILED] == 0
 
 
 @njit(refcount=False)
-def _both_branches(row, game, hand_no, dealer, cum, P, ri, rf, sids, prm, rng, rng0, state, bufs, force):
+def _both_branches(row, game, hand_no, dealer, rules, sids, prm, start_rng, state, scratch):
     """Fill ``row`` with the sample's description and both branches; False when the decision was not reached."""
+    force = scratch.force
     f = force[FC_PLAYER]
-    if not _branch(row, C_CALL, MODE_CALL, dealer, cum, P, ri, rf, sids, prm, rng, rng0, state, bufs, force):
+    P = sids.shape[0]
+    if not _branch(row, C_CALL, MODE_CALL, dealer, rules, sids, prm, start_rng, state, scratch):
         return False
     row[C_GAME] = game
     row[C_HAND] = hand_no
@@ -116,19 +127,21 @@ def _both_branches(row, game, hand_no, dealer, cum, P, ri, rf, sids, prm, rng, r
     row[C_FOCAL] = f
     row[C_POSITION] = (f - dealer - 1 + P) % P + 1
     row[C_TURN] = force[FC_TURN]
-    row[C_CUM] = cum[f]
+    row[C_CUM] = scratch.cum[f]
     row[C_KNOWN] = force[FC_KNOWN]
     row[C_UNKNOWN] = force[FC_UNKNOWN]
     row[C_CARDS] = force[FC_CARDS]
     row[C_TOTAL] = force[FC_TOTAL]
     row[C_STRATEGY] = force[FC_NATURAL_CALL]
-    return _branch(row, C_PLAY, MODE_PLAY_ON, dealer, cum, P, ri, rf, sids, prm, rng, rng0, state, bufs, force)
+    return _branch(row, C_PLAY, MODE_PLAY_ON, dealer, rules, sids, prm, start_rng, state, scratch)
 
 
 @njit(refcount=False)
-def _sample_manche(game, seed, P, ri, rf, sids, prm, state, bufs, aux, rng0, rng1, cum_played, force, rows, r):
+def _sample_manche(game, seed, rules, sids, prm, state, scratch, rollout, rows, r):
     """Game ``game``: one manche in real play with one sample per hand; rows from ``r``. Returns the new count."""
-    rng, work, h, tmp, out, claim_q, claim_kind, claim_out, points, cum, cum_after, est, _, _, _ = bufs
+    rng, cum, force = scratch.rng, scratch.cum, scratch.force
+    aux, start_rng, after_rng, cum_played = rollout.aux, rollout.start_rng, rollout.after_rng, rollout.cum_played
+    P = sids.shape[0]
     seed_state(seed, game, rng)
     seed_state(seed ^ SAMPLER_SALT, game, aux)
     dealer = (game + P - 1) % P
@@ -141,91 +154,88 @@ def _sample_manche(game, seed, P, ri, rf, sids, prm, state, bufs, aux, rng0, rng
         force[FC_TURN] = -1
         force[FC_MODE] = MODE_NATURAL
         for k in range(4):
-            rng0[k] = rng[k]
-        play_hand(dealer, cum, P, ri, rf, sids, prm, rng, state, work, h, tmp, out, claim_q, claim_kind, claim_out,
-                  points, cum_after, est, force)
+            start_rng[k] = rng[k]
+        play_hand(dealer, rules, sids, prm, state, scratch)
         for q in range(P):
-            cum_played[q] = cum_after[q]
+            cum_played[q] = scratch.cum_after[q]
         for k in range(4):
-            rng1[k] = rng[k]
+            after_rng[k] = rng[k]
         if force[FC_FIRST] >= 0:
             force[FC_TURN] = force[FC_FIRST] + below(aux, force[FC_LAST] - force[FC_FIRST] + 1)
             if r < rows.shape[0]:
-                _both_branches(rows[r], game, hand_no, dealer, cum, P, ri, rf, sids, prm, rng, rng0, state, bufs,
-                               force)
+                _both_branches(rows[r], game, hand_no, dealer, rules, sids, prm, start_rng, state, scratch)
             r += 1
         for k in range(4):
-            rng[k] = rng1[k]
+            rng[k] = after_rng[k]
         ended = False
         for q in range(P):
             cum[q] = cum_played[q]
-            ended = ended or cum[q] > 31 or cum[q] <= -31
+            ended = ended or ends_manche(cum[q])
         hand_no += 1
         dealer = (dealer + 1) % P
-        if ended or hand_no >= ri[I_MAX_HANDS]:
+        if ended or hand_no >= rules.max_hands_per_manche:
             return r
+
+
+@njit(refcount=False)
+def _advise_game(game, seed, rules, sids, prm, template, cum_focal, state, scratch, rollout, row):
+    """Game ``game``: one hand in the situation of ``template``, the focal seat at cumulative ``cum_focal``.
+    True when it gave a sample (eleven arguments: the block's arrays and the situation, nothing to group)."""
+    rng, cum, force = scratch.rng, scratch.cum, scratch.force
+    P = sids.shape[0]
+    seed_state(seed, game, rng)
+    seed_state(seed ^ SAMPLER_SALT, game, rollout.aux)
+    for k in range(force.shape[0]):
+        force[k] = template[k]
+    force[FC_PLAYER] = below(rollout.aux, P)
+    for q in range(P):
+        cum[q] = cum_focal if q == force[FC_PLAYER] else 0
+    for k in range(4):
+        rollout.start_rng[k] = rng[k]
+    return _both_branches(row, game, 0, (game + P - 1) % P, rules, sids, prm, rollout.start_rng, state, scratch)
 
 
 SAMPLE, ADVISE = 0, 1
 
 
 @njit(parallel=True)
-def _rollout_blocks(mode, seed, start, stop, ri, rf, sids, prm, template, cum_focal, n_blocks, cap):
+def _rollout_blocks(mode, seed, start, stop, rules, sids, prm, template, cum_focal, n_blocks, cap):
     """Games ``[start, stop)`` in ``n_blocks`` blocks: ``(rows int64[B, cap, C], counts int64[B])``. ``mode``
     ``SAMPLE``: one manche of real play per game (``template`` and ``cum_focal`` unused); ``ADVISE``: one hand per
     game in the situation of ``template`` with the focal seat's cumulative ``cum_focal``. One kernel for both
     modes: each compiled kernel carries its own copy of ``play_hand``."""
     P = sids.shape[0]
-    S = 52 * ri[I_N_DECKS]
+    S = DECK_SIZE * rules.n_decks
     rows = np.zeros((n_blocks, cap, len(COLUMNS)), dtype=np.int64)
     counts = np.zeros(n_blocks, dtype=np.int64)
     per = (stop - start + n_blocks - 1) // n_blocks
     for b in prange(n_blocks):
         state = new_state(P, S)
-        bufs = new_buffers(P, S)
-        rng = bufs[0]
-        cum = bufs[9]
-        aux = np.zeros(4, dtype=np.uint64)
-        rng0 = np.zeros(4, dtype=np.uint64)
-        rng1 = np.zeros(4, dtype=np.uint64)
-        cum_played = np.zeros(P, dtype=np.int64)
-        force = new_force()
+        scratch = new_scratch(P, S)
+        rollout = Rollout(np.zeros(4, dtype=np.uint64), np.zeros(4, dtype=np.uint64), np.zeros(4, dtype=np.uint64),
+                          np.zeros(P, dtype=np.int64))
         r = 0
         for g in range(min(start + per * b, stop), min(start + per * (b + 1), stop)):
             if mode == SAMPLE:
-                r = _sample_manche(g, seed, P, ri, rf, sids, prm, state, bufs, aux, rng0, rng1, cum_played, force,
-                                   rows[b], r)
-                continue
-            seed_state(seed, g, rng)
-            seed_state(seed ^ SAMPLER_SALT, g, aux)
-            force[:] = template
-            force[FC_PLAYER] = below(aux, P)
-            for q in range(P):
-                cum[q] = cum_focal if q == force[FC_PLAYER] else 0
-            for k in range(4):
-                rng0[k] = rng[k]
-            if _both_branches(rows[b, r], g, 0, (g + P - 1) % P, cum, P, ri, rf, sids, prm, rng, rng0, state, bufs,
-                              force):
+                r = _sample_manche(g, seed, rules, sids, prm, state, scratch, rollout, rows[b], r)
+            elif _advise_game(g, seed, rules, sids, prm, template, cum_focal, state, scratch, rollout, rows[b, r]):
                 r += 1
         counts[b] = r
     return rows, counts
 
 
 def _arrays(rules: Rules, seats) -> tuple:
-    return (*rules_arrays(rules), *seat_arrays(seats))
-
-
-def _blocks(n: int, threads: int | None) -> int:
-    return max(1, min(n, 4 * (threads or numba.get_num_threads())))
+    return (rules.kernel(), *seat_arrays(seats))
 
 
 def sample_kernel(rules: Rules, seats, seed: int, start: int, stop: int, threads: int | None = None) -> np.ndarray:
     """Samples of games ``[start, stop)`` (one manche each) with the numba engine; see the module docstring."""
-    ri, rf, sids, prm = _arrays(rules, seats)
-    n_blocks = _blocks(stop - start, threads)
+    kernel_rules, sids, prm = _arrays(rules, seats)
+    n_blocks = block_count(stop - start, threads)
     cap = 16 * -(-(stop - start) // n_blocks)
     while True:
-        rows, counts = _rollout_blocks(SAMPLE, seed, start, stop, ri, rf, sids, prm, new_force(), 0, n_blocks, cap)
+        rows, counts = _rollout_blocks(SAMPLE, seed, start, stop, kernel_rules, sids, prm, new_force(), 0, n_blocks,
+                                       cap)
         if (counts <= cap).all():
             return gather_blocks(rows, counts)
         cap = int(counts.max())
@@ -234,10 +244,10 @@ def sample_kernel(rules: Rules, seats, seed: int, start: int, stop: int, threads
 def advise_kernel(rules: Rules, seats, situation: Situation, seed: int, start: int, stop: int,
                   threads: int | None = None) -> np.ndarray:
     """Samples of ``situation``, one hand per game of ``[start, stop)``, with the numba engine."""
-    ri, rf, sids, prm = _arrays(rules, seats)
-    n_blocks = _blocks(stop - start, threads)
-    rows, counts = _rollout_blocks(ADVISE, seed, start, stop, ri, rf, sids, prm, situation.force(), situation.cum,
-                                   n_blocks, -(-(stop - start) // n_blocks))
+    kernel_rules, sids, prm = _arrays(rules, seats)
+    n_blocks = block_count(stop - start, threads)
+    rows, counts = _rollout_blocks(ADVISE, seed, start, stop, kernel_rules, sids, prm, situation.force(),
+                                   situation.cum, n_blocks, -(-(stop - start) // n_blocks))
     return gather_blocks(rows, counts)
 
 
@@ -276,7 +286,7 @@ def sample_reference(rules: Rules, seats, seed: int, start: int, stop: int) -> n
                 assert row is not None, "a sampled decision was not reached on replay"
                 rows.append(row)
             cum, hand_no, dealer = played.cum_after, hand_no + 1, (dealer + 1) % P
-            if any(c > 31 or c <= -31 for c in cum) or hand_no >= rules.max_hands_per_manche:
+            if any(ends_manche(c) for c in cum) or hand_no >= rules.max_hands_per_manche:
                 break
     return np.array(rows, dtype=np.int64).reshape(-1, len(COLUMNS))
 

@@ -6,16 +6,16 @@
 
 from __future__ import annotations
 
-import numba
 import numpy as np
 import polars as pl
 
+from simulator.core.blocks import gather, play_in_blocks
 from simulator.core.game import seat_arrays, seats_of  # noqa: F401  (seats_of re-exported for replay and tests)
-from simulator.core.records import gather_blocks
 from simulator.core.spec import RunSpec
 from simulator.kamoul import kernels, records
-from simulator.kamoul.reference import LEVELS, play_games
-from simulator.kamoul.rules import Rules, rules_arrays
+from simulator.kamoul.match import play_games
+from simulator.kamoul.records import LEVEL, LEVELS
+from simulator.kamoul.rules import Rules
 
 # first guess of rows per game, per level and table; a block that overflows is re-run with more room
 _ROWS_PER_GAME = {
@@ -24,6 +24,8 @@ _ROWS_PER_GAME = {
     "parties": (60, 3, 1, 0),
     "tops": (150, 8, 3, 1),
 }
+# the kernel's outputs (hands, estimates, traces, manches, parties, tops) and the table whose count each follows
+_TABLE_OF = (LEVEL.hands, LEVEL.hands, LEVEL.hands, LEVEL.manches, LEVEL.parties, LEVEL.tops)
 
 
 def rules_of(spec: RunSpec) -> Rules:
@@ -36,31 +38,18 @@ def raw_reference(spec: RunSpec, start: int, stop: int) -> dict:
 
 def raw_kernel(spec: RunSpec, start: int, stop: int, threads: int | None = None) -> dict:
     """Play games ``[start, stop)`` with the numba engine; rows in game order whatever the thread count."""
-    ri, rf = rules_arrays(rules_of(spec))
-    seats = seats_of(spec)
-    sids, prm = seat_arrays(seats)
-    P = spec.players
-    n = stop - start
-    threads = threads or numba.get_num_threads()
-    n_blocks = max(1, min(n, 4 * threads))
-    per_block = -(-n // n_blocks)
-    level_id = LEVELS.index(spec.level)
-    factors = np.array(_ROWS_PER_GAME[spec.level], dtype=np.int64)
-    n_cols = np.array([records.n_cols(t, P) for t in LEVELS], dtype=np.int64)
-    while True:
-        caps = np.maximum(factors * per_block, 1)
-        hands, est, trace, manches, parties, tops, counts = kernels.simulate(
-            spec.seed, start, stop, level_id, ri, rf, sids, prm, n_blocks, caps, n_cols
-        )
-        if (counts <= caps[None, :]).all():
-            break
-        factors = factors * 2
-    out = {}
-    for k, (table, arr) in enumerate(zip(LEVELS, (hands, manches, parties, tops))):
-        out[table] = gather_blocks(arr, counts[:, k])
-    out["estimates"] = gather_blocks(est, counts[:, 0])
-    out["traces"] = gather_blocks(trace, counts[:, 0])
-    return out
+    rules = rules_of(spec).kernel()
+    sids, prm = seat_arrays(seats_of(spec))
+    level = LEVELS.index(spec.level)
+    n_cols = np.array([records.n_cols(t, spec.players) for t in LEVELS], dtype=np.int64)
+
+    def kernel(n_blocks, caps):
+        return kernels.simulate(spec.seed, start, stop, level, rules, sids, prm, n_blocks, caps, n_cols)
+
+    outputs, counts = play_in_blocks(kernel, stop - start, threads, _ROWS_PER_GAME[spec.level])
+    hands, estimates, traces, manches, parties, tops = gather(outputs, counts, _TABLE_OF)
+    return {"hands": hands, "manches": manches, "parties": parties, "tops": tops, "estimates": estimates,
+            "traces": traces}
 
 
 def to_frames(spec: RunSpec, raw: dict) -> dict[str, pl.DataFrame]:

@@ -11,9 +11,12 @@ import numpy as np
 import polars as pl
 
 from simulator.core import records
-
+from simulator.core.named import indices
 from simulator.kamoul.codes import OUTCOMES
 
+LEVELS = ("hands", "manches", "parties", "tops")
+"""A game is one hand, one manche (K15), one partie or one TOP (K16); each level writes its table and those below."""
+LEVEL = indices("Levels", LEVELS)
 TABLES = {"hands": ("hands",), "manches": ("hands", "manches"), "parties": ("hands", "manches", "parties"),
           "tops": ("hands", "manches", "parties", "tops")}
 
@@ -34,6 +37,11 @@ LAYOUT = {
     "parties": (PARTIE_FIXED, PARTIE_SEAT),
     "tops": (TOP_FIXED, TOP_SEAT),
 }
+HAND = indices("HandColumns", HAND_FIXED)
+"""Positions of the fixed columns of a raw ``hands`` row (``rows[r, HAND.winner]``); then points and cum per seat."""
+MANCHE = indices("MancheColumns", MANCHE_FIXED)
+PARTIE = indices("PartieColumns", PARTIE_FIXED)
+TOP = indices("TopColumns", TOP_FIXED)
 H = {name: i for i, name in enumerate(HAND_FIXED)}
 M = {name: i for i, name in enumerate(MANCHE_FIXED)}
 PT = {name: i for i, name in enumerate(PARTIE_FIXED)}
@@ -74,7 +82,7 @@ def to_frame(table: str, rows: np.ndarray, players: int, labels: list[str],
     frame = pl.DataFrame(cols)
     if table == "hands":
         frame = frame.with_columns(
-            _OUTCOME_LEVELS.gather(rows[:, H["outcome"]]).alias("outcome"),
+            _OUTCOME_LEVELS.gather(rows[:, HAND.outcome]).alias("outcome"),
             pl.Series("call_estimate", estimates, dtype=pl.Float32).fill_nan(None),
             pl.Series("trace", traces, dtype=pl.UInt64),
         )

@@ -1,17 +1,18 @@
-"""Kamoul variant options (docs/rules/kamoul.md): each one declared with its default and rule number.
+"""Kamoul variant options (docs/rules/kamoul.md): each one declared once, with its default and rule number.
 
-``OPTIONS`` validates user input; :class:`Rules` is the frozen options object the reference engine
-reads; :func:`rules_arrays` packs the same values into the ``int64``/``float64`` arrays the kernel reads
-(indexes ``I_*`` and ``F_*``).
+``OPTIONS`` validates user input; from that one declaration come :class:`Rules`, the frozen options object the
+reference engine reads (an attribute per option), :class:`KernelRules`, the ``NamedTuple`` the kernel reads (a
+field per option, a choice as its index: compare it with the option's choice codes, ``rules.false_call_mode ==
+FALSE_CALL.tamalou``), and those choice codes.
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+import dataclasses
 
-import numpy as np
-
+from simulator.core.cards import DECK_SIZE
 from simulator.core.errors import SpecError
+from simulator.core.named import choice_codes, kernel_rules, rules_class, rules_type
 from simulator.core.params import Param, ParamSet
 
 MIN_PLAYERS = 2
@@ -50,62 +51,19 @@ OPTIONS = ParamSet((
 
 CHOICES = {p.name: p.choices for p in OPTIONS.params if p.kind == "choice"}
 
-# int64 slots of the kernel's rules array
-(I_N_DECKS, I_HAND_SIZE, I_PEEKS, I_ALLOW_REORDER, I_PICK_FACE_UP, I_SWAP_SCOPE, I_KING_POWER, I_SNAP_CHAIN,
- I_SNAP_OTHERS, I_SNAP_FINAL, I_ULTIME_MIN, I_ULTIME_OTHERS, I_CALLER_IMMUNE, I_MIN_TURNS, I_CONTRE_VALID,
- I_CONTRE_LOWER, I_IMPLICIT, I_AU30, I_LOSER, I_FALSE_MODE, I_RACE, I_STOCK_EMPTY, I_MAX_TURNS,
- I_MAX_HANDS, N_INT) = range(25)
-# float64 slots
-F_SWAP_OBSERVED, F_P_STICK, F_P_OUT_OF_TURN, F_P_REORDER, N_FLOAT = range(5)
-
-_INT_FIELDS = (
-    ("n_decks", I_N_DECKS), ("hand_size", I_HAND_SIZE), ("initial_peeks", I_PEEKS), ("allow_reorder", I_ALLOW_REORDER),
-    ("discard_pick_face_up", I_PICK_FACE_UP), ("swap_scope", I_SWAP_SCOPE), ("king_power", I_KING_POWER),
-    ("snap_chain", I_SNAP_CHAIN), ("snap_others", I_SNAP_OTHERS), ("snap_in_final_round", I_SNAP_FINAL),
-    ("ultime_min_cards", I_ULTIME_MIN), ("ultime_others_score", I_ULTIME_OTHERS), ("caller_immune", I_CALLER_IMMUNE),
-    ("min_turns_before_call", I_MIN_TURNS), ("contre_requires_valid", I_CONTRE_VALID),
-    ("contre_strictly_lower", I_CONTRE_LOWER), ("implicit_contest", I_IMPLICIT), ("au_score_30", I_AU30),
-    ("loser_announcer_scores", I_LOSER), ("false_call_mode", I_FALSE_MODE), ("race_policy", I_RACE),
-    ("on_stock_empty", I_STOCK_EMPTY), ("max_turns_per_hand", I_MAX_TURNS), ("max_hands_per_manche", I_MAX_HANDS),
-)
-_FLOAT_FIELDS = (
-    ("swap_observed_prob", F_SWAP_OBSERVED), ("p_stick", F_P_STICK), ("p_out_of_turn", F_P_OUT_OF_TURN),
-    ("p_reorder", F_P_REORDER),
-)
+# the index of each declared choice, by name (the kernel compares the option's field with these)
+SWAP_SCOPE = choice_codes(OPTIONS.by_name["swap_scope"])  # K5
+KING_POWER = choice_codes(OPTIONS.by_name["king_power"])  # K5
+ULTIME_OTHERS = choice_codes(OPTIONS.by_name["ultime_others_score"])  # K7
+AU_SCORE_30 = choice_codes(OPTIONS.by_name["au_score_30"])  # K11
+LOSER_SCORES = choice_codes(OPTIONS.by_name["loser_announcer_scores"])  # K11
+FALSE_CALL = choice_codes(OPTIONS.by_name["false_call_mode"])  # K12
+RACE = choice_codes(OPTIONS.by_name["race_policy"])  # K6, the race policy (rule 0.2)
+STOCK_EMPTY = choice_codes(OPTIONS.by_name["on_stock_empty"])  # K14
 
 
-@dataclass(frozen=True)
-class Rules:
-    """A validated Kamoul variant; attribute names are the option names of :data:`OPTIONS`."""
-
-    n_decks: int = 1
-    hand_size: int = 4
-    initial_peeks: int = 2
-    allow_reorder: bool = False
-    discard_pick_face_up: bool = False
-    swap_scope: str = "any"
-    king_power: str = "both"
-    swap_observed_prob: float = 1.0
-    snap_chain: bool = False
-    snap_others: bool = False
-    snap_in_final_round: bool = True
-    ultime_min_cards: int = 2
-    ultime_others_score: str = "hand"
-    caller_immune: bool = True
-    min_turns_before_call: int = 0
-    contre_requires_valid: bool = True
-    contre_strictly_lower: bool = False
-    implicit_contest: bool = False
-    au_score_30: str = "eq"
-    loser_announcer_scores: str = "zero"
-    false_call_mode: str = "sum"
-    p_stick: float = 0.0
-    p_out_of_turn: float = 0.0
-    p_reorder: float = 0.0
-    race_policy: str = "speed_weighted"
-    on_stock_empty: str = "reshuffle"
-    max_turns_per_hand: int = 300
-    max_hands_per_manche: int = 500
+class RulesMethods:
+    """What the reference engine asks of a variant beyond its options (base of :class:`Rules`)."""
 
     @classmethod
     def from_options(cls, options: dict) -> "Rules":
@@ -115,7 +73,18 @@ class Rules:
 
     @property
     def n_cards(self) -> int:
-        return 52 * self.n_decks
+        return DECK_SIZE * self.n_decks
+
+    def kernel(self) -> "KernelRules":
+        """The same variant as the kernel reads it."""
+        return kernel_rules(KernelRules, OPTIONS, dataclasses.asdict(self))
+
+
+Rules = rules_class("Rules", OPTIONS, RulesMethods)
+"""A validated Kamoul variant (frozen dataclass); attribute names are the option names of :data:`OPTIONS`."""
+KernelRules = rules_type("KernelRules", OPTIONS)
+"""The variant as the kernel receives it: a ``NamedTuple`` field per option (choices as their index)."""
+Rules.__module__ = KernelRules.__module__ = __name__  # so that numba's cache and pickle find them here
 
 
 def check_consistency(values: dict) -> None:
@@ -133,15 +102,3 @@ def check_players(players: int, values: dict) -> None:
     if not MIN_PLAYERS <= players <= high:
         raise SpecError("--players", players, f"{MIN_PLAYERS} to {high} with n_decks={decks}")
     check_consistency(values)
-
-
-def rules_arrays(rules: Rules) -> tuple[np.ndarray, np.ndarray]:
-    """``(int64[N_INT], float64[N_FLOAT])``: the variant as the kernel reads it (choices as their index)."""
-    ints = np.zeros(N_INT, dtype=np.int64)
-    for name, slot in _INT_FIELDS:
-        value = getattr(rules, name)
-        ints[slot] = CHOICES[name].index(value) if name in CHOICES else int(value)
-    floats = np.zeros(N_FLOAT, dtype=np.float64)
-    for name, slot in _FLOAT_FIELDS:
-        floats[slot] = float(getattr(rules, name))
-    return ints, floats

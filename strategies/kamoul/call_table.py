@@ -10,21 +10,23 @@ players: call on a fully known layout of at most 5 points, never with an unseen 
 from __future__ import annotations
 
 from simulator.core.jit import njit
+from simulator.core.named import indices
 from simulator.core.params import Param, ParamSet
-from simulator.kamoul.codes import ACT_CALL, ACT_CONTRE
+from simulator.kamoul.codes import ACT_CALL, ACT_CONTRE, CALL_MAX, is_au_score
 from strategies.kamoul import heuristic
-from strategies.kamoul.heuristic import H_AU_SCORE, H_CONTRE, H_MAX_UNKNOWN, H_UNKNOWN_VALUE
+from strategies.kamoul.heuristic import H
 
 MAX_UNSEEN_COLUMN = 3
-T_CALL_KNOWN = len(heuristic.PARAMS.params)  # index of call_known_0; call_known_u at T_CALL_KNOWN + u
 
 PARAMS = ParamSet(tuple(p for p in heuristic.PARAMS.params) + tuple(
-    Param(f"call_known_{u}", "int", 5 if u == 0 else -1,
+    Param(f"call_known_{u}", "int", CALL_MAX if u == 0 else -1,
           f"call when the known own cards total at most this with {u}{'+' if u == MAX_UNSEEN_COLUMN else ''} unseen "
-          "own card(s) (-1: never)", -1, 30)
+          "own card(s) (-1: never)", -1, int(heuristic.MAX_THRESHOLD))
     for u in range(MAX_UNSEEN_COLUMN + 1)), what="parameter")
 """``heuristic``'s parameters and the table; ``call_threshold`` is not used, ``max_unknown_at_call`` only bounds
 CONTRE, which follows ``heuristic``."""
+CT = indices("CallTableParams", PARAMS.names())
+"""Parameter positions (``prm[CT.call_known_0]``; the heuristic's come first, so ``H`` positions hold too)."""
 
 
 def table_text(thresholds) -> str:
@@ -34,11 +36,11 @@ def table_text(thresholds) -> str:
 
 @njit(refcount=False, inline="always")
 def turn(prm, me, know_me, occ, nslots, top, can_call, can_contre, can_take, cum_me, au_ge, rng):
-    est, unknown, slot, worst = heuristic._own_scan(me, know_me, occ, nslots, prm[H_UNKNOWN_VALUE])
-    known = est - unknown * prm[H_UNKNOWN_VALUE]
-    limit = prm[T_CALL_KNOWN + min(unknown, MAX_UNSEEN_COLUMN)]
-    au = prm[H_AU_SCORE] != 0 and unknown == 0 and heuristic.au_score_match(int(est), cum_me, au_ge)
-    if can_contre and ((unknown <= prm[H_MAX_UNKNOWN] and est <= prm[H_CONTRE]) or au):
+    est, unknown, slot, worst = heuristic._own_scan(me, know_me, occ, nslots, prm[H.unknown_value])
+    known = est - unknown * prm[H.unknown_value]
+    limit = prm[CT.call_known_0 + min(unknown, MAX_UNSEEN_COLUMN)]
+    au = prm[H.au_score] != 0 and unknown == 0 and is_au_score(int(est), cum_me, au_ge)
+    if can_contre and ((unknown <= prm[H.max_unknown_at_call] and est <= prm[H.contre_threshold]) or au):
         return ACT_CONTRE
     if can_call and ((limit >= 0 and known <= limit) or au):
         return ACT_CALL

@@ -14,29 +14,30 @@ misremembered card can be snapped on a discard it does not match (K6, +1 card by
 from __future__ import annotations
 
 from simulator.core.jit import njit
+from simulator.core.named import indices
 from simulator.core.params import Param, ParamSet
 from simulator.core.rng import uniform
 from simulator.kamoul.codes import (
-    ACT_CALL, ACT_CONTRE, ACT_STOCK, ACT_TAKE, POWER_KING, POWER_PEEK_OPP, POWER_PEEK_OWN, POWER_SWAP, SNAP_NONE,
-    SNAP_OTHER, SNAP_OWN,
+    ACT_CALL, ACT_CONTRE, ACT_STOCK, ACT_TAKE, BLACK_KING_VALUE, POWER_KING, POWER_PEEK_OPP, POWER_PEEK_OWN,
+    POWER_SWAP, SNAP_NONE, SNAP_OTHER, SNAP_OWN, is_au_score,
 )
 from strategies.kamoul.views import card_value, swappable, worst_own_slot
 
-(H_CALL, H_UNKNOWN_VALUE, H_MAX_UNKNOWN, H_TAKE_MAX, H_KEEP_MAX, H_PEEK_OWN, H_PEEK_OPP, H_SWAP, H_SWAP_MIN,
- H_KING, H_CONTRE, H_SNAP, H_FORGET, H_MEMORY_NOISE, H_AU_SCORE, H_SPEED) = range(16)
+MAX_CARD_VALUE = float(BLACK_KING_VALUE)  # parameter bound: the highest card value (K1)
+MAX_THRESHOLD = 2 * MAX_CARD_VALUE  # parameter bound of the call and contre thresholds
 
 PARAMS = ParamSet((
-    Param("call_threshold", "float", 3.0, "call KAMOUL when the own estimate is at most this", 0.0, 30.0),
-    Param("unknown_value", "float", 5.0, "points assumed for an own card never seen", 0.0, 15.0),
+    Param("call_threshold", "float", 3.0, "call KAMOUL when the own estimate is at most this", 0.0, MAX_THRESHOLD),
+    Param("unknown_value", "float", 5.0, "points assumed for an own card never seen", 0.0, MAX_CARD_VALUE),
     Param("max_unknown_at_call", "int", 1, "never call with more unseen own cards than this", 0, 8),
-    Param("take_discard_max", "float", 3.0, "take the top discard when it is worth at most this and beats the worst own card", 0.0, 15.0),
-    Param("keep_max", "float", 5.0, "keep a drawn card worth at most this when it beats the worst own card", 0.0, 15.0),
+    Param("take_discard_max", "float", 3.0, "take the top discard when it is worth at most this and beats the worst own card", 0.0, MAX_CARD_VALUE),
+    Param("keep_max", "float", 5.0, "keep a drawn card worth at most this when it beats the worst own card", 0.0, MAX_CARD_VALUE),
     Param("peek_own", "float", 1.0, "probability of using a 7/8 on an unseen own card", 0.0, 1.0),
     Param("peek_opponent", "float", 1.0, "probability of using a 9/10 on an unseen opponent card", 0.0, 1.0),
     Param("swap", "float", 1.0, "probability of using a J/Q to push a high own card onto an opponent", 0.0, 1.0),
-    Param("swap_min_value", "float", 6.0, "own card value from which a J/Q blind swap is worth it", 0.0, 15.0),
+    Param("swap_min_value", "float", 6.0, "own card value from which a J/Q blind swap is worth it", 0.0, MAX_CARD_VALUE),
     Param("king", "float", 1.0, "probability of using a king to look at two cards and swap if it gains", 0.0, 1.0),
-    Param("contre_threshold", "float", 2.0, "in the final round, CONTRE when the own estimate is at most this", 0.0, 30.0),
+    Param("contre_threshold", "float", 2.0, "in the final round, CONTRE when the own estimate is at most this", 0.0, MAX_THRESHOLD),
     Param("snap", "float", 1.0, "probability of snapping an own card it knows matches the discard", 0.0, 1.0),
     Param("forget", "float", 0.0, "probability, per own turn, of forgetting each remembered card", 0.0, 1.0),
     Param("memory_noise", "float", 0.0, "probability, per own turn, of misremembering the rank of each remembered "
@@ -44,6 +45,8 @@ PARAMS = ParamSet((
     Param("au_score", "bool", True, "call KAMOUL au score when the whole layout is known to match"),
     Param("speed", "float", 1.0, "reaction rate in snap races (race_policy=speed_weighted)", 0.01, 100.0),
 ), what="parameter")
+H = indices("HeuristicParams", PARAMS.names())
+"""The position of each parameter in the strategy's ``prm`` array (``prm[H.call_threshold]``), from ``PARAMS``."""
 
 
 @njit(refcount=False, inline="always")
@@ -54,11 +57,6 @@ def peeks(prm, me, n, occ, nslots, out):
             out[k] = s
             k += 1
     return k
-
-
-@njit(refcount=False, inline="always")
-def au_score_match(total, cum, au_ge):
-    return (cum >= 15 and total == cum) or (cum <= -15 and (total == 30 or (au_ge and total >= 30)))
 
 
 @njit(refcount=False, inline="always")
@@ -83,12 +81,12 @@ def _own_scan(me, know_me, occ, nslots, unknown_value):
 
 @njit(refcount=False, inline="always")
 def turn(prm, me, know_me, occ, nslots, top, can_call, can_contre, can_take, cum_me, au_ge, rng):
-    est, unknown, slot, worst = _own_scan(me, know_me, occ, nslots, prm[H_UNKNOWN_VALUE])
-    sure = unknown <= prm[H_MAX_UNKNOWN]
-    au = prm[H_AU_SCORE] != 0 and unknown == 0 and au_score_match(int(est), cum_me, au_ge)
-    if can_contre and ((sure and est <= prm[H_CONTRE]) or au):
+    est, unknown, slot, worst = _own_scan(me, know_me, occ, nslots, prm[H.unknown_value])
+    sure = unknown <= prm[H.max_unknown_at_call]
+    au = prm[H.au_score] != 0 and unknown == 0 and is_au_score(int(est), cum_me, au_ge)
+    if can_contre and ((sure and est <= prm[H.contre_threshold]) or au):
         return ACT_CONTRE
-    if can_call and ((sure and est <= prm[H_CALL]) or au):
+    if can_call and ((sure and est <= prm[H.call_threshold]) or au):
         return ACT_CALL
     return draw_or_take(prm, top, can_take, slot, worst)
 
@@ -99,21 +97,21 @@ def draw_or_take(prm, top, can_take, slot, worst):
     ``worst``), else draw from the stock."""
     if can_take and top >= 0:
         v = card_value(top)
-        if slot >= 0 and v <= prm[H_TAKE_MAX] and v < worst:
+        if slot >= 0 and v <= prm[H.take_discard_max] and v < worst:
             return ACT_TAKE
     return ACT_STOCK
 
 
 @njit(refcount=False, inline="always")
 def take_slot(prm, me, know_me, occ, nslots):
-    return worst_own_slot(me, know_me, occ, nslots, prm[H_UNKNOWN_VALUE])[0]
+    return worst_own_slot(me, know_me, occ, nslots, prm[H.unknown_value])[0]
 
 
 @njit(refcount=False, inline="always")
 def keep(prm, me, drawn, know_me, occ, nslots):
-    _, _, slot, worst = _own_scan(me, know_me, occ, nslots, prm[H_UNKNOWN_VALUE])
+    _, _, slot, worst = _own_scan(me, know_me, occ, nslots, prm[H.unknown_value])
     v = card_value(drawn)
-    if slot >= 0 and v <= prm[H_KEEP_MAX] and v < worst:
+    if slot >= 0 and v <= prm[H.keep_max] and v < worst:
         return slot
     return -1
 
@@ -154,17 +152,17 @@ def _first_unknown_opponent(me, P, know_me, occ, nslots, faceup, locked):
 @njit(refcount=False, inline="always")
 def power(prm, me, P, kind, know_me, occ, nslots, faceup, locked, rng, out):
     """Fill ``out`` = (p1, s1, p2, s2) and return True to use the power of ``kind``."""
-    uv = prm[H_UNKNOWN_VALUE]
+    uv = prm[H.unknown_value]
     if kind == POWER_PEEK_OWN:
         s = _first_unknown(me, know_me, occ, nslots, faceup)
-        if s < 0 or (prm[H_PEEK_OWN] < 1.0 and uniform(rng) >= prm[H_PEEK_OWN]):
+        if s < 0 or (prm[H.peek_own] < 1.0 and uniform(rng) >= prm[H.peek_own]):
             return False
         out[0] = me
         out[1] = s
         return True
     if kind == POWER_PEEK_OPP:
         p, s = _first_unknown_opponent(me, P, know_me, occ, nslots, faceup, -1)
-        if p < 0 or (prm[H_PEEK_OPP] < 1.0 and uniform(rng) >= prm[H_PEEK_OPP]):
+        if p < 0 or (prm[H.peek_opponent] < 1.0 and uniform(rng) >= prm[H.peek_opponent]):
             return False
         out[0] = p
         out[1] = s
@@ -178,14 +176,14 @@ def power(prm, me, P, kind, know_me, occ, nslots, faceup, locked, rng, out):
             c = know_me[me, s]
             if c >= 0 and swappable(me, s, occ, faceup, locked) and card_value(c) > wv:
                 ws, wv = s, float(card_value(c))
-        if ws < 0 or wv < prm[H_SWAP_MIN]:
+        if ws < 0 or wv < prm[H.swap_min_value]:
             return False
         p, s, v = _lowest_known_opponent(me, P, know_me, occ, nslots, faceup, locked)
         if p < 0 or v >= wv:
             p, s = _first_unknown_opponent(me, P, know_me, occ, nslots, faceup, locked)
             if p < 0 or wv <= uv:
                 return False
-        if prm[H_SWAP] < 1.0 and uniform(rng) >= prm[H_SWAP]:
+        if prm[H.swap] < 1.0 and uniform(rng) >= prm[H.swap]:
             return False
         out[0] = me
         out[1] = ws
@@ -203,7 +201,7 @@ def power(prm, me, P, kind, know_me, occ, nslots, faceup, locked, rng, out):
         p, s, v = _lowest_known_opponent(me, P, know_me, occ, nslots, faceup, locked)
         if p < 0:
             p, s = _first_unknown_opponent(me, P, know_me, occ, nslots, faceup, locked)
-        if p < 0 or (prm[H_KING] < 1.0 and uniform(rng) >= prm[H_KING]):
+        if p < 0 or (prm[H.king] < 1.0 and uniform(rng) >= prm[H.king]):
             return False
         out[0] = me
         out[1] = a
@@ -232,13 +230,13 @@ def snap(prm, me, P, top_rank, know_me, occ, nslots, faceup, allow_others, locke
         out[n + 1] = s
         n += (occ[me, s] != 0) & (faceup[me, s] == 0) & (c >= 0) & (c % 13 == top_rank)
     if n > 0:
-        if prm[H_SNAP] < 1.0 and uniform(rng) >= prm[H_SNAP]:
+        if prm[H.snap] < 1.0 and uniform(rng) >= prm[H.snap]:
             return SNAP_NONE
         out[0] = n
         return SNAP_OWN
     if not allow_others:
         return SNAP_NONE
-    give, wv = worst_own_slot(me, know_me, occ, nslots, prm[H_UNKNOWN_VALUE])
+    give, wv = worst_own_slot(me, know_me, occ, nslots, prm[H.unknown_value])
     if give < 0:
         return SNAP_NONE
     for k in range(1, P):
@@ -248,7 +246,7 @@ def snap(prm, me, P, top_rank, know_me, occ, nslots, faceup, allow_others, locke
         for s in range(nslots[p]):
             c = know_me[p, s]
             if occ[p, s] and faceup[p, s] == 0 and c >= 0 and c % 13 == top_rank:
-                if prm[H_SNAP] < 1.0 and uniform(rng) >= prm[H_SNAP]:
+                if prm[H.snap] < 1.0 and uniform(rng) >= prm[H.snap]:
                     return SNAP_NONE
                 out[0] = p
                 out[1] = s

@@ -3,8 +3,9 @@
 Built-in strategies are selected by id inside the cached kernel (a jitted strategy passed as an argument
 would defeat numba's on-disk cache). Both engines call these same functions, so a strategy behaves
 identically in the reference engine and in the kernel; each function receives only the deciding
-player's information set (see ``strategies.kamoul.views``). ``call-table`` is ``heuristic`` in every decision but
-the turn's.
+player's information set (see ``strategies.kamoul.views``), piece by piece (``know_me``, ``occ``, ``nslots``,
+``faceup``, public scalars), hence their many arguments: no bundle can carry a hidden array to a strategy.
+``call-table`` is ``heuristic`` in every decision but the turn's.
 """
 
 from __future__ import annotations
@@ -12,6 +13,8 @@ from __future__ import annotations
 from simulator.core.jit import njit
 from simulator.kamoul.codes import DECK_MEAN_VALUE
 from strategies.kamoul import call_table, heuristic, random_play
+from strategies.kamoul.heuristic import H
+from strategies.kamoul.random_play import RP
 from strategies.kamoul.views import own_estimate
 
 RANDOM, HEURISTIC, CALL_TABLE = 0, 1, 2
@@ -71,21 +74,21 @@ def decide_snap(sid, prm, me, P, top_rank, know_me, occ, nslots, faceup, allow_o
 @njit(refcount=False, inline="always")
 def estimate(sid, prm, me, know_me, occ, nslots):
     """``(float64, int64)``: the player's own estimate of its layout and how many of its cards it has not seen."""
-    unknown_value = DECK_MEAN_VALUE if sid == RANDOM else prm[heuristic.H_UNKNOWN_VALUE]
+    unknown_value = DECK_MEAN_VALUE if sid == RANDOM else prm[H.unknown_value]
     return own_estimate(me, know_me, occ, nslots, unknown_value)
 
 
 @njit(refcount=False, inline="always")
 def forget_prob(sid, prm):
-    return 0.0 if sid == RANDOM else prm[heuristic.H_FORGET]
+    return 0.0 if sid == RANDOM else prm[H.forget]
 
 
 @njit(refcount=False, inline="always")
 def memory_noise_prob(sid, prm):
     """Per own turn, the probability that each remembered card's rank is misremembered (K13, §4 ``memory_noise``)."""
-    return 0.0 if sid == RANDOM else prm[heuristic.H_MEMORY_NOISE]
+    return 0.0 if sid == RANDOM else prm[H.memory_noise]
 
 
 @njit(refcount=False, inline="always")
 def speed(sid, prm):
-    return prm[random_play.P_SPEED] if sid == RANDOM else prm[heuristic.H_SPEED]
+    return prm[RP.speed] if sid == RANDOM else prm[H.speed]

@@ -9,6 +9,7 @@ probability ``snap_prob`` the player flips one uniformly chosen card it may flip
 from __future__ import annotations
 
 from simulator.core.jit import njit
+from simulator.core.named import indices
 from simulator.core.params import Param, ParamSet
 from simulator.core.rng import below, uniform
 from simulator.kamoul.codes import (
@@ -17,11 +18,12 @@ from simulator.kamoul.codes import (
 )
 from strategies.kamoul.views import count_occupied, list_swap_targets, nth_occupied
 
-P_SNAP, P_SPEED = 0, 1
 PARAMS = ParamSet((
     Param("snap_prob", "float", 0.1, "probability of trying a snap in each window", 0.0, 1.0),
     Param("speed", "float", 1.0, "reaction rate in snap races (race_policy=speed_weighted)", 0.01, 100.0),
 ), what="parameter")
+RP = indices("RandomParams", PARAMS.names())
+"""Parameter positions in ``prm`` (``prm[RP.snap_prob]``), from ``PARAMS``."""
 
 
 @njit(refcount=False, inline="always")
@@ -134,7 +136,7 @@ def king_swap(prm, rng):
 @njit(refcount=False, inline="always")
 def snap(prm, me, P, occ, nslots, faceup, allow_others, locked, rng, tmp, out):
     """``SNAP_OWN`` with out = (1, slot), ``SNAP_OTHER`` with out = (player, slot, give_slot), or ``SNAP_NONE``."""
-    if uniform(rng) >= prm[P_SNAP]:
+    if uniform(rng) >= prm[RP.snap_prob]:
         return SNAP_NONE
     half = tmp.shape[0] // 2
     tp = tmp[:half]

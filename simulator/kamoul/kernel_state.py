@@ -1,0 +1,139 @@
+"""The Kamoul kernel's per-block state, by name: what the table holds, the scratch arrays, the match tally.
+
+One set per ``prange`` block, allocated once by :func:`new_state` / :func:`new_scratch` / :func:`new_tally` and
+reused from game to game (threads share nothing they write). numba compiles a ``NamedTuple`` field to a constant
+offset, so ``state.know`` costs what the old positional tuple did. ``P`` = players, ``S`` = cards in play.
+"""
+
+from __future__ import annotations
+
+from typing import NamedTuple
+
+import numpy as np
+
+from simulator.core.jit import njit
+from simulator.core.named import indices
+from simulator.kamoul.codes import FC_LEN, FC_N_KNOWN, FC_PLAYER
+
+SCALARS = ("n_stock", "n_discard", "caller", "ultime", "penalties", "snaps", "wrong_snaps", "call_turn", "call_true",
+           "call_unknown", "outcome", "winner", "turns", "contres", "aborted")
+"""The scalar facts of a hand (``HandState.scalars``): pile sizes, the caller (``-1``: none) and the ULTIME player,
+counters, the call's facts for the row, the outcome (``codes.OUT_*``) and winner, whether the hand was aborted."""
+ST = indices("HandScalars", SCALARS)
+
+COUNTERS = ("dealer", "hand", "manche", "partie")
+"""A game's running numbers (``MatchTally.counters``): the next dealer and hand, manche and partie numbers."""
+COUNTER = indices("MatchCounters", COUNTERS)
+
+
+class HandState(NamedTuple):
+    """The table during a hand. A strategy only ever sees ``know[p]``, ``occ``, ``faceup`` and ``nslots``."""
+
+    hand: np.ndarray     # int16[P, S]     hidden layout, -1 = empty position
+    occ: np.ndarray      # int8[P, S]      1 where a position holds a card (public)
+    faceup: np.ndarray   # int8[P, S]      1 for a card lying face up (discard_pick_face_up)
+    know: np.ndarray     # int16[P, P, S]  know[o, p, s]: the card o believes is at (p, s), -1 unknown
+    nslots: np.ndarray   # int64[P]        one past the highest position used
+    stock: np.ndarray    # int16[S]        top = last; size scalars[ST.n_stock]
+    discard: np.ndarray  # int16[S]        top = last; size scalars[ST.n_discard]
+    scalars: np.ndarray  # int64[len(SCALARS)], indexed by ST
+
+
+class Scratch(NamedTuple):
+    """Working arrays of one block: the random stream, the trace, the strategies' answers, the scoring's seats."""
+
+    rng: np.ndarray         # uint64[4]       the game's xoshiro256** state
+    trace: np.ndarray       # uint64[1]       the hand's event-trace hash
+    tmp: np.ndarray         # int64[2PS+8]    strategy scratch
+    out: np.ndarray         # int64[S+8]      a strategy's answer (slots, targets)
+    claim_seat: np.ndarray  # int64[P]        K6: the players claiming a snap, in turn order
+    claim_kind: np.ndarray  # int64[P]        their SNAP_* choice
+    claim_out: np.ndarray   # int64[P, S+8]   their answers
+    own_turns: np.ndarray   # int64[P]        own turns played in the hand
+    announcers: np.ndarray  # int64[P+1]      K10: the caller, then the contres in order
+    totals: np.ndarray      # int64[P]        hand totals at the reveal
+    classes: np.ndarray     # int64[P]        K10: CLS_* of each announcer (-1: none)
+    is_false: np.ndarray    # int64[P]        1 for a false announcer (K12)
+    order: np.ndarray       # int64[P]        K10: the contenders in tie order
+    points: np.ndarray      # int64[P]        points of the hand
+    cum: np.ndarray         # int64[P]        cumulative scores before the hand
+    cum_after: np.ndarray   # int64[P]        and after it
+    estimate: np.ndarray    # float64[1]      the caller's own estimate (NaN without a call)
+    force: np.ndarray       # int64[FC_LEN]   the study hooks (simulator.kamoul.force_kernel)
+
+
+class MatchTally(NamedTuple):
+    """K15–K16 bookkeeping of one game."""
+
+    counters: np.ndarray       # int64[len(COUNTERS)], indexed by COUNTER
+    top_wins: np.ndarray       # int64[P]  parties won in the TOP
+    top_totals: np.ndarray     # int64[P]  goal average over the TOP
+    partie_wins: np.ndarray    # int64[P]  manches won in the partie (credits)
+    partie_totals: np.ndarray  # int64[P]  goal average over the partie
+
+
+class BlockRows(NamedTuple):
+    """One block's output: its rows of each table (layouts of :mod:`simulator.kamoul.records`) and their counts.
+    A table's count may pass its capacity: only the first rows are kept and the block is played again bigger."""
+
+    hands: np.ndarray      # int64[cap_hands, hand columns]
+    estimates: np.ndarray  # float64[cap_hands]   the caller's estimate (NaN without a call)
+    traces: np.ndarray     # uint64[cap_hands]    the hand's event-trace hash
+    manches: np.ndarray    # int64[cap_manches, manche columns]
+    parties: np.ndarray    # int64[cap_parties, partie columns]
+    tops: np.ndarray       # int64[cap_tops, top columns]
+    counts: np.ndarray     # int64[4]  rows made per table, in records.LEVELS order (index with records.LEVEL)
+
+
+class Block(NamedTuple):
+    """Everything one ``prange`` block plays on and writes to."""
+
+    state: HandState
+    scratch: Scratch
+    tally: MatchTally
+    rows: BlockRows
+
+
+@njit
+def new_state(P, S):
+    """One block's :class:`HandState`."""
+    return HandState(np.full((P, S), -1, dtype=np.int16), np.zeros((P, S), dtype=np.int8),
+                     np.zeros((P, S), dtype=np.int8), np.full((P, P, S), -1, dtype=np.int16),
+                     np.zeros(P, dtype=np.int64), np.zeros(S, dtype=np.int16), np.zeros(S, dtype=np.int16),
+                     np.zeros(len(SCALARS), dtype=np.int64))
+
+
+@njit
+def new_scratch(P, S):
+    """One block's :class:`Scratch` (its ``force`` asks for no intervention)."""
+    return Scratch(np.zeros(4, dtype=np.uint64), np.zeros(1, dtype=np.uint64), np.zeros(2 * P * S + 8, dtype=np.int64),
+                   np.zeros(S + 8, dtype=np.int64), np.zeros(P, dtype=np.int64), np.zeros(P, dtype=np.int64),
+                   np.zeros((P, S + 8), dtype=np.int64), np.zeros(P, dtype=np.int64),
+                   np.zeros(P + 1, dtype=np.int64), np.zeros(P, dtype=np.int64), np.zeros(P, dtype=np.int64),
+                   np.zeros(P, dtype=np.int64), np.zeros(P, dtype=np.int64), np.zeros(P, dtype=np.int64),
+                   np.zeros(P, dtype=np.int64), np.zeros(P, dtype=np.int64), np.zeros(1, dtype=np.float64),
+                   new_force())
+
+
+@njit
+def new_tally(P):
+    """One block's :class:`MatchTally`."""
+    return MatchTally(np.zeros(len(COUNTERS), dtype=np.int64), np.zeros(P, dtype=np.int64),
+                      np.zeros(P, dtype=np.int64), np.zeros(P, dtype=np.int64), np.zeros(P, dtype=np.int64))
+
+
+@njit
+def new_force():
+    """``int64[FC_LEN]``: the ``force`` array of a hand played without intervention (see ``codes.FC_*``)."""
+    force = np.zeros(FC_LEN, dtype=np.int64)
+    reset_force(force)
+    return force
+
+
+@njit(refcount=False)
+def reset_force(force):
+    """Make ``force`` ask for no intervention."""
+    for i in range(FC_LEN):
+        force[i] = 0
+    force[FC_PLAYER] = -1
+    force[FC_N_KNOWN] = -1
