@@ -176,7 +176,7 @@ class GamePlugin:
     report_sections: tuple[str, ...] = ()
 
     def __reduce__(self):
-        return (self.home, ())
+        return (_restore, (self.home,))
 
     def tables(self, level: str) -> tuple[str, ...]:
         return self.level_tables[level]
@@ -264,10 +264,17 @@ def trace_hashes(spec, index: int) -> list[int]:
 _REGISTRY: dict[str, GamePlugin] = {}
 
 
+def _restore(home) -> GamePlugin:
+    """Unpickling a plugin (a spec sent to a cluster's worker): its game package's own, registered there too, so
+    that the names the worker reads resolve without importing every game."""
+    plugin = home()
+    _REGISTRY.setdefault(plugin.name, plugin)
+    return plugin
+
+
 def register_games(plugins) -> dict[str, GamePlugin]:
-    """Make ``plugins`` the games :func:`get_game` knows (``simulator.games`` does it once, for every game);
-    returns ``{name: plugin}``."""
-    _REGISTRY.clear()
+    """Add ``plugins`` to the games :func:`get_game` knows (``simulator.games`` does it once, for every game;
+    a game registered before, e.g. a test's, stays); returns the registry ``{name: plugin}``."""
     _REGISTRY.update({p.name: p for p in plugins})
     return _REGISTRY
 
