@@ -21,8 +21,8 @@ REC = MAX_LAG + 2       # M-perception: public states kept (the one visible lag_
 OWN = 32                # per seat, its last exchanges kept (those not yet in the visible state: <= 4 * MAX_LAG)
 S_RATE, S_SIGMA, S_VIS, S_ATT_P, S_ATT_O, S_CONTRE = range(6)
 (ST_OUTCOME, ST_CALLER, ST_WHY, ST_TICKS, ST_SWEEPS, ST_EXCH, ST_RESHUF, ST_REDEALS, ST_CALLS, ST_WRONG_CONTRES,
- ST_ENDED, ST_NSTOCK, ST_NDISCARD, ST_DEALER, ST_REC_N, ST_DIRTY, ST_VIEW_ID, ST_NEXT_SIGN, ST_NEXT_FALSE,
- ST_NEXT_CALL, ST_OPEN_TICKS, N_ST) = range(22)
+ ST_ENDED, ST_NSTOCK, ST_NDISCARD, ST_DEALER, ST_REC_N, ST_DIRTY, ST_NEXT_SIGN, ST_NEXT_FALSE, ST_NEXT_CALL,
+ ST_OPEN_TICKS, N_ST) = range(21)
 
 @njit
 def new_state(P):
@@ -52,7 +52,7 @@ def new_state(P):
         np.zeros((P, 2), dtype=np.int64),           # 20 pending target
         np.zeros((P, 2), dtype=np.int64),           # 21 pending why
         np.zeros((P, T), dtype=np.int64),           # 22 sightings
-        np.zeros(4, dtype=np.int64),                # 23 view: the perceived centre
+        np.zeros(4, dtype=np.int64),                # 23 view with own exchanges: the perceived centre
         np.zeros(P, dtype=np.int64),                # 24 silence
         np.zeros(P, dtype=np.float64),              # 25 movers' race times
         np.zeros(P, dtype=np.int64),                # 26 movers (seats, sorted by time)
@@ -72,7 +72,7 @@ def new_state(P):
         np.zeros(P, dtype=np.int64),                # 40 cached proposal: the view (state id) it was made on (-1 none)
         np.zeros((P, 4, 3), dtype=np.int64),        # 41 cached proposal (hand slot, centre slot, expected card)
         np.zeros(P, dtype=np.int64),                # 42 cached proposal pair counts
-        np.zeros(PUB_SIZE, dtype=np.int64),         # 43 view: rank counts of its loc (views.summarise)
+        np.zeros(PUB_SIZE, dtype=np.int64),         # 43 view with own exchanges: rank counts of its loc
         np.zeros(P, dtype=np.int64),                # 44 contre horizon: the view (state id) it was made on (-1 none)
         np.zeros(P, dtype=np.int64),                # 45 contre horizon (open ticks; policy.contre_horizon)
         np.zeros((P, 4), dtype=np.uint64),          # 46 each player's own stream for its move times
@@ -84,7 +84,11 @@ def new_state(P):
         np.zeros((P, OWN), dtype=np.int64),         # 52 own exchanges (ring per seat): the tick visible from
         np.zeros((P, OWN, 3), dtype=np.int64),      # 53 own exchanges: centre slot, card taken, card given
         np.zeros(P, dtype=np.int64),                # 54 own exchanges: how many so far in the manche
-        np.zeros(52, dtype=np.int8),                # 55 view: its loc
+        np.zeros(52, dtype=np.int8),                # 55 view with own exchanges: its loc
+        np.zeros(REC, dtype=np.int64),              # 56 public record: each state's view key (the id of the
+                                                    #    state whose loc, centre and last_swap it has)
+        np.zeros((REC, PUB_SIZE), dtype=np.int64),  # 57 public record: rank counts of each state's loc
+        np.zeros(REC, dtype=np.int8),               # 58 public record: whether 57 is filled for the state
     )
 
 

@@ -12,9 +12,12 @@ open (a "Top" and a sweep are published too), which gives the count at any later
 the silences are measured on it.
 
 A player at tick ``t`` perceives the newest state visible by ``t - lag_ticks`` plus its own exchanges since
-(kept per seat in a small ring). Its *view key* is that state's id when it has no such exchange, else -1: two
-moves with the same key >= 0 see exactly the same view, which is what the kernel's proposal cache, contre
-horizon and idle players key on. Fields of ``g``: see :func:`simulator.kems.kernel_state.new_state`.
+(kept per seat in a small ring). Its *view key* is that state's key when it has no such exchange, else -1; a
+state's key is its id, or the previous state's key when only the open-exchange clock changed ("Top"): two moves
+with the same key >= 0 see exactly the same view, which is what the kernel's proposal cache, contre horizon
+and idle players key on. A player without exchanges of its own since reads the state's rows themselves (its
+rank counts summarised once per state, :func:`state_pub`); one with reads buffers filled by
+:func:`build_own_view`. Fields of ``g``: see :func:`simulator.kems.kernel_state.new_state`.
 """
 
 from __future__ import annotations
@@ -22,22 +25,27 @@ from __future__ import annotations
 from simulator.core.jit import njit
 from simulator.core.rng import NEVER
 from simulator.kems.codes import EMPTY, LOC_TABLE, LOC_UNKNOWN
-from simulator.kems.kernel_state import OWN, REC, ST_OPEN_TICKS, ST_REC_N, ST_VIEW_ID
+from simulator.kems.kernel_state import OWN, REC, ST_OPEN_TICKS, ST_REC_N
 from strategies.kems.views import summarise
 
 
 @njit(refcount=False, inline="always")
-def publish(g, visible, is_open, P, lag):
+def publish(g, visible, is_open, P, lag, fresh):
     """Manche.publish: the public state as it is now is visible from tick ``visible`` (``is_open``: the ticks
-    from then on are ticks of open exchange). An idle player wakes when it perceives it, at ``visible + lag``."""
-    st, rec_vis = g[29], g[3]
+    from then on are ticks of open exchange; ``fresh``: loc, the centre or a last_swap changed, not only the
+    clock). An idle player wakes when it perceives it, at ``visible + lag`` (the kernel visits that tick)."""
+    st, rec_vis, rec_key = g[29], g[3], g[56]
     n = st[ST_REC_N]
     i = n - 1
     if rec_vis[i % REC] != visible:
         i = n
         st[ST_REC_N] = n + 1
+        if not fresh:
+            rec_key[i % REC] = rec_key[(i - 1) % REC]
     k = i % REC
     rec_vis[k] = visible
+    if fresh:
+        rec_key[k] = i
     loc, table, last_swap = g[4], g[1], g[11]
     rec_loc, rec_table, rec_last, rec_open = g[49], g[2], g[50], g[51]
     for c in range(52):
@@ -48,8 +56,7 @@ def publish(g, visible, is_open, P, lag):
         rec_last[k, p] = last_swap[p]
     rec_open[k, 0] = st[ST_OPEN_TICKS]
     rec_open[k, 1] = is_open
-    if st[ST_VIEW_ID] == i:
-        st[ST_VIEW_ID] = -1
+    g[58][k] = 0
     idle, idle_until = g[47], g[48]
     for p in range(P):
         if idle[p] and idle_until[p] > visible + lag:
@@ -63,8 +70,7 @@ def reset_record(g, visible, P):
     st = g[29]
     st[ST_REC_N] = 0
     g[3][REC - 1] = visible + 1  # the slot before state 0 (id -1) holds another tick: publish starts state 0
-    publish(g, visible, 0, P, 0)
-    st[ST_VIEW_ID] = -1
+    publish(g, visible, 0, P, 0, 1)
     for p in range(P):
         g[54][p] = 0
 
@@ -100,11 +106,11 @@ def open_before(g, i, tick):
 
 @njit(refcount=False, inline="always")
 def view_key(g, p, i):
-    """``i`` if player ``p`` perceives state ``i`` as it is (no exchange of its own since), else -1."""
+    """State ``i``'s key if player ``p`` perceives it as it is (no exchange of its own since), else -1."""
     n = g[54][p]
     if n > 0 and g[52][p, (n - 1) % OWN] > g[3][i % REC]:
         return -1
-    return i
+    return g[56][i % REC]
 
 
 @njit(refcount=False, inline="always")
@@ -135,25 +141,30 @@ def add_own_exchange(seen, loc, p, slot, taken, given):
     loc[given] = LOC_TABLE
 
 
+@njit(refcount=False, inline="always")
+def state_pub(g, i, P):
+    """The rank counts of state ``i``'s loc (``g[57]`` row), summarised the first time they are needed."""
+    k = i % REC
+    if not g[58][k]:
+        summarise(g[49][k], P, g[57][k])
+        g[58][k] = 1
+
+
 @njit(refcount=False)
-def build_view(g, p, i, key, P):
-    """Manche.view: player ``p``'s view of state ``i`` into the view buffers (centre ``g[23]``, loc ``g[55]``,
-    rank counts ``g[43]``); a view of the state alone (``key >= 0``) is reused while the buffers hold it."""
-    st = g[29]
-    if key >= 0 and st[ST_VIEW_ID] == key:
-        return
+def build_own_view(g, p, i, P):
+    """Manche.view for a player with exchanges of its own since state ``i`` (view key -1): the state and those
+    exchanges into the view buffers (centre ``g[23]``, loc ``g[55]``, rank counts ``g[43]``). A player without
+    reads the state's own rows (``g[2]``, ``g[49]``, :func:`state_pub`)."""
     k = i % REC
     seen, loc, rec_loc, rec_table = g[23], g[55], g[49], g[2]
     for c in range(52):
         loc[c] = rec_loc[k, c]
     for s in range(4):
         seen[s] = rec_table[k, s]
-    if key < 0:
-        own_vis, own_ex, n = g[52], g[53], g[54][p]
-        first = n
-        while first > 0 and first > n - OWN and own_vis[p, (first - 1) % OWN] > g[3][k]:
-            first -= 1
-        for j in range(first, n):
-            add_own_exchange(seen, loc, p, own_ex[p, j % OWN, 0], own_ex[p, j % OWN, 1], own_ex[p, j % OWN, 2])
+    own_vis, own_ex, n = g[52], g[53], g[54][p]
+    first = n
+    while first > 0 and first > n - OWN and own_vis[p, (first - 1) % OWN] > g[3][k]:
+        first -= 1
+    for j in range(first, n):
+        add_own_exchange(seen, loc, p, own_ex[p, j % OWN, 0], own_ex[p, j % OWN, 1], own_ex[p, j % OWN, 2])
     summarise(loc, P, g[43])
-    st[ST_VIEW_ID] = key

@@ -44,7 +44,8 @@ from simulator.kems.kernel_state import (
     ST_WHY, ST_WRONG_CONTRES, ST_CALLS, after, catch_up, holds_four, new_state, schedule, trace, wake_all,
 )
 from simulator.kems.kernel_view import (
-    build_view, next_perceived, open_before, own_exchange, publish, reset_record, view_key, visible_state,
+    build_own_view, next_perceived, open_before, own_exchange, publish, reset_record, state_pub, view_key,
+    visible_state,
 )
 from simulator.kems.records import GAME_FIXED, MANCHE_FIXED
 from simulator.kems.rules import (
@@ -197,26 +198,35 @@ def _moves(g, tick, P, ri, rf, sids, prm, model):
     n_movers = 0
     state = -1   # M-perception: the public state visible by tick - lag (the same for every mover)
     open_then = 0
+    perceive_next = NEVER
     for p in range(P):
         if idle[p] or not (tick <= next_move[p] < tick + 1):
             continue
         if state < 0:
             state = visible_state(g, tick, lag)
             open_then = open_before(g, state, tick - lag)
+            perceive_next = next_perceived(g, state, lag)  # when a newer state already published is perceived
         key = view_key(g, p, state)
+        k_state = state % REC
+        if key >= 0:   # p's view is the state itself: its rows are the inputs
+            seen_v, loc_v, pub_v = g[2][k_state], g[49][k_state], g[57][k_state]
+        else:          # the state and p's own exchanges since
+            build_own_view(g, p, state, P)
+            seen_v, loc_v, pub_v = seen, view_loc, pub
         until = NEVER  # while its view stays the same, the first tick at which p's inference might call
         if not banned[p] and pend_due[p, CALL_CONTRE] == NEVER:
             if key < 0 or hz_version[p] != key:
-                build_view(g, p, state, key, P)
-                hz[p] = policy.contre_horizon(sids[p], prm[p], p, P, hands[p], view_loc, pub, rec_last[state % REC],
-                                              work)
+                if key >= 0:
+                    state_pub(g, state, P)
+                hz[p] = policy.contre_horizon(sids[p], prm[p], p, P, hands[p], loc_v, pub_v, rec_last[k_state], work)
                 hz_version[p] = key
             until = tick + hz[p] - open_then if hz[p] < NEVER else NEVER
             if open_then >= hz[p]:  # before the horizon the reference's infer_contre surely says -1
-                build_view(g, p, state, key, P)
+                if key >= 0:
+                    state_pub(g, state, P)
                 for q in range(P):
-                    silence[q] = open_then - rec_last[state % REC, q]
-                j = policy.infer_contre(sids[p], prm[p], p, P, hands[p], view_loc, pub, silence, work)
+                    silence[q] = open_then - rec_last[k_state, q]
+                j = policy.infer_contre(sids[p], prm[p], p, P, hands[p], loc_v, pub_v, silence, work)
                 if j >= 0:
                     schedule(g, tick, p, CALL_CONTRE, j, WHY_INFERENCE, ri)
         if key >= 0 and cache_stamp[p] == key:
@@ -228,15 +238,16 @@ def _moves(g, tick, P, ri, rf, sids, prm, model):
                 pairs[p, i, 1] = cache[p, i, 1]
                 pairs[p, i, 2] = cache[p, i, 2]
         else:
-            build_view(g, p, state, key, P)
-            n = policy.propose(sids[p], prm[p], p, P, hands[p], seen, view_loc, pub, ri[I_MULTI] != 0, mem[p], work,
+            if key >= 0:
+                state_pub(g, state, P)
+            n = policy.propose(sids[p], prm[p], p, P, hands[p], seen_v, loc_v, pub_v, ri[I_MULTI] != 0, mem[p], work,
                                out, rng)
             if ri[I_MULTI] == 0 and n > 1:  # KM5
                 n = 1
             for i in range(n):
                 pairs[p, i, 0] = out[i, 0]
                 pairs[p, i, 1] = out[i, 1]
-                pairs[p, i, 2] = seen[out[i, 1]]
+                pairs[p, i, 2] = seen_v[out[i, 1]]
             cache_stamp[p] = -1
             if sids[p] != policy.RANDOM and key >= 0:
                 cache_stamp[p] = key
@@ -257,7 +268,7 @@ def _moves(g, tick, P, ri, rf, sids, prm, model):
         # it perceives a newer public state or reaches its contre horizon (set idle below)
         idle_until[p] = -1
         if n == 0 and until > tick and key >= 0 and cache_stamp[p] == key:
-            idle_until[p] = min(until, next_perceived(g, state, lag))
+            idle_until[p] = min(until, perceive_next)
         # insertion by (time, seat): seats arrive in increasing order, so ties keep seat order
         k = n_movers
         while k > 0 and when[k - 1] > w:
@@ -417,7 +428,7 @@ def play_manche(g, P, ri, rf, deck, n_deck, sids, prm, model):
         g[17][p] = after(-1, rf[F_FALSE_CONTRE], rng)
     tick = 0
     _turn_up(g, tick)
-    publish(g, tick, 0, P, lag)  # the deal's shown cards and the centre
+    publish(g, tick, 0, P, lag, 1)  # the deal's shown cards and the centre
     phase = PH_TURN_UP
     phase_end = ri[I_TURN_UP]
     quiet = 0
@@ -427,12 +438,12 @@ def play_manche(g, P, ri, rf, deck, n_deck, sids, prm, model):
             _turn_up(g, tick)
             phase = PH_TURN_UP
             phase_end = tick + ri[I_TURN_UP]
-            publish(g, tick, 0, P, lag)
+            publish(g, tick, 0, P, lag, 1)
         if phase == PH_TURN_UP and tick == phase_end:
             _top(g, tick, P, model)
             phase = PH_OPEN
             quiet = 0
-            publish(g, tick, 1, P, lag)  # from now on the open-exchange ticks count (silence)
+            publish(g, tick, 1, P, lag, 0)  # only the clock: from now on the open-exchange ticks count (silence)
         if phase == PH_OPEN:
             for p in range(P):
                 if g[47][p] and g[48][p] <= tick:  # it perceives a change or reaches its contre horizon: it looks again
@@ -461,7 +472,7 @@ def play_manche(g, P, ri, rf, deck, n_deck, sids, prm, model):
         if st[ST_NEXT_CALL] <= tick:
             calls(g, tick, P, ri, model)
         if st[ST_DIRTY] and not st[ST_ENDED]:  # what changed in this tick is visible from the next
-            publish(g, tick + 1, 1 if phase == PH_OPEN else 0, P, lag)
+            publish(g, tick + 1, 1 if phase == PH_OPEN else 0, P, lag, 1)
             st[ST_DIRTY] = 0
         tick += 1
         if st[ST_ENDED] or tick >= max_ticks:
