@@ -153,6 +153,15 @@ def rules_text(game: str) -> str:
     lines = [f"{game} rule options (use --option name=value; rules in docs/rules/{game}.md):", ""]
     for p in plugin.options.params:
         lines.append(f"  {p.describe()}")
+    ruled: dict[str, tuple] = {}  # strategy parameters that model a rule (e.g. K13's misremembering)
+    for strategy in plugin.strategies.values():
+        for p in strategy.params.params:
+            if p.rule:
+                ruled.setdefault(p.name, (p, []))[1].append(strategy.name)
+    if ruled:
+        lines += ["", "player parameters that model a rule (use --strategy NAME:param=value):"]
+        for p, names in ruled.values():
+            lines.append(f"  {p.describe()}  (strategies: {', '.join(names)})")
     lines.append("")
     lines.append(f"levels: {', '.join(plugin.levels)} (default {plugin.default_level}); "
                  f"players: default {plugin.default_players}")
