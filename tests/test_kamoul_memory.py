@@ -184,3 +184,12 @@ def test_K13_cardsim_strategies_lists_memory_noise_with_its_default():
     for family in ("heuristic", "cautious", "balanced", "aggressive", "call-table"):
         block = text.split(f"\n{family}: ", 1)[1].split("\n\n", 1)[0]
         assert "memory_noise = 0.0  (a number in [0.0, 1.0]) [K13]" in block, family
+
+
+@rule("K13")
+def test_K13_cardsim_rules_lists_memory_noise_among_the_player_parameters_that_model_a_rule():
+    text = api.rules_text("kamoul")
+    block = text.split("player parameters that model a rule", 1)[1]
+    line = next(x for x in block.splitlines() if "memory_noise" in x)
+    assert "memory_noise = 0.0  (a number in [0.0, 1.0]) [K13]" in line
+    assert all(f in line for f in ("heuristic", "cautious", "balanced", "aggressive", "call-table"))
