@@ -13,32 +13,16 @@ that part is skipped. A script, not a test: nothing is asserted.
 from __future__ import annotations
 
 import argparse
-import sys
-import tempfile
 import time
-from pathlib import Path
 
-ROOT = Path(__file__).resolve().parents[1]
-sys.path.insert(0, str(ROOT))
+from common import CORES, end_to_end, kernel_rates, reference_rate
 
-import numba  # noqa: E402
-
-from simulator import api  # noqa: E402
-from simulator.rami.engine import raw_kernel, raw_reference  # noqa: E402
-from simulator.rami.rules import Rules  # noqa: E402
+from simulator.rami.engine import raw_kernel, raw_reference
+from simulator.rami.rules import Rules
 
 SEATS = ["open-asap"] * 4
 SEED = 12345
 LEVEL = "rounds"
-
-
-def best_rate(fn, n: int, repeats: int) -> float:
-    best = float("inf")
-    for _ in range(repeats):
-        began = time.perf_counter()
-        fn()
-        best = min(best, time.perf_counter() - began)
-    return n / best
 
 
 def openspiel_rate(games: int) -> float | None:
@@ -67,40 +51,12 @@ def main() -> None:
     parser.add_argument("--openspiel-games", type=int, default=3_000)
     parser.add_argument("--repeats", type=int, default=3, help="best of this many runs per kernel figure")
     args = parser.parse_args()
-    cores = numba.config.NUMBA_NUM_THREADS
     rules = Rules()
-
-    def kernel(n: int, threads: int):
-        return raw_kernel(rules, SEATS, SEED, 0, n, LEVEL, threads=threads)
-
-    began = time.perf_counter()
-    kernel(10, cores)  # compile or load the cached kernel
-    print(f"kernel first call (compile or cache load): {time.perf_counter() - began:.1f} s")
-
-    n1 = max(args.rounds // 4, 1)
-    numba.set_num_threads(1)
-    kernel(min(n1, 200), 1)  # warm up on 1 thread
-    one = best_rate(lambda: kernel(n1, 1), n1, args.repeats)
-    print(f"kernel, 1 thread: {one:,.0f} rounds/s ({n1:,} rounds)")
-    numba.set_num_threads(cores)
-    kernel(min(args.rounds, 200 * cores), cores)  # warm up on all cores
-    allc = best_rate(lambda: kernel(args.rounds, cores), args.rounds, args.repeats)
-    print(f"kernel, {cores} threads: {allc:,.0f} rounds/s ({args.rounds:,} rounds)")
-
-    nr = args.reference_rounds
-    raw_reference(rules, SEATS, SEED, 0, 20, LEVEL)  # compile or load the strategy functions the reference engine calls
-    ref = best_rate(lambda: raw_reference(rules, SEATS, SEED, 0, nr, LEVEL), nr, 1)
-    print(f"reference engine: {ref:,.0f} rounds/s ({nr:,} rounds)")
-    print(f"kernel 1 thread / reference: {one / ref:,.0f}x")
-    print(f"kernel {cores} threads / reference: {allc / ref:,.0f}x")
-
-    with tempfile.TemporaryDirectory() as tmp:
-        began = time.perf_counter()
-        result = api.simulate("rami", n=args.rounds, seed=SEED, out=Path(tmp) / "run", progress=False)
-        seconds = time.perf_counter() - began
-        size = sum(p.stat().st_size for p in (Path(tmp) / "run").rglob("*.parquet"))
-    print(f"end-to-end api.simulate to Parquet: {result.games_done / seconds:,.0f} rounds/s "
-          f"({result.games_done:,} rounds, {result.chunks_written} chunks, {size / 1e6:.1f} MB)")
+    one, every = kernel_rates(lambda n, threads: raw_kernel(rules, SEATS, SEED, 0, n, LEVEL, threads=threads),
+                              args.rounds, "rounds", args.repeats, warm_up=200)
+    reference_rate(lambda n: raw_reference(rules, SEATS, SEED, 0, n, LEVEL), args.reference_rounds, "rounds",
+                   (one, every))
+    end_to_end("rami", args.rounds, "rounds", seed=SEED)
 
     gin = openspiel_rate(args.openspiel_games)
     if gin is None:
@@ -108,7 +64,7 @@ def main() -> None:
               "(pip install 'cardsim[bench]', or .venv/bin/pip install open_spiel)")
         return
     print(f"OpenSpiel gin rummy, C++ simple bot, 1 thread: {gin:,.0f} games/s ({args.openspiel_games:,} games)")
-    print(f"cardsim rami kernel {cores} threads rounds/s / OpenSpiel games/s: {allc / gin:,.2f}x")
+    print(f"cardsim rami kernel {CORES} threads rounds/s / OpenSpiel games/s: {every / gin:,.2f}x")
     print(f"per core, cardsim rami kernel 1 thread rounds/s / OpenSpiel games/s: {one / gin:,.2f}x")
 
 

@@ -79,23 +79,11 @@ STRATEGIES = {
     ), "parameter"), "takes the best card"),
 }
 
-def plugin() -> GamePlugin:
-    return PLUGIN
-
-
 PLUGIN = GamePlugin(
-    name="fake",
-    levels=("manche", "partie"),
-    default_level="manche",
-    options=OPTIONS,
-    strategies=STRATEGIES,
-    default_strategy="random",
-    default_players=4,
-    check_players=_check_players,
+    name="fake", levels=("manche", "partie"), default_level="manche", default_players=4, home=__name__,
+    options=OPTIONS, check_players=_check_players, strategies=STRATEGIES, default_strategy="random",
     level_tables={"manche": ("hands", "manches"), "partie": ("hands", "manches")},
-    simulate_chunk=simulate_chunk,
-    chunk_sizes={"manche": 7, "partie": 7},
-    home=plugin,
+    simulate_chunk=simulate_chunk, chunk_sizes={"manche": 7, "partie": 7},
 )
 
 

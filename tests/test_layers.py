@@ -116,10 +116,19 @@ def test_every_import_points_down_the_layers():
     assert not bad, "imports against the layer order:\n" + "\n".join(bad)
 
 
+# the one place a module is imported by name, with why: nothing else may hide an edge this way
+DYNAMIC_IMPORTS = {
+    "simulator/core/game.py": "unpickling a plugin (a spec on a cluster's worker) imports the module that declared "
+                              "it, as pickle does for any module-level object",
+}
+
+
 def test_no_string_imports_of_project_modules():
     """``importlib.import_module("simulator...")`` hides an edge from the test above: registries import for real."""
     bad = []
     for module, path in project_modules().items():
+        if path.relative_to(ROOT).as_posix() in DYNAMIC_IMPORTS:
+            continue
         tree = ast.parse(path.read_text(encoding="utf-8"))
         for node in ast.walk(tree):
             if (isinstance(node, ast.Call) and getattr(node.func, "attr", getattr(node.func, "id", "")) in

@@ -13,6 +13,7 @@ plugin.
 
 from __future__ import annotations
 
+import importlib
 from dataclasses import dataclass, field
 from typing import Callable
 
@@ -148,8 +149,9 @@ class GamePlugin:
       of another one (``{k}`` = its ordinal) and of the last;
     * ``balance``: :class:`BalanceHints`; ``report_sections``: the game's own sections of a run report, by name.
 
-    ``home`` is the module-level function that returns this plugin: a plugin is pickled as a reference to it, so
-    a run spec travels to a cluster's workers without copying the game.
+    ``home`` is the name of the module whose ``PLUGIN`` this is: a plugin is pickled as that name, so a run spec
+    travels to a cluster's workers without copying the game. :func:`declare_game` builds a plugin from a game
+    package laid out like cardsim's own.
     """
 
     name: str
@@ -163,7 +165,7 @@ class GamePlugin:
     level_tables: dict[str, tuple[str, ...]]
     simulate_chunk: Callable
     chunk_sizes: dict[str, int]
-    home: Callable[[], "GamePlugin"]
+    home: str
     reference_play: Callable | None = None
     replay_legend: Callable | None = None
     row_order: dict[str, str] = field(default_factory=dict)
@@ -241,6 +243,23 @@ class EnginePair:
         return game(self.rules_of(dict(spec.options)), seats_of(spec), spec.seed, index, spec.level, log).play().traces
 
 
+def declare_game(home: str, *, rules, records, strategies, engines, **fields) -> GamePlugin:
+    """The plugin of a game package laid out like cardsim's own, from what its modules already declare:
+
+    * ``home``: the plugin module's ``__name__`` (``simulator.<game>.plugin``: its package names the game);
+    * ``rules``: the rules module (``OPTIONS``, ``check_players``);
+    * ``records``: the records module (``TABLES``: ``{level: tables}``, the levels in order);
+    * ``strategies``: the strategies package (``STRATEGIES``, ``DEFAULT_STRATEGY``);
+    * ``engines``: anything with ``simulate_chunk`` and ``reference_play`` (an :class:`EnginePair`, an engine module);
+    * ``fields``: the rest of :class:`GamePlugin`, what only the game can say (and any of the above to override).
+    """
+    derived = dict(name=home.split(".")[-2], levels=tuple(records.TABLES), options=rules.OPTIONS,
+                   check_players=rules.check_players, strategies=strategies.STRATEGIES,
+                   default_strategy=strategies.DEFAULT_STRATEGY, level_tables=records.TABLES,
+                   simulate_chunk=engines.simulate_chunk, reference_play=engines.reference_play, home=home)
+    return GamePlugin(**{**derived, **fields})
+
+
 def replay_text(spec, index: int) -> str:
     """The play-by-play of game ``index`` of ``spec``, replayed with its game's reference engine."""
     plugin = spec.plugin
@@ -264,10 +283,10 @@ def trace_hashes(spec, index: int) -> list[int]:
 _REGISTRY: dict[str, GamePlugin] = {}
 
 
-def _restore(home) -> GamePlugin:
-    """Unpickling a plugin (a spec sent to a cluster's worker): its game package's own, registered there too, so
-    that the names the worker reads resolve without importing every game."""
-    plugin = home()
+def _restore(home: str) -> GamePlugin:
+    """Unpickling a plugin (a spec sent to a cluster's worker): the ``PLUGIN`` of module ``home``, registered there
+    too, so that the names the worker reads resolve without importing every game."""
+    plugin = importlib.import_module(home).PLUGIN
     _REGISTRY.setdefault(plugin.name, plugin)
     return plugin
 

@@ -13,7 +13,7 @@ from simulator.core.blocks import gather, play_in_blocks
 from simulator.core.game import seat_arrays, seats_of  # noqa: F401  (seats_of re-exported for replay and tests)
 from simulator.core.spec import RunSpec
 from simulator.kamoul import kernels, records
-from simulator.kamoul.match import play_games
+from simulator.kamoul.match import Game, play_games
 from simulator.kamoul.records import LEVEL, LEVELS
 from simulator.kamoul.rules import Rules
 
@@ -30,6 +30,12 @@ _TABLE_OF = (LEVEL.hands, LEVEL.hands, LEVEL.hands, LEVEL.manches, LEVEL.parties
 
 def rules_of(spec: RunSpec) -> Rules:
     return Rules.from_options(dict(spec.options))
+
+
+def reference_play(spec: RunSpec, index: int, log: list[str] | None) -> list[int]:
+    """Game ``index`` of ``spec`` played by the reference engine (play-by-play into ``log``); its hands' trace
+    hashes."""
+    return Game(rules_of(spec), seats_of(spec), spec.seed, index, spec.level, log).play().traces
 
 
 def raw_reference(spec: RunSpec, start: int, stop: int) -> dict:

@@ -4,24 +4,9 @@ from __future__ import annotations
 
 import polars as pl
 
-from simulator.core.game import SKIP_ACROSS, SKIP_GUARD, SKIP_PHYSICAL, BalanceHints, GamePlugin
-from simulator.kamoul import records
-from simulator.kamoul.engine import rules_of, seats_of, simulate_chunk
-from simulator.kamoul.reference import LEVELS
-from simulator.kamoul.rules import OPTIONS, check_players
-from strategies.kamoul import DEFAULT_STRATEGY, STRATEGIES
-
-
-
-def plugin() -> GamePlugin:
-    return PLUGIN
-
-
-def reference_play(spec, index: int, log: list[str] | None) -> list[int]:
-    """Game ``index`` of ``spec`` played by the reference engine; its hands' trace hashes."""
-    from simulator.kamoul.reference import Game  # replaying needs the reference engine, simulating does not
-
-    return Game(rules_of(spec), seats_of(spec), spec.seed, index, spec.level, log).play().traces
+from simulator.core.game import SKIP_ACROSS, SKIP_GUARD, SKIP_PHYSICAL, BalanceHints, declare_game
+from simulator.kamoul import engine, records, rules
+import strategies.kamoul as strategies
 
 
 def row_position(seat: int, players: int) -> pl.Expr:
@@ -29,20 +14,10 @@ def row_position(seat: int, players: int) -> pl.Expr:
     return (seat - pl.col("dealer").cast(pl.Int64) - 1) % players
 
 
-PLUGIN = GamePlugin(
-    name="kamoul",
-    levels=LEVELS,
-    default_level="hands",
-    options=OPTIONS,
-    strategies=STRATEGIES,
-    default_strategy=DEFAULT_STRATEGY,
-    default_players=4,
-    check_players=check_players,
-    level_tables=records.TABLES,
-    simulate_chunk=simulate_chunk,
+PLUGIN = declare_game(
+    __name__, rules=rules, records=records, strategies=strategies, engines=engine,
+    default_level="hands", default_players=4,
     chunk_sizes={"hands": 250_000, "manches": 10_000, "parties": 4_000, "tops": 1_500},
-    home=plugin,
-    reference_play=reference_play,
     replay_legend=lambda spec: "cards: rank + suit (C D H S); values A=1, 2-10 face, J=Q=1, KD/KH=0, KC/KS=15; positions count from 0",
     row_order={"hands": "hand"},
     lower_is_better=True,

@@ -7,6 +7,8 @@ event-trace hashes. :func:`to_frames` turns them into typed polars frames.
 
 from __future__ import annotations
 
+from functools import partial
+
 import numpy as np
 import polars as pl
 
@@ -58,12 +60,8 @@ OUTCOME_ENUM = pl.Enum(list(OUTCOMES))
 _OUTCOME_LEVELS = pl.Series("outcome", list(OUTCOMES), dtype=OUTCOME_ENUM)
 
 
-def n_cols(table: str, players: int) -> int:
-    return records.n_cols(LAYOUT, table, players)
-
-
-def column_names(table: str, players: int) -> list[str]:
-    return records.column_names(LAYOUT, table, players)
+n_cols = partial(records.n_cols, LAYOUT)  # n_cols(table, players): the raw row's width
+column_names = partial(records.column_names, LAYOUT)  # column_names(table, players)
 
 
 def to_frame(table: str, rows: np.ndarray, players: int, labels: list[str],

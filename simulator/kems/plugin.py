@@ -5,17 +5,10 @@ from __future__ import annotations
 import polars as pl
 
 from simulator.core.game import (SKIP_ACROSS, SKIP_GUARD, SKIP_PHYSICAL, SKIP_TIME, TEAM_KEYS, BalanceHints, EnginePair,
-                                 GamePlugin)
-from simulator.kems import records
+                                 declare_game)
+from simulator.kems import records, rules
 from simulator.kems.engine import raw_kernel, to_frames
-from simulator.kems.reference import LEVELS
-from simulator.kems.rules import OPTIONS, Rules, check_players
-from strategies.kems import DEFAULT_STRATEGY, STRATEGIES
-
-
-
-def plugin() -> GamePlugin:
-    return PLUGIN
+import strategies.kems as strategies
 
 
 def _reference_game():
@@ -24,7 +17,7 @@ def _reference_game():
     return Game
 
 
-ENGINES = EnginePair(Rules.from_options, raw_kernel, to_frames, _reference_game)
+ENGINES = EnginePair(rules.Rules.from_options, raw_kernel, to_frames, _reference_game)
 
 
 def teams(players: int) -> int:
@@ -49,20 +42,9 @@ def row_position(team: int, players: int) -> pl.Expr:
     return (team - pl.col("dealer").cast(pl.Int64) - 1) % teams(players)
 
 
-PLUGIN = GamePlugin(
-    name="kems",
-    levels=LEVELS,
-    default_level="manches",
-    options=OPTIONS,
-    strategies=STRATEGIES,
-    default_strategy=DEFAULT_STRATEGY,
-    default_players=4,
-    check_players=check_players,
-    level_tables=records.TABLES,
-    simulate_chunk=ENGINES.simulate_chunk,
-    chunk_sizes={"manches": 100_000, "games": 10_000},
-    home=plugin,
-    reference_play=ENGINES.reference_play,
+PLUGIN = declare_game(
+    __name__, rules=rules, records=records, strategies=strategies, engines=ENGINES,
+    default_level="manches", default_players=4, chunk_sizes={"manches": 100_000, "games": 10_000},
     replay_legend=lambda spec: (f"one tick = {rules_of(spec).tick:g} s; cards: rank + suit (C D H S); partners sit "
                                 "opposite; every exchange is public, signs are seen only by those listed"),
     team_count=teams,

@@ -5,23 +5,15 @@ from __future__ import annotations
 import polars as pl
 
 from simulator.core.errors import SpecError
-from simulator.core.game import SKIP_ACROSS, SKIP_GUARD, SKIP_PHYSICAL, BalanceHints, EnginePair, GamePlugin
-from simulator.rami import records
+from simulator.core.game import SKIP_ACROSS, SKIP_GUARD, SKIP_PHYSICAL, BalanceHints, EnginePair, declare_game
+from simulator.rami import records, rules
 from simulator.rami.engine import raw_kernel, to_frames
-from simulator.rami.reference import LEVELS
-from simulator.rami.rules import OPTIONS, Rules, check_players
-
-from strategies.rami import DEFAULT_STRATEGY, STRATEGIES
-
-
-
-def plugin() -> GamePlugin:
-    return PLUGIN
+import strategies.rami as strategies
 
 
 def check_spec(players: int, values: dict) -> None:
     """Spec-time checks: R1/R2 player count and deck size, and R7 options the engines do not implement."""
-    check_players(players, values)
+    rules.check_players(players, values)
     if values.get("opening_cumulative"):
         raise SpecError("--option opening_cumulative", "true", "false (an opening spread over several turns "
                         "is not implemented yet)")
@@ -33,7 +25,7 @@ def _reference_game():
     return Game
 
 
-ENGINES = EnginePair(Rules.from_options, raw_kernel, to_frames, _reference_game)
+ENGINES = EnginePair(rules.Rules.from_options, raw_kernel, to_frames, _reference_game)
 
 
 def row_position(seat: int, players: int) -> pl.Expr:
@@ -42,20 +34,9 @@ def row_position(seat: int, players: int) -> pl.Expr:
     return (pl.col("first").cast(pl.Int64) - seat) % players
 
 
-PLUGIN = GamePlugin(
-    name="rami",
-    levels=LEVELS,
-    default_level="rounds",
-    options=OPTIONS,
-    strategies=STRATEGIES,
-    default_strategy=DEFAULT_STRATEGY,
-    default_players=4,
-    check_players=check_spec,
-    level_tables=records.TABLES,
-    simulate_chunk=ENGINES.simulate_chunk,
-    chunk_sizes={"rounds": 20_000, "games": 200},
-    home=plugin,
-    reference_play=ENGINES.reference_play,
+PLUGIN = declare_game(
+    __name__, rules=rules, records=records, strategies=strategies, engines=ENGINES, check_players=check_spec,
+    default_level="rounds", default_players=4, chunk_sizes={"rounds": 20_000, "games": 200},
     replay_legend=lambda spec: "cards: rank + suit (C D H S), JK = joker (JK=7H: a joker standing for 7H); "
                   "end values A=11, J/Q/K=10, joker 20; lower totals are better",
     row_order={"rounds": "round"},

@@ -15,6 +15,8 @@ below (per-seat columns last, seat 0 first), plus one ``uint64`` event-trace has
 
 from __future__ import annotations
 
+from functools import partial
+
 import numpy as np
 import polars as pl
 
@@ -47,12 +49,8 @@ OUTCOME_ENUM = pl.Enum(list(OUTCOMES))
 _OUTCOME_LEVELS = pl.Series("outcome", list(OUTCOMES), dtype=OUTCOME_ENUM)
 
 
-def n_cols(table: str, players: int) -> int:
-    return records.n_cols(LAYOUT, table, players)
-
-
-def column_names(table: str, players: int) -> list[str]:
-    return records.column_names(LAYOUT, table, players)
+n_cols = partial(records.n_cols, LAYOUT)  # n_cols(table, players): the raw row's width
+column_names = partial(records.column_names, LAYOUT)  # column_names(table, players)
 
 
 def seat_column(table: str, players: int, name: str, seat: int) -> int:

@@ -10,10 +10,6 @@ from tests.toygame.rules import OPTIONS, check_players
 from tests.toygame.strategies import STRATEGIES
 
 
-def plugin() -> GamePlugin:
-    return PLUGIN
-
-
 def row_position(seat: int, players: int) -> pl.Expr:
     """T2: the dealer's left plays first."""
     return (seat - pl.col("dealer").cast(pl.Int64) - 1) % players
@@ -31,7 +27,7 @@ PLUGIN = GamePlugin(
     level_tables={"hands": ("hands",), "matches": ("hands", "matches")},
     simulate_chunk=simulate_chunk,
     chunk_sizes={"hands": 500, "matches": 200},
-    home=plugin,
+    home=__name__,
     reference_play=reference_play,
     replay_legend=lambda spec: "cards are values 1 to 10; a player's points are its total (higher is better)",
     row_order={"hands": "hand"},
