@@ -96,7 +96,8 @@ class Rollout(NamedTuple):
 @njit(refcount=False)
 def _branch(row, col, mode, dealer, rules, sids, prm, start_rng, state, scratch):
     """Play the hand from ``start_rng`` with the focal decision ``mode``; write points, won, outcome, others'
-    points at ``row[col:col + 4]``. Returns True when the decision was reached (and an imposed layout dealt)."""
+    points at ``row[col:col + 4]``. Returns True when the decision was reached (and an imposed layout dealt).
+    Ten arguments: the branch's own five, then the hand engine's (variant, seats, state, scratch; see Rollout)."""
     force, points = scratch.force, scratch.points
     for k in range(4):
         scratch.rng[k] = start_rng[k]
@@ -115,7 +116,8 @@ def _branch(row, col, mode, dealer, rules, sids, prm, start_rng, state, scratch)
 
 @njit(refcount=False)
 def _both_branches(row, game, hand_no, dealer, rules, sids, prm, start_rng, state, scratch):
-    """Fill ``row`` with the sample's description and both branches; False when the decision was not reached."""
+    """Fill ``row`` with the sample's description and both branches; False when the decision was not reached.
+    Ten arguments: the sample's facts, then the hand engine's (see Rollout)."""
     force = scratch.force
     f = force[FC_PLAYER]
     P = sids.shape[0]
@@ -138,7 +140,8 @@ def _both_branches(row, game, hand_no, dealer, rules, sids, prm, start_rng, stat
 
 @njit(refcount=False)
 def _sample_manche(game, seed, rules, sids, prm, state, scratch, rollout, rows, r):
-    """Game ``game``: one manche in real play with one sample per hand; rows from ``r``. Returns the new count."""
+    """Game ``game``: one manche in real play with one sample per hand; rows from ``r``. Returns the new count.
+    Ten arguments: the game, the hand engine's (see Rollout), the rollout's arrays and where its rows go."""
     rng, cum, force = scratch.rng, scratch.cum, scratch.force
     aux, start_rng, after_rng, cum_played = rollout.aux, rollout.start_rng, rollout.after_rng, rollout.cum_played
     P = sids.shape[0]
@@ -203,7 +206,8 @@ def _rollout_blocks(mode, seed, start, stop, rules, sids, prm, template, cum_foc
     """Games ``[start, stop)`` in ``n_blocks`` blocks: ``(rows int64[B, cap, C], counts int64[B])``. ``mode``
     ``SAMPLE``: one manche of real play per game (``template`` and ``cum_focal`` unused); ``ADVISE``: one hand per
     game in the situation of ``template`` with the focal seat's cumulative ``cum_focal``. One kernel for both
-    modes: each compiled kernel carries its own copy of ``play_hand``."""
+    modes: each compiled kernel carries its own copy of ``play_hand``. Eleven arguments: the compiled entry
+    point takes what Python hands it (mode, run, variant, seats, situation, block plan)."""
     P = sids.shape[0]
     S = DECK_SIZE * rules.n_decks
     rows = np.zeros((n_blocks, cap, len(COLUMNS)), dtype=np.int64)
