@@ -21,6 +21,7 @@ from pathlib import Path
 import numpy as np
 import pytest
 
+import simulator.games  # noqa: F401  (registers the games: this file also runs as its own process)
 from simulator.core.game import seats_of
 from simulator.core.spec import build_spec
 from simulator.kems import reference
