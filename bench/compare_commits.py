@@ -36,8 +36,10 @@ def main() -> None:
     parser.add_argument("game", choices=("kamoul", "rami", "kems"))
     parser.add_argument("--base", required=True, help="the commit to compare against (any git revision)")
     parser.add_argument("--rounds", type=int, default=3, help="alternations (each side runs this many times)")
-    parser.add_argument("extra", nargs="*", help="arguments for the throughput script (after --)")
-    args = parser.parse_args()
+    argv = sys.argv[1:]
+    split = argv.index("--") if "--" in argv else len(argv)
+    args = parser.parse_args(argv[:split])
+    args.extra = argv[split + 1:]  # for the throughput script
     with tempfile.TemporaryDirectory() as tmp:
         base = Path(tmp) / "base"
         subprocess.run(["git", "worktree", "add", "--detach", str(base), args.base], cwd=ROOT, check=True,

@@ -28,6 +28,7 @@ from typing import NamedTuple
 import numpy as np
 from numba import prange
 
+from simulator.core.block_kernel import block_games
 from simulator.core.blocks import block_count
 from simulator.core.cards import DECK_SIZE
 from simulator.core.game import seat_arrays
@@ -212,14 +213,14 @@ def _rollout_blocks(mode, seed, start, stop, rules, sids, prm, template, cum_foc
     S = DECK_SIZE * rules.n_decks
     rows = np.zeros((n_blocks, cap, len(COLUMNS)), dtype=np.int64)
     counts = np.zeros(n_blocks, dtype=np.int64)
-    per = (stop - start + n_blocks - 1) // n_blocks
     for b in prange(n_blocks):
         state = new_state(P, S)
         scratch = new_scratch(P, S)
         rollout = Rollout(np.zeros(4, dtype=np.uint64), np.zeros(4, dtype=np.uint64), np.zeros(4, dtype=np.uint64),
                           np.zeros(P, dtype=np.int64))
         r = 0
-        for g in range(min(start + per * b, stop), min(start + per * (b + 1), stop)):
+        first, end = block_games(start, stop, n_blocks, b)
+        for g in range(first, end):
             if mode == SAMPLE:
                 r = _sample_manche(g, seed, rules, sids, prm, state, scratch, rollout, rows[b], r)
             elif _advise_game(g, seed, rules, sids, prm, template, cum_focal, state, scratch, rollout, rows[b, r]):

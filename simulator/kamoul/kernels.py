@@ -14,6 +14,7 @@ from __future__ import annotations
 import numpy as np
 from numba import prange
 
+from simulator.core.block_kernel import block_games
 from simulator.core.cards import DECK_SIZE
 from simulator.core.jit import njit
 from simulator.kamoul.kernel_state import (  # noqa: F401  (new_force, reset_force re-exported for the studies)
@@ -28,8 +29,8 @@ def simulate(seed, start, stop, level, rules, sids, prm, n_blocks, caps, n_cols)
     """Play games ``[start, stop)`` at ``level`` (``records.LEVEL``) in ``n_blocks`` contiguous blocks (``prange``).
 
     ``rules``: :class:`~simulator.kamoul.rules.KernelRules`; ``sids`` ``int64[P]``, ``prm`` ``float64[P, K]``: the
-    seats' strategy ids and parameters. Block ``b`` plays games ``[start + b * per, start + (b + 1) * per)``
-    (clipped to ``stop``), ``per = ceil((stop - start) / n_blocks)``; the split does not change any result.
+    seats' strategy ids and parameters. Block ``b`` plays :func:`~simulator.core.block_kernel.block_games` (the
+    split does not change any result).
     ``caps``/``n_cols``: ``int64[4]`` row capacity per block and columns, per table (``records.LEVELS`` order).
     Returns ``(hands int64[B, cap0, c0], estimates float64[B, cap0], traces uint64[B, cap0], manches int64[B, cap1,
     c1], parties int64[B, cap2, c2], tops int64[B, cap3, c3], counts int64[B, 4])``; rows past a block's count are
@@ -46,10 +47,10 @@ def simulate(seed, start, stop, level, rules, sids, prm, n_blocks, caps, n_cols)
     parties = np.empty((n_blocks, caps[LEVEL.parties], n_cols[LEVEL.parties]), dtype=np.int64)
     tops = np.empty((n_blocks, caps[LEVEL.tops], n_cols[LEVEL.tops]), dtype=np.int64)
     counts = np.zeros((n_blocks, 4), dtype=np.int64)
-    per = (stop - start + n_blocks - 1) // n_blocks
     for b in prange(n_blocks):
         rows = BlockRows(hands[b], estimates[b], traces[b], manches[b], parties[b], tops[b], counts[b])
         block = Block(new_state(P, S), new_scratch(P, S), new_tally(P), rows)
-        for game in range(min(start + per * b, stop), min(start + per * (b + 1), stop)):
+        first, end = block_games(start, stop, n_blocks, b)
+        for game in range(first, end):
             play_game(game, level, seed, rules, sids, prm, block)
     return hands, estimates, traces, manches, parties, tops, counts

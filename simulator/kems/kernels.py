@@ -30,6 +30,7 @@ from __future__ import annotations
 import numpy as np
 from numba import prange
 
+from simulator.core.block_kernel import block_games, row_buffers
 from simulator.core.jit import njit
 from simulator.core.rng import NEVER, below, exponential, geometric, next_u64, seed_state, uniform
 from simulator.kems.codes import (
@@ -185,7 +186,9 @@ def _sweep(g, tick):
 # ------------------------------------------------------------------------------------------ KM5
 @njit(refcount=False, inline="always")
 def _moves(g, tick, P, ri, rf, sids, prm, model):
-    """Manche.moves: one OPEN tick's moves; returns whether any exchange succeeded."""
+    """Manche.moves: one OPEN tick's moves; returns whether any exchange succeeded.
+
+    Longer than 80 lines: the Kem's kernel keeps its positional state until the named form (branch i11-kems) is as fast: measured there at 0.81x this one on 1 thread (issue 11)."""
     hands, table, loc, mem, work, out = g[0], g[1], g[4], g[7], g[8], g[9]
     next_move, last_swap, passed, banned, pend_due = g[10], g[11], g[12], g[14], g[18]
     seen, silence, when, movers, pairs, npairs = g[23], g[24], g[25], g[26], g[27], g[28]
@@ -379,7 +382,9 @@ def _next_event(g, tick, P, phase, phase_end, quiet, ri):
 
 @njit(refcount=False)
 def play_manche(g, P, ri, rf, deck, n_deck, sids, prm, model):
-    """Manche.play: one manche from the state's rng and dealer (``st[ST_DEALER]``); results in ``g``."""
+    """Manche.play: one manche from the state's rng and dealer (``st[ST_DEALER]``); results in ``g``.
+
+    Longer than 80 lines, nine parameters: the Kem's kernel keeps its positional state until the named form (branch i11-kems) is as fast: measured there at 0.81x this one on 1 thread (issue 11)."""
     T = P // 2
     table, loc, mem, st = g[1], g[4], g[7], g[29]
     lag = ri[I_LAG]
@@ -493,7 +498,9 @@ def play_manche(g, P, ri, rf, deck, n_deck, sids, prm, model):
 @njit(refcount=False)
 def play_game(game, level, seed, P, ri, rf, deck, sids, prm, model, g, counts, manche_rows, trace_rows, game_rows,
               totals):
-    """Game.play: rows of one game appended at ``counts`` (rows beyond a table's capacity are counted, not kept)."""
+    """Game.play: rows of one game appended at ``counts`` (rows beyond a table's capacity are counted, not kept).
+
+    Longer than 80 lines, sixteen parameters: the Kem's kernel keeps its positional state until the named form (branch i11-kems) is as fast: measured there at 0.81x this one on 1 thread (issue 11)."""
     T = P // 2
     st = g[29]
     seed_state(seed, game, g[37])
@@ -578,26 +585,21 @@ def play_game(game, level, seed, P, ri, rf, deck, sids, prm, model, g, counts, m
 def simulate(seed, start, stop, level, ri, rf, deck, sids, prm, model, n_blocks, caps, n_cols):
     """Play games ``[start, stop)`` in ``n_blocks`` contiguous blocks (``prange``).
 
-    Block ``b`` plays games ``[start + b * per, start + (b + 1) * per)`` (clipped), ``per = ceil((stop -
-    start) / n_blocks)``; the split changes no result (one RNG stream per game). ``caps``: ``int64[2]`` row
-    capacity per block for manches and games; ``n_cols``: ``int64[2]``. Returns ``(manches int64[B, cap0, c0],
-    traces uint64[B, cap0], games int64[B, cap1, c1], counts int64[B, 2])``; a block whose count exceeds its
-    capacity kept only the first rows (the caller retries with more room).
+    Block ``b`` plays :func:`~simulator.core.block_kernel.block_games` (the split changes no result: one random
+    stream per game). ``caps``, ``n_cols``: ``int64[2]`` row capacity per block and columns, for manches and games.
+    Returns :func:`~simulator.core.block_kernel.row_buffers` filled (``(manches, traces, games, counts)``); a block
+    whose count exceeds its capacity kept only the first rows (the caller retries with more room).
+
+    Thirteen parameters: the compiled entry point ``engine.raw_kernel`` calls with one chunk's plain values and
+    arrays.
     """
     P = sids.shape[0]
-    manches_all = np.empty((n_blocks, caps[0], n_cols[0]), dtype=np.int64)
-    trace_all = np.empty((n_blocks, caps[0]), dtype=np.uint64)
-    games_all = np.empty((n_blocks, caps[1], n_cols[1]), dtype=np.int64)
-    counts_all = np.zeros((n_blocks, 2), dtype=np.int64)
-    total = stop - start
-    per = (total + n_blocks - 1) // n_blocks
+    manches, traces, games, counts = row_buffers(n_blocks, caps, n_cols)
     for b in prange(n_blocks):
-        lo = min(start + per * b, stop)
-        hi = min(start + per * (b + 1), stop)
         g = new_state(P)
         totals = np.zeros(P // 2, dtype=np.int64)
-        counts = counts_all[b]
-        for i in range(lo, hi):
-            play_game(i, level, seed, P, ri, rf, deck, sids, prm, model, g, counts, manches_all[b], trace_all[b],
-                      games_all[b], totals)
-    return manches_all, trace_all, games_all, counts_all
+        first, end = block_games(start, stop, n_blocks, b)
+        for i in range(first, end):
+            play_game(i, level, seed, P, ri, rf, deck, sids, prm, model, g, counts[b], manches[b], traces[b],
+                      games[b], totals)
+    return manches, traces, games, counts

@@ -18,6 +18,7 @@ import numpy as np
 from numba import prange
 
 from simulator.core.cards import JOKER, N_RANKS
+from simulator.core.block_kernel import block_games, row_buffers
 from simulator.core.jit import njit
 from simulator.core.rng import seed_state
 from simulator.core.trace import fold
@@ -177,11 +178,10 @@ def play_game(game, level, seed, rules, seats, state, scratch, out):
 def simulate(seed, start, stop, level, rules, seat_ids, seat_params, n_blocks, caps, n_cols):
     """Play games ``[start, stop)`` in ``n_blocks`` contiguous blocks (``prange``).
 
-    Block ``b`` plays games ``[start + b * per, start + (b + 1) * per)`` (clipped), ``per = ceil((stop -
-    start) / n_blocks)``; the split changes no result (one RNG stream per game). ``caps``: ``int64[2]`` row
-    capacity per block for rounds and games; ``n_cols``: ``int64[2]``. Returns ``(rounds int64[B, cap0, c0],
-    traces uint64[B, cap0], games int64[B, cap1, c1], counts int64[B, 2])``; a block whose count exceeds its
-    capacity kept only the first rows (the caller retries with more room).
+    Block ``b`` plays :func:`~simulator.core.block_kernel.block_games` (the split changes no result: one random
+    stream per game). ``caps``, ``n_cols``: ``int64[2]`` row capacity per block and columns, for rounds and games.
+    Returns :func:`~simulator.core.block_kernel.row_buffers` filled (``(rounds, traces, games, counts)``); a block
+    whose count exceeds its capacity kept only the first rows (the caller retries with more room).
 
     Ten parameters: this is the compiled entry point ``engine.raw_kernel`` calls with one chunk's plain values
     and arrays (the seats are packed into :class:`Seats` here, inside the kernel, and every function below takes
@@ -189,15 +189,12 @@ def simulate(seed, start, stop, level, rules, seat_ids, seat_params, n_blocks, c
     """
     players = seat_ids.shape[0]
     seats = Seats(seat_ids, seat_params)
-    rounds_all = np.empty((n_blocks, caps[TABLE_ROUNDS], n_cols[TABLE_ROUNDS]), dtype=np.int64)
-    trace_all = np.empty((n_blocks, caps[TABLE_ROUNDS]), dtype=np.uint64)
-    games_all = np.empty((n_blocks, caps[TABLE_GAMES], n_cols[TABLE_GAMES]), dtype=np.int64)
-    counts_all = np.zeros((n_blocks, 2), dtype=np.int64)
-    per = (stop - start + n_blocks - 1) // n_blocks
+    rounds, traces, games, counts = row_buffers(n_blocks, caps, n_cols)
     for b in prange(n_blocks):
         state = new_state(players, rules.decks)
         scratch = new_scratch(players, rules.decks)
-        out = (counts_all[b], rounds_all[b], trace_all[b], games_all[b])
-        for i in range(min(start + per * b, stop), min(start + per * (b + 1), stop)):
+        out = (counts[b], rounds[b], traces[b], games[b])
+        first, end = block_games(start, stop, n_blocks, b)
+        for i in range(first, end):
             play_game(i, level, seed, rules, seats, state, scratch, out)
-    return rounds_all, trace_all, games_all, counts_all
+    return rounds, traces, games, counts
