@@ -98,7 +98,7 @@ def test_engines_agree_manche_for_manche(option_set, seating, start, stop):
     rules, seats, _ = setup(option_set, seating)
     ref = compare(rules, seats, start, stop, "manches")
     m = ref["manches"]
-    assert len(m) == stop - start and m[:, records.M["game"]].tolist() == list(range(start, stop))
+    assert len(m) == stop - start and m[:, records.MANCHE.game].tolist() == list(range(start, stop))
     assert len(ref["games"]) == 0 and len(ref["traces"]) == len(m) and len(np.unique(ref["traces"])) == len(m)
 
 
@@ -112,7 +112,7 @@ def test_engines_agree_on_whole_games(option_set, seating, n):
     rules, seats, _ = setup(option_set, seating, level="games")
     ref = compare(rules, seats, 1000, 1000 + n, "games")
     g, m = ref["games"], ref["manches"]
-    assert len(g) == n and g[:, records.G["manches"]].sum() == len(m) > n
+    assert len(g) == n and g[:, records.GAME.manches].sum() == len(m) > n
     totals = g[:, len(records.GAME_FIXED):]
     assert (totals.max(axis=1) >= rules.target).all()
 
@@ -127,7 +127,7 @@ def test_engines_agree_with_six_players(option_set, seating, level, n):
     rules, seats, _ = setup(option_set, SIX_PLAYERS if seating == "six" else seating, players=6, level=level)
     ref = compare(rules, seats, 50, 50 + n, level)
     assert ref["manches"].shape[1] == records.n_cols("manches", 6)
-    assert set(ref["manches"][:, records.M["dealer"]].tolist()) == set(range(6))
+    assert set(ref["manches"][:, records.MANCHE.dealer].tolist()) == set(range(6))
     if level == "games":
         assert len(ref["games"]) == n and ref["games"].shape[1] == records.n_cols("games", 6)
 
@@ -155,10 +155,10 @@ def test_kernel_rows_make_the_typed_tables():
     assert m.height == len(raw["manches"]) and g.height == 50
     assert m["outcome"].dtype == records.OUTCOME_ENUM and m["why"].dtype == records.WHY_ENUM
     assert m["trace"].dtype == pl.UInt64 and m["trace"].to_numpy().tolist() == raw["traces"].tolist()
-    assert m["ticks"].to_numpy().tolist() == raw["manches"][:, records.M["ticks"]].tolist()
-    outcomes = raw["manches"][:, records.M["outcome"]]
+    assert m["ticks"].to_numpy().tolist() == raw["manches"][:, records.MANCHE.ticks].tolist()
+    outcomes = raw["manches"][:, records.MANCHE.outcome]
     assert m["outcome"].to_list() == [("kems", "double", "wrong kems", "contre", "cap")[o] for o in outcomes]
-    assert m["why"].is_null().to_list() == (raw["manches"][:, records.M["why"]] < 0).tolist()
+    assert m["why"].is_null().to_list() == (raw["manches"][:, records.MANCHE.why] < 0).tolist()
     for p in range(4):
         assert set(m[f"strategy_{p}"]) == {labels[p]}
     assert g["total_A"].to_list() == raw["games"][:, len(records.GAME_FIXED)].tolist()
@@ -185,7 +185,7 @@ def test_trace_folds_every_event_field_whole(monkeypatch):
                       options=options)
     rules, seats = Rules.from_options(dict(spec.options)), seats_of(spec)
     ref = raw_reference(rules, seats, SEED, 0, 1, "manches")
-    assert ref["manches"][0, records.M["outcome"]] == OUT_CAP and ref["manches"][0, records.M["ticks"]] == 70000
+    assert ref["manches"][0, records.MANCHE.outcome] == OUT_CAP and ref["manches"][0, records.MANCHE.ticks] == 70000
     assert events[-1] == (EV_END, OUT_CAP, -1, 70000)
     tops = [a for ev, a, _, _ in events if ev == EV_TOP]
     assert max(tops) > 65536 and len(set(tops)) == len(tops)

@@ -185,8 +185,8 @@ def test_game_totals_are_cumulative_and_stop_at_the_target(monkeypatch, options,
     k = 0
     for i, g in enumerate(games):
         rows = np.array(g.rows["manches"])
-        assert rows[:, records.M["manche"]].tolist() == list(range(len(rows)))
-        assert rows[:, records.M["dealer"]].tolist() == [(i + j) % players for j in range(len(rows))]
+        assert rows[:, records.MANCHE.manche].tolist() == list(range(len(rows)))
+        assert rows[:, records.MANCHE.dealer].tolist() == [(i + j) % players for j in range(len(rows))]
         for j, row in enumerate(rows):
             assert row[first:first + T].tolist() == expected_points(rules, manches[k])
             k += 1
@@ -194,10 +194,10 @@ def test_game_totals_are_cumulative_and_stop_at_the_target(monkeypatch, options,
         assert (rows[:-1, tot:tot + T].max(axis=1) < rules.target).all() and rows[-1, tot:tot + T].max() >= rules.target
         (game_row,) = g.rows["games"]
         final = rows[-1, tot:tot + T].tolist()
-        assert game_row[len(records.GAME_FIXED):] == final and game_row[records.G["manches"]] == len(rows)
+        assert game_row[len(records.GAME_FIXED):] == final and game_row[records.GAME.manches] == len(rows)
         winners = [t for t in range(T) if final[t] == max(final)]
-        assert game_row[records.G["winners"]] == sum(1 << t for t in winners)
-        assert game_row[records.G["winner"]] == (winners[0] if len(winners) == 1 else -1)
+        assert game_row[records.GAME.winners] == sum(1 << t for t in winners)
+        assert game_row[records.GAME.winner] == (winners[0] if len(winners) == 1 else -1)
     assert k == len(manches)
 
 
@@ -251,7 +251,7 @@ def test_redeal_frequency_matches_the_exact_probability(players, deck, n):
                       options={"deck": deck, "false_kems_rate": "1", "reaction_min": "1", "reaction_max": "1"})
     rules = Rules.from_options(dict(spec.options))
     raw = raw_kernel(rules, seats_of(spec), 97, 0, n, "manches")
-    redeals = raw["manches"][:, records.M["redeals"]]
+    redeals = raw["manches"][:, records.MANCHE.redeals]
     assert len(redeals) == n
     p = float(p_redeal(players, len(rules.ranks)))
     freq = float((redeals >= 1).mean())

@@ -36,7 +36,7 @@ from simulator.kems.codes import (
     OUT_WRONG_KEMS, WHY_FALSE, WHY_INFERENCE, WHY_SIGN,
 )
 from simulator.kems.engine import raw_reference
-from simulator.kems.records import G, GAME_FIXED, M, team_column
+from simulator.kems.records import GAME, GAME_FIXED, MANCHE, team_column
 from simulator.kems.reference import S_ATT_O, S_ATT_P, S_RATE, Game, Manche, seat_model
 from simulator.kems.rules import OPTIONS, Rules, check_players, partner_of, team_of
 from strategies.kems import STRATEGIES
@@ -207,11 +207,11 @@ def test_KM1_game_ends_when_a_team_reaches_the_target(P, target):
             if k < len(manches) - 1:
                 assert max(running) < target, "the game went on after a team reached the target"
         assert max(running) >= target
-        assert game[G["manches"]] == len(manches)
+        assert game[GAME.manches] == len(manches)
         assert game[len(GAME_FIXED):] == running
         winners = [t for t in range(T) if running[t] == max(running)]
-        assert game[G["winners"]] == sum(1 << t for t in winners)
-        assert game[G["winner"]] == (winners[0] if len(winners) == 1 else -1)
+        assert game[GAME.winners] == sum(1 << t for t in winners)
+        assert game[GAME.winner] == (winners[0] if len(winners) == 1 else -1)
 
 
 # ================================================================================================ KM2
@@ -559,9 +559,9 @@ def test_KM9_false_alarms_every_tick_end_each_manche_with_a_wrong_kems_after_the
     for index in range(30):
         g = Game(r, [seat("balanced")] * P, 5, index, "manches").play()
         (row,) = g.rows["manches"]
-        assert row[M["outcome"]] == OUT_WRONG_KEMS and row[M["why"]] == WHY_FALSE
-        assert r.reaction_min + 1 <= row[M["ticks"]] <= r.reaction_max + 1
-        offender = team_of(row[M["caller"]], P)
+        assert row[MANCHE.outcome] == OUT_WRONG_KEMS and row[MANCHE.why] == WHY_FALSE
+        assert r.reaction_min + 1 <= row[MANCHE.ticks] <= r.reaction_max + 1
+        offender = team_of(row[MANCHE.caller], P)
         assert [row[team_column("manches", P, "points", t)] for t in range(T)] == [int(t != offender) for t in range(T)]
 
 
@@ -712,8 +712,8 @@ def test_KM12_the_deal_rotates_clockwise_across_manches(P):
     r = Rules.from_options({"target": 3})
     for index in range(P + 1):
         g = Game(r, [seat("balanced")] * P, 2, index).play()
-        dealers = [row[M["dealer"]] for row in g.rows["manches"]]
-        assert g.rows["games"][0][G["first_dealer"]] == index % P
+        dealers = [row[MANCHE.dealer] for row in g.rows["manches"]]
+        assert g.rows["games"][0][GAME.first_dealer] == index % P
         assert dealers == [(index + k) % P for k in range(len(dealers))]
         assert len(dealers) >= 2
 

@@ -40,7 +40,7 @@ def raw_kernel(rules: Rules, seats, seed: int, start: int, stop: int, level: str
     seats = seats_of(seats)
     P = len(seats)
     check_players(P, {})  # KM1: the kernel has no bounds checks
-    ri, rf = rules_arrays(rules)
+    int_rules, float_rules = rules_arrays(rules)
     model = seat_model(seats, rules)
     sids, prm = seat_arrays(seats)
     deck = np.array(rules.cards(), dtype=np.int64)
@@ -53,8 +53,8 @@ def raw_kernel(rules: Rules, seats, seed: int, start: int, stop: int, level: str
     n_cols = np.array([records.n_cols(t, P) for t in LEVELS], dtype=np.int64)
     while True:
         caps = np.maximum(factors * per_block, 1)
-        manches, traces, games, counts = kernels.simulate(seed, start, stop, level_id, ri, rf, deck, sids, prm, model,
-                                                          n_blocks, caps, n_cols)
+        manches, traces, games, counts = kernels.simulate(seed, start, stop, level_id, int_rules, float_rules, deck,
+                                                          sids, prm, model, n_blocks, caps, n_cols)
         if (counts <= caps[None, :]).all():
             break
         factors = factors * 2

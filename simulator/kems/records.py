@@ -18,6 +18,7 @@ from __future__ import annotations
 import numpy as np
 import polars as pl
 
+from simulator.core.named import indices
 from simulator.kems.codes import OUTCOMES
 
 TABLES = {"manches": ("manches",), "games": ("manches", "games")}
@@ -32,8 +33,8 @@ GAME_FIXED = ("game", "manches", "first_dealer", "winners", "winner")
 GAME_TEAM = ("total",)
 
 LAYOUT = {"manches": (MANCHE_FIXED, MANCHE_TEAM, MANCHE_SEAT), "games": (GAME_FIXED, GAME_TEAM, ())}
-M = {name: i for i, name in enumerate(MANCHE_FIXED)}
-G = {name: i for i, name in enumerate(GAME_FIXED)}
+MANCHE = indices("MancheColumns", MANCHE_FIXED)   # rows[:, MANCHE.ticks]
+GAME = indices("GameColumns", GAME_FIXED)
 
 _DTYPES = {"outcome": pl.Int8, "why": pl.Int8, "game": pl.Int64, "manche": pl.Int32, "dealer": pl.Int8, "caller": pl.Int8, "ticks": pl.Int32,
            "sweeps": pl.Int32, "exchanges": pl.Int32, "reshuffles": pl.Int16, "redeals": pl.Int16, "calls": pl.Int16,
@@ -75,9 +76,9 @@ def to_frame(table: str, rows: np.ndarray, players: int, labels: list[str],
         cols[name] = pl.Series(name, rows[:, i], dtype=pl.Int64).cast(dtype)
     frame = pl.DataFrame(cols)
     if table == "manches":
-        why = rows[:, M["why"]]
+        why = rows[:, MANCHE.why]
         frame = frame.with_columns(
-            pl.Series("outcome", list(OUTCOMES), dtype=OUTCOME_ENUM).gather(rows[:, M["outcome"]]).alias("outcome"),
+            pl.Series("outcome", list(OUTCOMES), dtype=OUTCOME_ENUM).gather(rows[:, MANCHE.outcome]).alias("outcome"),
             pl.Series("why", [WHY[w] if w >= 0 else None for w in why], dtype=WHY_ENUM),
         )
         if traces is not None:

@@ -2,17 +2,17 @@
 
 ``OPTIONS`` validates user input; :class:`Rules` is the frozen object the reference engine reads;
 :func:`rules_arrays` packs the same values, durations already converted to ticks, into the ``int64`` and
-``float64`` arrays the kernel reads (indices ``I_*`` and ``F_*``), so both engines share one conversion.
+``float64`` arrays the kernel reads (slots ``INT_RULE.<name>`` and ``FLOAT_RULE.<name>``), so both engines share one conversion.
 """
 
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass
 
 import numpy as np
 
 from simulator.core.errors import SpecError
+from simulator.core.named import choice_codes, indices, kernel_value, rules_class
 from simulator.core.params import Param, ParamSet
 
 PLAYERS = (4, 6)
@@ -63,35 +63,8 @@ OPTIONS = ParamSet((
 CHOICES = {p.name: p.choices for p in OPTIONS.params if p.kind == "choice"}
 
 
-@dataclass(frozen=True)
-class Rules:
-    """A validated Kem's variant; attribute names are the option names of :data:`OPTIONS`."""
-
-    target: int = 5
-    deck: str = "52"
-    multi_swap: bool = False
-    sweep_on_all_pass: bool = False
-    double_mode: str = "auto"
-    double_window: float = 2.0
-    wrong_kems_ends: bool = True
-    contre_target: str = "team"
-    wrong_contre: str = "ban"
-    negative_points: bool = False
-    signs_change_each_manche: bool = False
-    tick: float = 0.2
-    lag_ticks: int = 1
-    turn_up_time: float = 1.0
-    sweep_time: float = 1.5
-    quiet_time: float = 3.0
-    sign_delay: float = 1.0
-    kappa0: float = 0.1
-    rho: float = 0.25
-    reaction_min: int = 2
-    reaction_max: int = 5
-    false_kems_rate: float = 0.0002
-    false_contre_rate: float = 0.00005
-    race_policy: str = "speed_weighted"
-    max_ticks: int = 3000
+class RulesMethods:
+    """What the engines ask of a variant beyond its options (base of :class:`Rules`)."""
 
     @classmethod
     def from_options(cls, options: dict) -> "Rules":
@@ -135,6 +108,11 @@ class Rules:
         return [c for c in range(52) if c % 13 in ranks]
 
 
+Rules = rules_class("Rules", OPTIONS, RulesMethods)
+"""A validated Kem's variant (frozen dataclass); attribute names are the option names of :data:`OPTIONS`."""
+Rules.__module__ = __name__  # so that pickle finds it here
+
+
 def check_options(values: dict) -> None:
     """Checks between options: the reaction delay's range."""
     if values["reaction_max"] < values["reaction_min"]:
@@ -158,22 +136,46 @@ def partner_of(seat: int, players: int) -> int:
     return (seat + players // 2) % players
 
 
-# --- the kernel's view: integer and float settings by index ----------------------------------------------------
-(I_TARGET, I_DECK32, I_MULTI, I_ALL_PASS, I_DOUBLE_SECOND, I_DOUBLE_TICKS, I_WRONG_ENDS, I_TARGET_PLAYER,
- I_WRONG_CONTRE, I_NEGATIVE, I_SIGN_CHANGE, I_LAG, I_TURN_UP, I_SWEEP, I_QUIET, I_REACT_MIN, I_REACT_MAX, I_RACE,
- I_MAX_TICKS) = range(19)
-(F_TICK, F_SIGN_DELAY_P, F_KAPPA0, F_RHO, F_FALSE_KEMS, F_FALSE_CONTRE) = range(6)
+# --- the kernel's view: the options as int64 and float64 arrays, one slot per option, named -------------------
+TICKS_OF = {"double_window": "double_ticks", "turn_up_time": "turn_up_ticks", "sweep_time": "sweep_ticks",
+            "quiet_time": "quiet_ticks"}
+"""Durations the kernel reads as whole ticks (M-time): the option's slot holds the :class:`Rules` attribute named
+here, an integer."""
+PER_TICK_OF = {"sign_delay": "sign_delay_p"}
+"""Mean delays the kernel reads as a per-tick probability (M-signal): the slot holds this :class:`Rules` attribute."""
 
-WRONG_CONTRE_BAN, WRONG_CONTRE_SHOW2, WRONG_CONTRE_PLUS1 = range(3)
-RACE_SPEED, RACE_UNIFORM, RACE_TURN_ORDER = range(3)
+
+def _kernel_slots() -> tuple[tuple[str, ...], tuple[str, ...]]:
+    """The names of the int64 and the float64 slots, in declaration order (choices and booleans are ints)."""
+    ints, floats = [], []
+    for param in OPTIONS.params:
+        if param.name in TICKS_OF:
+            ints.append(TICKS_OF[param.name])
+        elif param.kind == "float":
+            floats.append(PER_TICK_OF.get(param.name, param.name))
+        else:
+            ints.append(param.name)
+    return tuple(ints), tuple(floats)
+
+
+INT_SLOTS, FLOAT_SLOTS = _kernel_slots()
+INT_RULE = indices("KemsIntRules", INT_SLOTS)            # int_rules[INT_RULE.lag_ticks]
+FLOAT_RULE = indices("KemsFloatRules", FLOAT_SLOTS)      # float_rules[FLOAT_RULE.kappa0]
+DOUBLE_MODE = choice_codes(OPTIONS.by_name["double_mode"])          # KM8
+CONTRE_TARGET = choice_codes(OPTIONS.by_name["contre_target"])      # KM10
+WRONG_CONTRE = choice_codes(OPTIONS.by_name["wrong_contre"])        # KM11
+RACE = choice_codes(OPTIONS.by_name["race_policy"])                 # M-exchange
 
 
 def rules_arrays(rules: Rules) -> tuple[np.ndarray, np.ndarray]:
-    """``(int64[19], float64[6])``: the variant as the kernel reads it (choices as indices, durations in ticks)."""
-    ints = [rules.target, rules.deck == "32", rules.multi_swap, rules.sweep_on_all_pass,
-            rules.double_mode == "second_call", rules.double_ticks, rules.wrong_kems_ends,
-            rules.contre_target == "player", CHOICES["wrong_contre"].index(rules.wrong_contre), rules.negative_points,
-            rules.signs_change_each_manche, rules.lag_ticks, rules.turn_up_ticks, rules.sweep_ticks, rules.quiet_ticks,
-            rules.reaction_min, rules.reaction_max, CHOICES["race_policy"].index(rules.race_policy), rules.max_ticks]
-    floats = [rules.tick, rules.sign_delay_p, rules.kappa0, rules.rho, rules.false_kems_rate, rules.false_contre_rate]
-    return np.array(ints, dtype=np.int64), np.array(floats, dtype=np.float64)
+    """``(int_rules int64[len(INT_SLOTS)], float_rules float64[len(FLOAT_SLOTS)])``: the variant as the kernel reads
+    it (choices as their index, booleans as 0/1, durations in ticks), slot ``name`` at ``INT_RULE.name`` /
+    ``FLOAT_RULE.name``."""
+    by_name = OPTIONS.by_name
+
+    def value(slot: str):
+        raw = getattr(rules, slot)
+        return kernel_value(by_name[slot], raw) if slot in by_name else raw
+
+    return (np.array([value(slot) for slot in INT_SLOTS], dtype=np.int64),
+            np.array([value(slot) for slot in FLOAT_SLOTS], dtype=np.float64))
