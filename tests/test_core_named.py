@@ -8,7 +8,7 @@ import pytest
 
 from simulator.core.blocks import gather, play_in_blocks
 from simulator.core.jit import njit
-from simulator.core.named import choice_codes, identifier, indices, kernel_rules, rules_class, rules_type
+from simulator.core.named import choice_codes, identifier, indices, kernel_rules, rules_class, rules_dtype
 from simulator.core.params import Param, ParamSet
 
 OPTIONS = ParamSet((
@@ -20,7 +20,7 @@ OPTIONS = ParamSet((
 ))
 COLUMNS = indices("Columns", ("game", "winner", "turns"))
 MODE = choice_codes(OPTIONS.by_name["mode"])
-KernelRules = rules_type("KernelRules", OPTIONS, derived=(("ticks", int),))
+KERNEL_RULES = rules_dtype(OPTIONS, derived=(("ticks", int),))
 
 
 def test_indices_and_choice_codes_follow_the_declared_order():
@@ -34,9 +34,9 @@ def test_indices_and_choice_codes_follow_the_declared_order():
 
 def test_kernel_rules_hold_every_option_with_choices_as_indices():
     values = OPTIONS.resolve({"mode": "dutch", "snap_chain": "true"})
-    rules = kernel_rules(KernelRules, OPTIONS, values, ticks=7)
-    assert rules == (4, 1, 2, 0, 0.25, 7)
-    assert rules.mode == MODE.dutch and isinstance(rules.p_stick, float)
+    table = kernel_rules(KERNEL_RULES, OPTIONS, values, ticks=7)
+    assert table.shape == (1,) and table[0].tolist() == (4, 1, 2, 0, 0.25, 7)
+    assert table[0]["mode"] == MODE.dutch and KERNEL_RULES["p_stick"] == np.float64 and KERNEL_RULES["mode"] == np.int64
 
 
 def test_rules_class_is_frozen_with_the_declared_defaults():
@@ -48,15 +48,16 @@ def test_rules_class_is_frozen_with_the_declared_defaults():
 
 
 @njit(cache=False)
-def _write(rows, rules):
+def _write(rows, rules_table):
+    rules = rules_table[0]
     rows[0, COLUMNS.winner] = rules.hand_size * 10 + rules.mode
     rows[0, COLUMNS.turns] = rules.ticks if rules.mode == MODE.dutch else -1
     return rows
 
 
 def test_names_compile_to_their_positions():
-    rules = kernel_rules(KernelRules, OPTIONS, OPTIONS.resolve({"mode": "dutch"}), ticks=9)
-    rows = _write(np.zeros((1, 3), dtype=np.int64), rules)
+    table = kernel_rules(KERNEL_RULES, OPTIONS, OPTIONS.resolve({"mode": "dutch"}), ticks=9)
+    rows = _write(np.zeros((1, 3), dtype=np.int64), table)
     assert rows.tolist() == [[0, 42, 9]]
 
 

@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 
 from simulator.kamoul import codes
-from simulator.kamoul.rules import FALSE_CALL, OPTIONS, RACE, KernelRules, Rules
+from simulator.kamoul.rules import FALSE_CALL, KERNEL_RULES, OPTIONS, RACE, Rules
 from strategies.kamoul import call_table, heuristic, random_play
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -28,11 +28,13 @@ def test_parameter_positions_follow_each_familys_declaration():
 
 
 def test_kernel_rules_have_one_field_per_option_with_choices_as_their_index():
-    assert list(KernelRules._fields) == OPTIONS.names()
-    kernel = Rules.from_options({"false_call_mode": "dutch", "race_policy": "turn_order", "p_stick": "0.5"}).kernel()
-    assert kernel.false_call_mode == FALSE_CALL.dutch == OPTIONS.by_name["false_call_mode"].choices.index("dutch")
-    assert kernel.race_policy == RACE.turn_order
-    assert kernel.p_stick == 0.5 and kernel.hand_size == Rules().hand_size
+    assert list(KERNEL_RULES.names) == OPTIONS.names()
+    table = Rules.from_options({"false_call_mode": "dutch", "race_policy": "turn_order", "p_stick": "0.5"}).kernel()
+    assert table.shape == (1,) and table.dtype == KERNEL_RULES
+    kernel = table[0]
+    assert kernel["false_call_mode"] == FALSE_CALL.dutch == OPTIONS.by_name["false_call_mode"].choices.index("dutch")
+    assert kernel["race_policy"] == RACE.turn_order
+    assert kernel["p_stick"] == 0.5 and kernel["hand_size"] == Rules().hand_size
 
 
 @pytest.mark.rule("K11")

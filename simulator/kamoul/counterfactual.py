@@ -203,17 +203,18 @@ SAMPLE, ADVISE = 0, 1
 
 
 @njit(parallel=True)
-def _rollout_blocks(mode, seed, start, stop, rules, sids, prm, template, cum_focal, n_blocks, cap):
+def _rollout_blocks(mode, seed, start, stop, rules_table, sids, prm, template, cum_focal, n_blocks, cap):
     """Games ``[start, stop)`` in ``n_blocks`` blocks: ``(rows int64[B, cap, C], counts int64[B])``. ``mode``
     ``SAMPLE``: one manche of real play per game (``template`` and ``cum_focal`` unused); ``ADVISE``: one hand per
     game in the situation of ``template`` with the focal seat's cumulative ``cum_focal``. One kernel for both
     modes: each compiled kernel carries its own copy of ``play_hand``. Eleven arguments: the compiled entry
     point takes what Python hands it (mode, run, variant, seats, situation, block plan)."""
     P = sids.shape[0]
-    S = DECK_SIZE * rules.n_decks
+    S = DECK_SIZE * rules_table[0].n_decks
     rows = np.zeros((n_blocks, cap, len(COLUMNS)), dtype=np.int64)
     counts = np.zeros(n_blocks, dtype=np.int64)
     for b in prange(n_blocks):
+        rules = rules_table[0]
         state = new_state(P, S)
         scratch = new_scratch(P, S)
         rollout = Rollout(np.zeros(4, dtype=np.uint64), np.zeros(4, dtype=np.uint64), np.zeros(4, dtype=np.uint64),

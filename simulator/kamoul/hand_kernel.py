@@ -2,7 +2,7 @@
 
 :func:`play_hand` follows ``simulator.kamoul.hand.Hand.play`` step for step and draws the same random numbers in
 the same order, so both engines give identical rows and trace hashes. It reads the variant from ``rules``
-(:class:`simulator.kamoul.rules.KernelRules`), the seats from ``sids``/``prm`` (``int64[P]`` strategy ids,
+(a record of :data:`simulator.kamoul.rules.KERNEL_RULES`), the seats from ``sids``/``prm`` (``int64[P]`` strategy ids,
 ``float64[P, K]`` parameters) and plays on one block's :class:`~simulator.kamoul.kernel_state.HandState` and
 :class:`~simulator.kamoul.kernel_state.Scratch`. The reveal's scoring is :mod:`simulator.kamoul.score_kernel`, the
 study hooks :mod:`simulator.kamoul.force_kernel`. Rule numbers are cited where each rule is applied.

@@ -25,10 +25,11 @@ from simulator.kamoul.records import LEVEL
 
 
 @njit(parallel=True)
-def simulate(seed, start, stop, level, rules, sids, prm, n_blocks, caps, n_cols):
+def simulate(seed, start, stop, level, rules_table, sids, prm, n_blocks, caps, n_cols):
     """Play games ``[start, stop)`` at ``level`` (``records.LEVEL``) in ``n_blocks`` contiguous blocks (``prange``).
 
-    ``rules``: :class:`~simulator.kamoul.rules.KernelRules`; ``sids`` ``int64[P]``, ``prm`` ``float64[P, K]``: the
+    ``rules_table``: :meth:`Rules.kernel <simulator.kamoul.rules.RulesMethods.kernel>`, read as the record
+    ``rules`` in each block; ``sids`` ``int64[P]``, ``prm`` ``float64[P, K]``: the
     seats' strategy ids and parameters. Block ``b`` plays :func:`~simulator.core.block_kernel.block_games` (the
     split does not change any result).
     ``caps``/``n_cols``: ``int64[4]`` row capacity per block and columns, per table (``records.LEVELS`` order).
@@ -39,7 +40,7 @@ def simulate(seed, start, stop, level, rules, sids, prm, n_blocks, caps, n_cols)
     block plan); everything inside goes by the named state.
     """
     P = sids.shape[0]
-    S = DECK_SIZE * rules.n_decks
+    S = DECK_SIZE * rules_table[0].n_decks
     hands = np.empty((n_blocks, caps[LEVEL.hands], n_cols[LEVEL.hands]), dtype=np.int64)
     estimates = np.empty((n_blocks, caps[LEVEL.hands]), dtype=np.float64)
     traces = np.empty((n_blocks, caps[LEVEL.hands]), dtype=np.uint64)
@@ -48,6 +49,7 @@ def simulate(seed, start, stop, level, rules, sids, prm, n_blocks, caps, n_cols)
     tops = np.empty((n_blocks, caps[LEVEL.tops], n_cols[LEVEL.tops]), dtype=np.int64)
     counts = np.zeros((n_blocks, 4), dtype=np.int64)
     for b in prange(n_blocks):
+        rules = rules_table[0]
         rows = BlockRows(hands[b], estimates[b], traces[b], manches[b], parties[b], tops[b], counts[b])
         block = Block(new_state(P, S), new_scratch(P, S), new_tally(P), rows)
         first, end = block_games(start, stop, n_blocks, b)

@@ -1,18 +1,20 @@
 """Kamoul variant options (docs/rules/kamoul.md): each one declared once, with its default and rule number.
 
 ``OPTIONS`` validates user input; from that one declaration come :class:`Rules`, the frozen options object the
-reference engine reads (an attribute per option), :class:`KernelRules`, the ``NamedTuple`` the kernel reads (a
-field per option, a choice as its index: compare it with the option's choice codes, ``rules.false_call_mode ==
-FALSE_CALL.tamalou``), and those choice codes.
+reference engine reads (an attribute per option), :data:`KERNEL_RULES`, the structured dtype of the one-row table
+the kernel reads as a record (a field per option, a choice as its index: compare it with the option's choice
+codes, ``rules.false_call_mode == FALSE_CALL.tamalou``), and those choice codes.
 """
 
 from __future__ import annotations
 
 import dataclasses
 
+import numpy as np
+
 from simulator.core.cards import DECK_SIZE
 from simulator.core.errors import SpecError
-from simulator.core.named import choice_codes, kernel_rules, rules_class, rules_type
+from simulator.core.named import choice_codes, kernel_rules, rules_class, rules_dtype
 from simulator.core.params import Param, ParamSet
 
 MIN_PLAYERS = 2
@@ -75,16 +77,16 @@ class RulesMethods:
     def n_cards(self) -> int:
         return DECK_SIZE * self.n_decks
 
-    def kernel(self) -> "KernelRules":
-        """The same variant as the kernel reads it."""
-        return kernel_rules(KernelRules, OPTIONS, dataclasses.asdict(self))
+    def kernel(self) -> np.ndarray:
+        """The same variant as the kernel reads it: a one-row table of :data:`KERNEL_RULES`."""
+        return kernel_rules(KERNEL_RULES, OPTIONS, dataclasses.asdict(self))
 
 
 Rules = rules_class("Rules", OPTIONS, RulesMethods)
 """A validated Kamoul variant (frozen dataclass); attribute names are the option names of :data:`OPTIONS`."""
-KernelRules = rules_type("KernelRules", OPTIONS)
-"""The variant as the kernel receives it: a ``NamedTuple`` field per option (choices as their index)."""
-Rules.__module__ = KernelRules.__module__ = __name__  # so that numba's cache and pickle find them here
+Rules.__module__ = __name__  # so that pickle finds it here
+KERNEL_RULES = rules_dtype(OPTIONS)
+"""The variant as the kernel receives it: a structured dtype, a field per option (choices as their index)."""
 
 
 def check_consistency(values: dict) -> None:

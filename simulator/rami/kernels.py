@@ -175,7 +175,7 @@ def play_game(game, level, seed, rules, seats, state, scratch, out):
 
 
 @njit(parallel=True)
-def simulate(seed, start, stop, level, rules, seat_ids, seat_params, n_blocks, caps, n_cols):
+def simulate(seed, start, stop, level, rules_table, seat_ids, seat_params, n_blocks, caps, n_cols):
     """Play games ``[start, stop)`` in ``n_blocks`` contiguous blocks (``prange``).
 
     Block ``b`` plays :func:`~simulator.core.block_kernel.block_games` (the split changes no result: one random
@@ -184,13 +184,15 @@ def simulate(seed, start, stop, level, rules, seat_ids, seat_params, n_blocks, c
     whose count exceeds its capacity kept only the first rows (the caller retries with more room).
 
     Ten parameters: this is the compiled entry point ``engine.raw_kernel`` calls with one chunk's plain values
-    and arrays (the seats are packed into :class:`Seats` here, inside the kernel, and every function below takes
+    and arrays (``rules_table``: :func:`~simulator.rami.rules.kernel_rules_of`, read as the record ``rules`` in
+    each block; the seats are packed into :class:`Seats` here, inside the kernel, and every function below takes
     the named ``rules`` / ``seats`` / ``state`` / ``scratch`` instead).
     """
     players = seat_ids.shape[0]
     seats = Seats(seat_ids, seat_params)
     rounds, traces, games, counts = row_buffers(n_blocks, caps, n_cols)
     for b in prange(n_blocks):
+        rules = rules_table[0]
         state = new_state(players, rules.decks)
         scratch = new_scratch(players, rules.decks)
         out = (counts[b], rounds[b], traces[b], games[b])

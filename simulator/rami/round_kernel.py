@@ -1,7 +1,7 @@
 """One Rami round in numba (R2–R14, scored by R12/R13): the twin of ``simulator.rami.reference.Round``.
 
 Each function names the ``Round`` method it mirrors, follows it step for step and draws the same random numbers
-in the same order. Arguments: ``rules`` (:class:`~simulator.rami.rules.KernelRules`), ``seats``
+in the same order. Arguments: ``rules`` (a record of :data:`~simulator.rami.rules.KERNEL_RULES`), ``seats``
 (:class:`~simulator.rami.kernel_state.Seats`), ``state`` / ``scratch`` (the block's
 :class:`~simulator.rami.kernel_state.RoundState` / :class:`~simulator.rami.kernel_state.Scratch`; the random
 stream is ``state.rng``). Table and solver steps are in :mod:`simulator.rami.table_kernel`.

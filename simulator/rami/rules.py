@@ -1,16 +1,19 @@
 """Rami "Kracouil" variant options (docs/rules/rami.md): each declared once, with its default and rule number.
 
 ``OPTIONS`` validates user input; from it are generated :class:`Rules`, the frozen options object the reference
-engine reads (attributes named as the options), and :data:`KernelRules`, the ``NamedTuple`` the kernel receives
-(:func:`kernel_rules_of`: one field per option, a choice as its index, plus ``decks`` resolved by R1). A kernel
+engine reads (attributes named as the options), and :data:`KERNEL_RULES`, the structured dtype of the one-row
+table the kernel receives and reads as a record (:func:`kernel_rules_of`: one field per option, a choice as its
+index, plus ``decks`` resolved by R1). A kernel
 compares a choice against its name in the ``*_CHOICE`` records (``SWAP.must_reuse``), whose values come from the
 option's declared ``choices``.
 """
 
 from __future__ import annotations
 
+import numpy as np
+
 from simulator.core.errors import SpecError
-from simulator.core.named import choice_codes, kernel_rules, rules_class, rules_type
+from simulator.core.named import choice_codes, kernel_rules, rules_class, rules_dtype
 from simulator.core.params import Param, ParamSet
 from simulator.rami.codes import (
     DEALT_BEYOND_HANDS, DECK_CARDS, HAND_CARDS, MAX_DECKS, MAX_TURNS_PER_ROUND, OPENING_POINTS, RAMI_SEC_UNOPENED,
@@ -74,14 +77,13 @@ Rules = rules_class("Rules", OPTIONS, RulesMethods)
 Rules.__module__ = __name__
 Rules.__doc__ = "A validated Rami variant; attribute names are the option names of :data:`OPTIONS`."
 
-KernelRules = rules_type("KernelRules", OPTIONS, derived=(("decks", int),))
-KernelRules.__module__ = __name__  # found by pickle (numba's cache) under this module
+KERNEL_RULES = rules_dtype(OPTIONS, derived=(("decks", int),))
 
 
-def kernel_rules_of(rules: Rules, players: int) -> KernelRules:
+def kernel_rules_of(rules: Rules, players: int) -> np.ndarray:
     """The variant as the kernel reads it: every option (choices as their index) and ``decks`` resolved (R1)."""
     values = {p.name: getattr(rules, p.name) for p in OPTIONS.params}
-    return kernel_rules(KernelRules, OPTIONS, values, decks=rules.decks(players))
+    return kernel_rules(KERNEL_RULES, OPTIONS, values, decks=rules.decks(players))
 
 
 def check_players(players: int, values: dict) -> None:

@@ -3,7 +3,7 @@
 Each function names the ``TableOps`` method it mirrors and works on one block's
 :class:`~simulator.rami.kernel_state.RoundState` (``state``) and
 :class:`~simulator.rami.kernel_state.Scratch` (``scratch``) with the variant's
-:class:`~simulator.rami.rules.KernelRules` (``rules``). Meld codes and lay-off rows are read by field
+a record of :data:`~simulator.rami.rules.KERNEL_RULES` (``rules``). Meld codes and lay-off rows are read by field
 (:data:`~simulator.rami.codes.MELD`, :data:`~simulator.rami.codes.MOVE`).
 """
 
