@@ -86,8 +86,19 @@ def kernel_rules(dtype: np.dtype, options: ParamSet, values: dict, **derived) ->
     return table
 
 
-def rules_class(class_name: str, options: ParamSet, base: type = object) -> type:
+def rules_class(class_name: str, options: ParamSet, base: type = object, check=None) -> type:
     """A frozen dataclass with one attribute per option of ``options`` (typed and defaulted as declared), subclass
-    of ``base`` (a plain class holding the game's methods on the rules)."""
+    of ``base`` (a plain class holding the game's methods on the rules), with the classmethod
+    ``from_options({name: raw value})``: each value parsed and range-checked by its ``Param`` (an unknown name or
+    a bad value raises :class:`~simulator.core.errors.SpecError` naming ``--option <name>``), then ``check(values)``
+    for the checks between options, when given."""
     fields = [(p.name, _PY_TYPE[p.kind], dataclasses.field(default=p.default)) for p in options.params]
-    return dataclasses.make_dataclass(class_name, fields, bases=(base,), frozen=True)
+
+    def from_options(cls, raw: dict):
+        values = options.resolve(dict(raw), field_prefix="--option ")
+        if check is not None:
+            check(values)
+        return cls(**values)
+
+    return dataclasses.make_dataclass(class_name, fields, bases=(base,), frozen=True,
+                                      namespace={"from_options": classmethod(from_options)})

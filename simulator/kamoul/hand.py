@@ -18,6 +18,7 @@ import numpy as np
 
 from simulator.core.cards import DECK_SIZE, IS_RED, card_name
 from simulator.core.game import Seat  # noqa: F401  (re-exported)
+from simulator.core.reference import Narrated
 from simulator.core.rng import below, shuffle_py, stream_state, uniform  # noqa: F401  (stream_state re-exported)
 from simulator.kamoul.codes import (
     ACT_CALL, ACT_CONTRE, ACT_STOCK, ACT_TAKE, AU_RESET_CUM, AU_SCORE_HIGH, AU_WIN_CUM, CALL_MAX, CARD_VALUE,
@@ -29,7 +30,7 @@ from simulator.kamoul.codes import (
     OUT_BEATEN, OUT_CONTRE_LOST, OUT_CONTRE_WON, OUT_FALSE, OUT_NO_CALL, OUT_NORMAL, OUT_ULTIME, OUTCOMES,
     PENALTY_FALSE, PENALTY_OUT_OF_TURN, PENALTY_REORDER, PENALTY_SNAP, PENALTY_STUCK, POWER_KING, POWER_NAMES,
     POWER_NONE, POWER_PEEK_OPP, POWER_PEEK_OWN, POWER_SWAP, RANK_CODES, RANK_POWER, SNAP_NONE, SNAP_OWN, TRACE_SEED,
-    WRONG_RANKS, misremembered, trace_py,
+    WRONG_RANKS, misremembered,
 )
 from simulator.kamoul.rules import Rules
 from strategies.kamoul import policy
@@ -73,7 +74,7 @@ class HandResult:
     trace: int = 0
 
 
-class Hand:
+class Hand(Narrated):
     """One hand of Kamoul (K2–K14), played from a shared random stream ``rng`` (``uint64[4]``)."""
 
     def __init__(self, rules: Rules, seats: list[Seat], rng: np.ndarray, log: list[str] | None = None):
@@ -99,13 +100,6 @@ class Hand:
         self.aborted = False  # K14: the turn cap or an empty stock ended the hand (a pending call is void)
 
     # ------------------------------------------------------------------ helpers
-    def say(self, text: str) -> None:
-        if self.log is not None:
-            self.log.append(text)
-
-    def trace(self, ev: int, a: int = 0, b: int = 0, c: int = 0) -> None:
-        self.h = trace_py(self.h, ev, a, b, c)
-
     def count(self, p: int) -> int:
         return int(self.occ[p, : self.nslots[p]].sum())
 

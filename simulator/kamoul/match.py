@@ -10,26 +10,25 @@ import numpy as np
 
 from simulator.core.game import Seat
 from simulator.core.records import stack_rows
-from simulator.core.rng import stream_state
+from simulator.core.reference import ReferenceGame
 from simulator.kamoul.codes import BEST_OF, DOUBLE_CREDIT, MANCHE_HIGH, MANCHE_LOW, WINS_NEEDED, ends_manche
 from simulator.kamoul.hand import Hand
 from simulator.kamoul.records import LEVELS, n_cols
 from simulator.kamoul.rules import Rules
 
 
-class Game:
+class Game(ReferenceGame):
     """One game at ``level``: a hand, a manche, a partie (BO3 of manches) or a TOP (BO3 of parties).
 
     Produces the raw integer rows of :mod:`simulator.kamoul.records`, identical to the kernel's.
     """
 
+    levels = LEVELS
+
     def __init__(self, rules: Rules, seats: list[Seat], seed: int, index: int, level: str,
                  log: list[str] | None = None):
-        self.r, self.seats, self.P, self.index, self.level, self.log = rules, seats, len(seats), index, level, log
-        self.rng = stream_state(seed, index)
-        self.rows = {t: [] for t in LEVELS}
+        super().__init__(rules, seats, seed, index, level, log)
         self.estimates: list[float] = []
-        self.traces: list[int] = []
         self.dealer = (index + self.P - 1) % self.P  # K3: game i starts with seat i mod P (seats take turns)
         self.hand_no = 0
         self.manche_no = 0

@@ -67,12 +67,6 @@ STOCK_EMPTY = choice_codes(OPTIONS.by_name["on_stock_empty"])  # K14
 class RulesMethods:
     """What the reference engine asks of a variant beyond its options (base of :class:`Rules`)."""
 
-    @classmethod
-    def from_options(cls, options: dict) -> "Rules":
-        values = OPTIONS.resolve(dict(options), field_prefix="--option ")
-        check_consistency(values)
-        return cls(**values)
-
     @property
     def n_cards(self) -> int:
         return DECK_SIZE * self.n_decks
@@ -82,7 +76,7 @@ class RulesMethods:
         return kernel_rules(KERNEL_RULES, OPTIONS, dataclasses.asdict(self))
 
 
-Rules = rules_class("Rules", OPTIONS, RulesMethods)
+Rules = rules_class("Rules", OPTIONS, RulesMethods, check=lambda values: check_consistency(values))  # defined below
 """A validated Kamoul variant (frozen dataclass); attribute names are the option names of :data:`OPTIONS`."""
 Rules.__module__ = __name__  # so that pickle finds it here
 KERNEL_RULES = rules_dtype(OPTIONS)

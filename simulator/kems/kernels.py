@@ -34,7 +34,7 @@ from numba import prange
 
 from simulator.core.block_kernel import block_games, row_buffers
 from simulator.core.jit import njit
-from simulator.core.rng import NEVER, below, exponential, geometric, next_u64, seed_state, uniform
+from simulator.core.rng import NEVER, exponential, geometric, next_u64, seed_state, shuffle, uniform
 from simulator.kems.codes import (
     CALL_CONTRE, EMPTY, EV_DEAL, EV_END, EV_FOUR, EV_REDEAL, EV_RESHUFFLE, EV_SWAP, EV_SWEEP, EV_TOP, EV_TURN_UP,
     LOC_DEAD, LOC_TABLE, LOC_UNKNOWN, OUT_CAP, PH_OPEN, PH_SWEEP, PH_TURN_UP, TRACE_SEED, VISIBLE_BEFORE_DEAL,
@@ -61,22 +61,12 @@ MANCHE_FROM_SCALARS = tuple((getattr(MANCHE, name), getattr(ST, name)) for name 
 
 
 @njit(refcount=False)
-def _shuffle(cards, n, rng):
-    """Manche.shuffle."""
-    for i in range(n - 1, 0, -1):
-        j = below(rng, i + 1)
-        t = cards[i]
-        cards[i] = cards[j]
-        cards[j] = t
-
-
-@njit(refcount=False)
 def _reshuffle(manche):
     """Manche.reshuffle (KM7)."""
     stock, discard, loc = manche.stock, manche.discard, manche.loc
     st, h, rng = manche.st, manche.trace_hash, manche.rng
     n = st[ST.n_discard]
-    _shuffle(discard, n, rng)
+    shuffle(discard, n, rng)
     for k in range(n):
         stock[k] = discard[k]
         loc[discard[k]] = LOC_UNKNOWN
@@ -112,7 +102,7 @@ def _deal(manche, P, deck, n_deck):
     d = st[ST.dealer]
     for k in range(n_deck):
         stock[k] = deck[k]
-    _shuffle(stock, n_deck, rng)
+    shuffle(stock, n_deck, rng)
     st[ST.n_stock] = n_deck
     for k in range(4):
         for i in range(1, P + 1):

@@ -33,8 +33,9 @@ import numpy as np
 
 from simulator.core.cards import card_name
 from simulator.core.game import Seat  # noqa: F401  (re-exported)
-from simulator.core.rng import NEVER, below, exponential, geometric, next_u64, stream_state, uniform
 from simulator.core.records import stack_rows
+from simulator.core.reference import ReferenceGame
+from simulator.core.rng import NEVER, below, exponential, geometric, next_u64, stream_state, uniform
 from simulator.kems.codes import (
     CALL_CONTRE, CALL_KEMS, EMPTY, EV_CALL, EV_DEAL, EV_END, EV_FOUR, EV_REDEAL, EV_RESHUFFLE, EV_SIGN,
     EV_SWAP, EV_SWEEP, EV_TOP, EV_TURN_UP, LOC_DEAD, LOC_TABLE, LOC_UNKNOWN, OUT_CAP, OUT_CONTRE, OUT_DOUBLE,
@@ -594,19 +595,13 @@ class Manche:
         return self.res
 
 
-class Game:
+class Game(ReferenceGame):
     """One game of Kem's: manches until a team reaches ``target`` (KM1), the deal rotating clockwise (KM12);
     or one manche (level ``manches``), dealt by seat ``index mod P``.
 
     Produces the raw integer rows of :mod:`simulator.kems.records`, identical to a kernel's."""
 
-    def __init__(self, rules: Rules, seats: list[Seat], seed: int, index: int, level: str = "games",
-                 log: list[str] | None = None):
-        assert level in LEVELS, level
-        self.r, self.seats, self.P, self.index, self.level, self.log = rules, seats, len(seats), index, level, log
-        self.rng = stream_state(seed, index)
-        self.rows = {t: [] for t in LEVELS}
-        self.traces: list[int] = []
+    levels = LEVELS
 
     def play(self) -> "Game":
         P, T, r = self.P, self.P // 2, self.r

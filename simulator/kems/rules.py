@@ -66,12 +66,6 @@ CHOICES = {p.name: p.choices for p in OPTIONS.params if p.kind == "choice"}
 class RulesMethods:
     """What the engines ask of a variant beyond its options (base of :class:`Rules`)."""
 
-    @classmethod
-    def from_options(cls, options: dict) -> "Rules":
-        values = OPTIONS.resolve(dict(options), field_prefix="--option ")
-        check_options(values)
-        return cls(**values)
-
     def ticks(self, seconds: float) -> int:
         """A duration in whole ticks, rounded up (1.5 s at Δ = 0.2 s is 8 ticks)."""
         return int(math.ceil(seconds / self.tick - 1e-9))
@@ -108,7 +102,7 @@ class RulesMethods:
         return [c for c in range(52) if c % 13 in ranks]
 
 
-Rules = rules_class("Rules", OPTIONS, RulesMethods)
+Rules = rules_class("Rules", OPTIONS, RulesMethods, check=lambda values: check_options(values))  # defined below
 """A validated Kem's variant (frozen dataclass); attribute names are the option names of :data:`OPTIONS`."""
 Rules.__module__ = __name__  # so that pickle finds it here
 

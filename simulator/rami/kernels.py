@@ -20,12 +20,12 @@ from numba import prange
 from simulator.core.cards import JOKER, N_RANKS
 from simulator.core.block_kernel import block_games, row_buffers
 from simulator.core.jit import njit
-from simulator.core.rng import seed_state
+from simulator.core.rng import seed_state, shuffle
 from simulator.core.trace import fold
 from simulator.rami.codes import EV_DEALER, EV_DEALER_DRAW, MAX_ROUNDS, TRACE_SEED
 from simulator.rami.kernel_state import SCALAR, Seats, new_scratch, new_state
 from simulator.rami.records import GAME, GAME_FIXED, GAME_PER_SEAT, ROUND, ROUND_FIXED, ROUND_PER_SEAT
-from simulator.rami.round_kernel import full_deck, play_round, shuffle
+from simulator.rami.round_kernel import full_deck, play_round
 
 LEVEL_ROUNDS, LEVEL_GAMES = 0, 1
 TABLE_ROUNDS, TABLE_GAMES = 0, 1  # columns of the per-block row counts

@@ -23,8 +23,9 @@ import numpy as np
 from simulator.core.cards import DECK_SIZE, JOKER, N_RANKS
 from simulator.core.errors import SpecError
 from simulator.core.game import Seat  # noqa: F401  (re-exported)
-from simulator.core.rng import below, stream_state, uniform
 from simulator.core.records import stack_rows
+from simulator.core.reference import Narrated, ReferenceGame
+from simulator.core.rng import below, uniform
 from simulator.rami.codes import (
     A_CARTE, JOKERS_PER_DECK, MAX_ROUNDS, MAX_STEPS, RAMI_SEC_HAND_FACTOR, TAKE_FROM_TURN, DRAW_DISCARD, END_VALUE, EV_CLAIM, EV_DEAL, EV_DEALER, EV_DEALER_DRAW, EV_DISCARD, EV_DRAW, EV_END, EV_OPEN,
     EV_RAMI_SEC, EV_RESHUFFLE, EV_TAKE, LAY_ALL, LAY_KEEP_JOKERS, LAY_NONE, MAX_MELDS, MAX_MOVES, N_IDS, OPEN_NONE,
@@ -62,7 +63,7 @@ class RoundResult:
     trace: int = 0
 
 
-class Round(TableOps):
+class Round(Narrated, TableOps):
     """One round of Rami (R2–R14), played from a shared random stream ``rng`` (``uint64[4]``)."""
 
     def __init__(self, rules: Rules, seats: list[Seat], rng: np.ndarray, log: list[str] | None = None):
@@ -101,13 +102,6 @@ class Round(TableOps):
         self.min_melds = opening_min_melds(rules.opening_single_meld)  # R7: the franche + another combination
 
     # ------------------------------------------------------------------ helpers
-    def say(self, text: str) -> None:
-        if self.log is not None:
-            self.log.append(text)
-
-    def trace(self, ev: int, a: int = 0, b: int = 0, c: int = 0) -> None:
-        self.h = trace_py(self.h, ev, a, b, c)
-
     def hand_text(self, p: int) -> str:
         return " ".join(name(c) for c in range(N_IDS) for _ in range(int(self.hands[p, c]))) or "(empty)"
 
@@ -476,23 +470,17 @@ class Round(TableOps):
 
 
 # ---------------------------------------------------------------------- R2 dealer, R15 game
-class Game:
+class Game(ReferenceGame):
     """One game of Rami: rounds until someone reaches ``target`` (R15); or one round (level ``rounds``).
 
     Produces the raw integer rows of :mod:`simulator.rami.records`, identical to a kernel's."""
 
+    levels = LEVELS
+
     def __init__(self, rules: Rules, seats: list[Seat], seed: int, index: int, level: str = "games",
                  log: list[str] | None = None):
-        assert level in LEVELS, level
-        self.r, self.seats, self.P, self.index, self.level, self.log = rules, seats, len(seats), index, level, log
-        self.rng = stream_state(seed, index)
-        self.rows = {t: [] for t in LEVELS}
-        self.traces: list[int] = []
+        super().__init__(rules, seats, seed, index, level, log)
         self.h = TRACE_SEED
-
-    def say(self, text: str) -> None:
-        if self.log is not None:
-            self.log.append(text)
 
     def choose_dealer(self) -> int:
         """R2: each player draws a card from a shuffled deck (seat order); highest wins, ace high; a joker is

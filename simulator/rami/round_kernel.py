@@ -13,7 +13,7 @@ import numpy as np
 
 from simulator.core.cards import DECK_SIZE, JOKER
 from simulator.core.jit import njit
-from simulator.core.rng import below, uniform
+from simulator.core.rng import below, shuffle, uniform
 from simulator.core.trace import fold
 from simulator.rami.codes import (
     A_CARTE, DRAW_DISCARD, EV_CLAIM, EV_DEAL, EV_DISCARD, EV_DRAW, EV_END, EV_OPEN, EV_RAMI_SEC, EV_RESHUFFLE,
@@ -35,19 +35,6 @@ NO_SEC = -2  # unopened_phase: no rami sec this turn (-1: a rami sec laying ever
 
 
 # ------------------------------------------------------------------------------------------ R1, R14
-@njit(refcount=False)
-def shuffle(cards, n, rng):
-    """Round.shuffle: Fisher–Yates from the end, one ``below`` per position.
-
-    The Kem's kernel has the same function: it belongs in ``simulator/core/rng.py`` once (left to the core's
-    owner; this package does not edit the core)."""
-    for i in range(n - 1, 0, -1):
-        j = below(rng, i + 1)
-        t = cards[i]
-        cards[i] = cards[j]
-        cards[j] = t
-
-
 @njit(refcount=False)
 def full_deck(cards, decks):
     """Round.full_deck (R1): ids 0–51 and two jokers per deck; returns the number of cards."""

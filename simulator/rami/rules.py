@@ -64,10 +64,6 @@ RACE = choice_codes(OPTIONS.by_name["race_policy"])                  # R10: .spe
 class RulesMethods:
     """What the reference asks of a variant beyond its options (the base of the generated :class:`Rules`)."""
 
-    @classmethod
-    def from_options(cls, options: dict) -> "Rules":
-        return cls(**OPTIONS.resolve(dict(options), field_prefix="--option "))
-
     def decks(self, players: int) -> int:
         """R1: ``n_decks``, or by player count when it is 0."""
         return self.n_decks or decks_for(players)
