@@ -1,5 +1,6 @@
 """What every game's reference engine shares: the play-by-play and the event trace of a hand or round
-(:class:`Narrated`), and a game's identity, random stream and raw rows (:class:`ReferenceGame`).
+(:class:`Narrated`), a game's identity, random stream and raw rows (:class:`ReferenceGame`), and the race policy
+among claimants of one card (:func:`race`).
 
 A game's readable ``Game`` (``simulator/<g>/reference.py``, Kamoul's ``match.py``) subclasses
 :class:`ReferenceGame`, names its ``levels`` and plays; the kernels' ``play_game`` is its twin. Its hand, round or
@@ -8,7 +9,9 @@ manche subclasses :class:`Narrated`.
 
 from __future__ import annotations
 
-from simulator.core.rng import stream_state
+from collections.abc import Callable
+
+from simulator.core.rng import below, stream_state, uniform
 from simulator.core.trace import trace_py
 
 
@@ -46,3 +49,22 @@ class ReferenceGame(Narrated):
         self.rng = stream_state(seed, index)
         self.rows: dict[str, list] = {t: [] for t in self.levels}
         self.traces: list[int] = []
+
+
+def race(policy: str, n: int, speed_of: Callable[[int], float], rng) -> int:
+    """Which of ``n`` claimants of one card (in turn order) acts, by the game's ``race_policy`` option (Kamoul K6 /
+    rule 0.2, Rami R10): ``turn_order`` the first; ``uniform`` one drawn with ``below``; ``speed_weighted`` one
+    drawn with probability proportional to its speed ``speed_of(i)``, by one ``uniform`` against the running sum.
+    A single claimant draws nothing. The kernels draw the same numbers in the same order."""
+    if n == 1 or policy == "turn_order":
+        return 0
+    if policy == "uniform":
+        return below(rng, n)
+    speeds = [speed_of(i) for i in range(n)]
+    u = uniform(rng) * sum(speeds)
+    reached = 0.0
+    for i, speed in enumerate(speeds):
+        reached += speed
+        if u < reached:
+            return i
+    return n - 1

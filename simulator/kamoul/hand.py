@@ -18,7 +18,7 @@ import numpy as np
 
 from simulator.core.cards import DECK_SIZE, IS_RED, card_name
 from simulator.core.game import Seat  # noqa: F401  (re-exported)
-from simulator.core.reference import Narrated
+from simulator.core.reference import Narrated, race
 from simulator.core.rng import below, shuffle_py, stream_state, uniform  # noqa: F401  (stream_state re-exported)
 from simulator.kamoul.codes import (
     ACT_CALL, ACT_CONTRE, ACT_STOCK, ACT_TAKE, AU_RESET_CUM, AU_SCORE_HIGH, AU_WIN_CUM, CALL_MAX, CARD_VALUE,
@@ -576,19 +576,9 @@ class Hand(Narrated):
                 return
 
     def race(self, claims: list) -> tuple:
-        """0.2: several claimants; ``race_policy`` decides who acts."""
-        if len(claims) == 1 or self.r.race_policy == "turn_order":
-            return claims[0]
-        if self.r.race_policy == "uniform":
-            return claims[below(self.rng, len(claims))]
-        speeds = [policy.speed(self.seats[q].sid, self.seats[q].prm) for q, _, _ in claims]
-        u = uniform(self.rng) * sum(speeds)
-        acc = 0.0
-        for claim, speed in zip(claims, speeds):
-            acc += speed
-            if u < acc:
-                return claim
-        return claims[-1]
+        """0.2: several claimants; ``race_policy`` decides who acts (:func:`simulator.core.reference.race`)."""
+        return claims[race(self.r.race_policy, len(claims),
+                           lambda i: policy.speed(self.seats[claims[i][0]].sid, self.seats[claims[i][0]].prm), self.rng)]
 
     def flip_own(self, q: int, rank: int, out: np.ndarray) -> bool:
         matched = False

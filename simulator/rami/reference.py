@@ -24,7 +24,7 @@ from simulator.core.cards import DECK_SIZE, JOKER, N_RANKS
 from simulator.core.errors import SpecError
 from simulator.core.game import Seat  # noqa: F401  (re-exported)
 from simulator.core.records import stack_rows
-from simulator.core.reference import Narrated, ReferenceGame
+from simulator.core.reference import Narrated, ReferenceGame, race
 from simulator.core.rng import below, uniform
 from simulator.rami.codes import (
     A_CARTE, JOKERS_PER_DECK, MAX_ROUNDS, MAX_STEPS, RAMI_SEC_HAND_FACTOR, TAKE_FROM_TURN, DRAW_DISCARD, END_VALUE, EV_CLAIM, EV_DEAL, EV_DEALER, EV_DEALER_DRAW, EV_DISCARD, EV_DRAW, EV_END, EV_OPEN,
@@ -391,19 +391,11 @@ class Round(Narrated, TableOps):
             p = q
 
     def race(self, claimants: list[int]) -> int:
-        """The race policy (rule R10, ``race_policy``) among several claimants (listed in turn order from the discarder's next)."""
-        if len(claimants) == 1 or self.r.race_policy == "turn_order":
-            return claimants[0]
-        if self.r.race_policy == "uniform":
-            return claimants[below(self.rng, len(claimants))]
-        speeds = [policy.speed(self.seats[q].sid, self.seats[q].prm) for q in claimants]
-        u = uniform(self.rng) * sum(speeds)
-        acc = 0.0
-        for q, s in zip(claimants, speeds):
-            acc += s
-            if u < acc:
-                return q
-        return claimants[-1]
+        """The race policy (rule R10, ``race_policy``) among several claimants (listed in turn order from the
+        discarder's next): :func:`simulator.core.reference.race`."""
+        return claimants[race(self.r.race_policy, len(claimants),
+                              lambda i: policy.speed(self.seats[claimants[i]].sid, self.seats[claimants[i]].prm),
+                              self.rng)]
 
     # ------------------------------------------------------------------ the round
     def deal(self, dealer: int) -> int:
