@@ -2,7 +2,8 @@
 
 ``OPTIONS`` validates user input; :class:`Rules` is the frozen object the reference engine reads;
 :func:`rules_arrays` packs the same values, durations already converted to ticks, into the ``int64`` and
-``float64`` arrays the kernel reads (slots ``INT_RULE.<name>`` and ``FLOAT_RULE.<name>``), so both engines share one conversion.
+``float64`` arrays the kernel reads (slots ``INT_RULE.<name>`` and ``FLOAT_RULE.<name>``), so both engines share
+one conversion.
 """
 
 from __future__ import annotations
@@ -59,8 +60,6 @@ OPTIONS = ParamSet((
           choices=("speed_weighted", "uniform", "turn_order"), rule="M-exchange"),
     Param("max_ticks", "int", 3000, "guard: a manche ends with no score after this many ticks", 50, 1_000_000, rule="M-time"),
 ), what="")
-
-CHOICES = {p.name: p.choices for p in OPTIONS.params if p.kind == "choice"}
 
 
 class RulesMethods:
