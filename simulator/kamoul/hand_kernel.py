@@ -307,10 +307,11 @@ def _race(n, rules, sids, prm, claim_seat, rng):
     return n - 1
 
 
-@njit(refcount=False)
+@njit(refcount=False, inline="always")
 def _flip_own(q, i, rank, rules, state, claim_out, rng, trace):
     """K6: claimant ``q`` flips the own cards of claim ``i``; a match goes to the discard, a wrong card is shown to
-    all and costs a card (K13). Returns True when a card matched."""
+    all and costs a card (K13). Returns True when a card matched. Inlined into the snap window, as is
+    :func:`_flip_other`: a snap is frequent, and a call would pass every array of the state."""
     hand, occ, know, scalars = state.hand, state.occ, state.know, state.scalars
     matched = False
     for j in range(claim_out[i, 0]):
@@ -334,7 +335,7 @@ def _flip_own(q, i, rank, rules, state, claim_out, rng, trace):
     return matched
 
 
-@njit(refcount=False)
+@njit(refcount=False, inline="always")
 def _flip_other(q, i, rank, rules, state, claim_out, rng, trace):
     """K6 ``snap_others``: flip an opponent's card; if it matches, give them one of yours in its place."""
     hand, occ, faceup, know = state.hand, state.occ, state.faceup, state.know

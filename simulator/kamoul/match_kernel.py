@@ -3,6 +3,10 @@
 :func:`play_game` follows ``simulator.kamoul.match.Game`` and writes each finished hand, manche, partie and TOP as
 a raw row of :mod:`simulator.kamoul.records` into the block's :class:`~simulator.kamoul.kernel_state.BlockRows`.
 The hands themselves are :func:`simulator.kamoul.hand_kernel.play_hand`.
+
+:func:`play_partie`, :func:`play_manche` and :func:`_write_hand` have one call site each and are inlined into
+:func:`play_game`: a numba call that is not inlined passes every array of the :class:`Block` it is given (about
+forty, seven words or more each), and at the ``hands`` level that would be paid three times per hand.
 """
 
 from __future__ import annotations
@@ -40,7 +44,7 @@ def _write_seats(out, r, offset, first, second):
         out[r, offset + P + q] = second[q]
 
 
-@njit(refcount=False)
+@njit(refcount=False, inline="always")
 def _write_hand(game, in_manche, dealer, block):
     """The ``hands`` row of the hand just played."""
     rows, scalars, scratch, counters = block.rows, block.state.scalars, block.scratch, block.tally.counters
@@ -194,7 +198,7 @@ def _reached(wins):
 
 
 # ------------------------------------------------------------------------------ levels
-@njit(refcount=False)
+@njit(refcount=False, inline="always")
 def play_manche(game, level, rules, sids, prm, block):
     """K15: hands until a cumulative passes 31 or reaches -31 (or the hand guard); writes the rows. Returns the
     winners' mask and credit (nothing at the hands level, which stops after one hand)."""
@@ -227,7 +231,7 @@ def play_manche(game, level, rules, sids, prm, block):
     return winners, credit
 
 
-@njit(refcount=False)
+@njit(refcount=False, inline="always")
 def play_partie(game, level, rules, sids, prm, block):
     """K16: first to 2 manches, at most 3; then most manches, goal average, shared. Returns the winners' mask."""
     tally = block.tally
@@ -265,12 +269,11 @@ def play_game(game, level, seed, rules, sids, prm, block):
     for q in range(P):
         tally.top_wins[q] = 0
         tally.top_totals[q] = 0
-    if level <= LEVEL.parties:
-        play_partie(game, level, rules, sids, prm, block)
-        return
     played = 0
     while True:  # K16: first to 2 parties, at most 3; then most parties, goal average over the TOP, shared
         winners = play_partie(game, level, rules, sids, prm, block)
+        if level <= LEVEL.parties:
+            return
         for q in range(P):
             tally.top_totals[q] += tally.partie_totals[q]
             if winners & (1 << q):

@@ -3,7 +3,8 @@
 :func:`score` follows ``simulator.kamoul.hand.Hand.score``. It reads the layouts of the
 :class:`~simulator.kamoul.kernel_state.HandState`, the announcers (``scratch.announcers[0]`` the caller, then the
 contres in order) and ``scratch.cum``; it writes ``scratch.points``/``cum_after`` and the outcome and winner
-scalars.
+scalars. Its steps have one call site each and are inlined into :func:`score`, which is one call per hand: a call
+that is not inlined would pass every array of the state and scratch it is given.
 """
 
 from __future__ import annotations
@@ -21,7 +22,7 @@ NO_SEAT = -1
 ABOVE_ANY_TOTAL = 1 << 30
 
 
-@njit(refcount=False)
+@njit(refcount=False, inline="always")
 def _totals(state, totals):
     """K1: each player's hand total at the reveal into ``totals``."""
     hand, occ, nslots = state.hand, state.occ, state.nslots
@@ -33,7 +34,7 @@ def _totals(state, totals):
         totals[p] = total
 
 
-@njit(refcount=False)
+@njit(refcount=False, inline="always")
 def _classify_announcers(n_ann, caller, rules, scratch):
     """K10–K12: the class of each announcer; marks the false ones (an invalid contre is false only with
     ``contre_requires_valid``, K9). Returns how many are false."""
@@ -60,7 +61,7 @@ def _is_announcer(q, n_ann, announcers):
     return False
 
 
-@njit(refcount=False)
+@njit(refcount=False, inline="always")
 def _contest_order(n_ann, rules, scratch):
     """K10: the contenders in tie order into ``scratch.order``; returns how many. Implicit contenders
     (``implicit_contest``) lose every tie: first when ties go to the latest, last otherwise."""
@@ -84,7 +85,7 @@ def _contest_order(n_ann, rules, scratch):
     return n_order
 
 
-@njit(refcount=False)
+@njit(refcount=False, inline="always")
 def _contest_winner(n_order, rules, scratch):
     """K10: the best class, then the lowest total, then the latest (``contre_strictly_lower``: the earliest)
     contender. Returns ``(winner, its class)``."""
@@ -121,7 +122,7 @@ def _contest_outcome(winner, best, new_cum, n_false, n_ann, caller, announcers):
     return OUT_BEATEN
 
 
-@njit(refcount=False)
+@njit(refcount=False, inline="always")
 def _score_contest(caller, rules, state, scratch):
     """K10–K12: a call stands at the reveal. Fills ``points`` and the outcome and winner; returns ``(seat, cum)``
     of an au-score winner whose cumulative is set rather than added to (``(NO_SEAT, 0)`` otherwise)."""
