@@ -25,7 +25,7 @@ from simulator.kamoul.codes import (
     WRONG_RANKS, announcement_class, misremembered,
 )
 from simulator.kamoul.force_kernel import clear_outputs, focal_turn, record_focal
-from simulator.kamoul.kernel_state import ST
+from simulator.kamoul.kernel_state import ST, reveal_of
 from simulator.kamoul.rules import AU_SCORE_30, FALSE_CALL, KING_POWER, RACE, STOCK_EMPTY, SWAP_SCOPE
 from simulator.kamoul.score_kernel import score
 from strategies.kamoul.policy import (
@@ -416,8 +416,9 @@ def _snap_window(p, card, rules, sids, prm, state, scratch):
 
 # ------------------------------------------------------------------------------ the deal (K1–K3)
 @njit(refcount=False)
-def _clear(state, scratch):
-    """Forget the previous hand: positions at or past ``nslots[p]`` were never used, only those are reset."""
+def _clear(state, estimate_out, force, trace):
+    """Forget the previous hand: positions at or past ``nslots[p]`` were never used, only those are reset.
+    Given the three scratch arrays it resets, not the scratch (a call passes every array it is given)."""
     hand, occ, faceup, know, nslots, scalars = (state.hand, state.occ, state.faceup, state.know, state.nslots,
                                                 state.scalars)
     P = nslots.shape[0]
@@ -435,15 +436,16 @@ def _clear(state, scratch):
     scalars[ST.call_turn] = -1
     scalars[ST.call_true] = -1
     scalars[ST.call_unknown] = -1
-    scratch.estimate[0] = np.nan
-    clear_outputs(scratch.force)
-    scratch.trace[0] = np.uint64(TRACE_SEED)
+    estimate_out[0] = np.nan
+    clear_outputs(force)
+    trace[0] = np.uint64(TRACE_SEED)
 
 
 @njit(refcount=False)
-def _deal(dealer, rules, sids, prm, state, scratch):
-    """K1/K2: shuffle, deal one card at a time from the dealer's left, turn the top card; the initial peeks."""
-    hand, occ, stock, rng, out = state.hand, state.occ, state.stock, scratch.rng, scratch.out
+def _deal(dealer, rules, sids, prm, state, rng, trace, out):
+    """K1/K2: shuffle, deal one card at a time from the dealer's left, turn the top card; the initial peeks.
+    Given the three scratch arrays it uses, not the scratch (a call passes every array it is given)."""
+    hand, occ, stock = state.hand, state.occ, state.stock
     P = sids.shape[0]
     n = 52 * rules.n_decks
     for i in range(n):
@@ -461,14 +463,14 @@ def _deal(dealer, rules, sids, prm, state, scratch):
     state.discard[0] = stock[n]
     state.scalars[ST.n_discard] = 1
     state.scalars[ST.n_stock] = n
-    _trace(scratch.trace, EV_DEAL, dealer, state.discard[0], 0)
+    _trace(trace, EV_DEAL, dealer, state.discard[0], 0)
     for k in range(1, P + 1):  # K2: initial peeks
         p = (dealer + k) % P
         chosen = decide_peeks(sids[p], prm[p], p, rules.initial_peeks, occ, state.nslots, rng, out)
         for i in range(chosen):
             s = out[i]
             state.know[p, p, s] = hand[p, s]
-            _trace(scratch.trace, EV_PEEK, p, s, hand[p, s])
+            _trace(trace, EV_PEEK, p, s, hand[p, s])
 
 
 # ------------------------------------------------------------------------------ a turn (K4, K8, K9)
@@ -494,19 +496,20 @@ def _turn_start(p, rules, sids, prm, state, scratch):
 
 
 @njit(refcount=False)
-def _call(p, own_turn, rules, sids, prm, state, scratch):
-    """K8: KAMOUL; checked at once only with ``false_call_mode=tamalou`` (K12). Returns True when it stands."""
+def _call(p, own_turn, rules, sids, prm, state, rng, trace, cum, estimate_out):
+    """K8: KAMOUL; checked at once only with ``false_call_mode=tamalou`` (K12). Returns True when it stands.
+    Given the four scratch arrays it uses, not the scratch (a call passes every array it is given)."""
     scalars = state.scalars
     e, unknown = estimate(sids[p], prm[p], p, state.know[p], state.occ, state.nslots)
-    _trace(scratch.trace, EV_CALL, p, own_turn, 0)
-    if _is_false_now(p, rules, state, scratch.cum):
-        _show_false(p, rules, state, scratch.rng, scratch.trace)
+    _trace(trace, EV_CALL, p, own_turn, 0)
+    if _is_false_now(p, rules, state, cum):
+        _show_false(p, rules, state, rng, trace)
         return False
     scalars[ST.caller] = p
     scalars[ST.call_turn] = own_turn
     scalars[ST.call_true] = hand_total(p, state.hand, state.occ, state.nslots)
     scalars[ST.call_unknown] = unknown
-    scratch.estimate[0] = e
+    estimate_out[0] = e
     return True
 
 
@@ -602,8 +605,8 @@ def play_hand(dealer, rules, sids, prm, state, scratch):
     turn and impose its layout there (``simulator.kamoul.counterfactual``)."""
     P = sids.shape[0]
     scalars, own_turns = state.scalars, scratch.own_turns
-    _clear(state, scratch)
-    _deal(dealer, rules, sids, prm, state, scratch)
+    _clear(state, scratch.estimate, scratch.force, scratch.trace)
+    _deal(dealer, rules, sids, prm, state, scratch.rng, scratch.trace, scratch.out)
     for p in range(P):
         own_turns[p] = 0
     n_contres = 0
@@ -628,7 +631,8 @@ def play_hand(dealer, rules, sids, prm, state, scratch):
         act = _choose(p, forced, can_call, in_final, rules, sids, prm, state, scratch)
         snap_card = np.int64(-1)
         if act == ACT_CALL:  # K8
-            if _call(p, own_turns[p], rules, sids, prm, state, scratch):
+            if _call(p, own_turns[p], rules, sids, prm, state, scratch.rng, scratch.trace, scratch.cum,
+                     scratch.estimate):
                 final_left = P - 1
         elif act == ACT_CONTRE:  # K9
             if _contre(p, rules, state, scratch):
@@ -651,5 +655,5 @@ def play_hand(dealer, rules, sids, prm, state, scratch):
     scalars[ST.turns] = turns
     scalars[ST.contres] = n_contres
     scratch.announcers[0] = scalars[ST.caller]
-    score(rules, state, scratch)
+    score(rules, state, reveal_of(scratch))
     _trace(scratch.trace, EV_END, scalars[ST.outcome], scalars[ST.winner], 0)

@@ -62,6 +62,21 @@ class Scratch(NamedTuple):
     force: np.ndarray       # int64[FC_LEN]   the study hooks (simulator.kamoul.force_kernel)
 
 
+class Reveal(NamedTuple):
+    """The arrays of the :class:`Scratch` that the reveal's scoring reads and writes
+    (:func:`simulator.kamoul.score_kernel.score`): the scoring is one call per hand that numba does not inline,
+    and such a call passes every array it is given, so it gets these eight rather than the whole scratch."""
+
+    announcers: np.ndarray  # int64[P+1]
+    totals: np.ndarray      # int64[P]
+    classes: np.ndarray     # int64[P]
+    is_false: np.ndarray    # int64[P]
+    order: np.ndarray       # int64[P]
+    points: np.ndarray      # int64[P]
+    cum: np.ndarray         # int64[P]
+    cum_after: np.ndarray   # int64[P]
+
+
 class MatchTally(NamedTuple):
     """K15–K16 bookkeeping of one game."""
 
@@ -113,6 +128,13 @@ def new_scratch(P, S):
                    np.zeros(P, dtype=np.int64), np.zeros(P, dtype=np.int64), np.zeros(P, dtype=np.int64),
                    np.zeros(P, dtype=np.int64), np.zeros(P, dtype=np.int64), np.zeros(1, dtype=np.float64),
                    new_force())
+
+
+@njit(inline="always")
+def reveal_of(scratch):
+    """The :class:`Reveal` view of ``scratch`` (the same arrays, nothing copied)."""
+    return Reveal(scratch.announcers, scratch.totals, scratch.classes, scratch.is_false, scratch.order,
+                  scratch.points, scratch.cum, scratch.cum_after)
 
 
 @njit

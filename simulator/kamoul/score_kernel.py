@@ -1,10 +1,11 @@
 """The reveal of a Kamoul hand in numba (K7, K10–K12): who wins, what everyone scores.
 
 :func:`score` follows ``simulator.kamoul.hand.Hand.score``. It reads the layouts of the
-:class:`~simulator.kamoul.kernel_state.HandState`, the announcers (``scratch.announcers[0]`` the caller, then the
-contres in order) and ``scratch.cum``; it writes ``scratch.points``/``cum_after`` and the outcome and winner
+:class:`~simulator.kamoul.kernel_state.HandState` and, in its
+:class:`~simulator.kamoul.kernel_state.Reveal`, the announcers (``reveal.announcers[0]`` the caller, then the
+contres in order) and ``reveal.cum``; it writes ``reveal.points``/``cum_after`` and the outcome and winner
 scalars. Its steps have one call site each and are inlined into :func:`score`, which is one call per hand: a call
-that is not inlined would pass every array of the state and scratch it is given.
+that is not inlined would pass every array it is given.
 """
 
 from __future__ import annotations
@@ -35,11 +36,11 @@ def _totals(state, totals):
 
 
 @njit(refcount=False, inline="always")
-def _classify_announcers(n_ann, caller, rules, scratch):
+def _classify_announcers(n_ann, caller, rules, reveal):
     """K10–K12: the class of each announcer; marks the false ones (an invalid contre is false only with
     ``contre_requires_valid``, K9). Returns how many are false."""
-    announcers, classes, is_false, totals, cum = (scratch.announcers, scratch.classes, scratch.is_false,
-                                                  scratch.totals, scratch.cum)
+    announcers, classes, is_false, totals, cum = (reveal.announcers, reveal.classes, reveal.is_false,
+                                                  reveal.totals, reveal.cum)
     for p in range(classes.shape[0]):
         classes[p] = -1
         is_false[p] = 0
@@ -62,10 +63,10 @@ def _is_announcer(q, n_ann, announcers):
 
 
 @njit(refcount=False, inline="always")
-def _contest_order(n_ann, rules, scratch):
-    """K10: the contenders in tie order into ``scratch.order``; returns how many. Implicit contenders
+def _contest_order(n_ann, rules, reveal):
+    """K10: the contenders in tie order into ``reveal.order``; returns how many. Implicit contenders
     (``implicit_contest``) lose every tie: first when ties go to the latest, last otherwise."""
-    announcers, classes, totals, order = scratch.announcers, scratch.classes, scratch.totals, scratch.order
+    announcers, classes, totals, order = reveal.announcers, reveal.classes, reveal.totals, reveal.order
     n_order = 0
     silent_first = rules.contre_strictly_lower == 0
     for rnd in range(2):
@@ -86,10 +87,10 @@ def _contest_order(n_ann, rules, scratch):
 
 
 @njit(refcount=False, inline="always")
-def _contest_winner(n_order, rules, scratch):
+def _contest_winner(n_order, rules, reveal):
     """K10: the best class, then the lowest total, then the latest (``contre_strictly_lower``: the earliest)
     contender. Returns ``(winner, its class)``."""
-    classes, totals, order = scratch.classes, scratch.totals, scratch.order
+    classes, totals, order = reveal.classes, reveal.totals, reveal.order
     best = -1
     for i in range(n_order):
         if classes[order[i]] > best:
@@ -123,12 +124,12 @@ def _contest_outcome(winner, best, new_cum, n_false, n_ann, caller, announcers):
 
 
 @njit(refcount=False, inline="always")
-def _score_contest(caller, rules, state, scratch):
+def _score_contest(caller, rules, state, reveal):
     """K10–K12: a call stands at the reveal. Fills ``points`` and the outcome and winner; returns ``(seat, cum)``
     of an au-score winner whose cumulative is set rather than added to (``(NO_SEAT, 0)`` otherwise)."""
-    scalars, points, totals, is_false = state.scalars, scratch.points, scratch.totals, scratch.is_false
+    scalars, points, totals, is_false = state.scalars, reveal.points, reveal.totals, reveal.is_false
     n_ann = 1 + scalars[ST.contres]
-    n_false = _classify_announcers(n_ann, caller, rules, scratch)
+    n_false = _classify_announcers(n_ann, caller, rules, reveal)
     if n_false > 0 and rules.false_call_mode == FALSE_CALL.sum:  # K12 (seed): the false ones pay for the table
         table = 0
         for p in range(points.shape[0]):
@@ -140,30 +141,30 @@ def _score_contest(caller, rules, state, scratch):
     for p in range(points.shape[0]):
         if is_false[p]:
             points[p] = totals[p] + (DUTCH_FALSE_EXTRA if rules.false_call_mode == FALSE_CALL.dutch else 0)
-    n_order = _contest_order(n_ann, rules, scratch)
+    n_order = _contest_order(n_ann, rules, reveal)
     if n_order == 0:
         scalars[ST.outcome] = OUT_FALSE
         return NO_SEAT, 0
-    winner, best = _contest_winner(n_order, rules, scratch)
+    winner, best = _contest_winner(n_order, rules, reveal)
     for i in range(n_ann):
-        a = scratch.announcers[i]
-        if a != winner and not is_false[a] and scratch.classes[a] != CLS_FALSE:
+        a = reveal.announcers[i]
+        if a != winner and not is_false[a] and reveal.classes[a] != CLS_FALSE:
             points[a] = 0 if rules.loser_announcer_scores == LOSER_SCORES.zero else totals[a]
     new_seat, new_cum = NO_SEAT, 0
     if best == CLS_NORMAL:
         points[winner] = NORMAL_WIN_POINTS
     else:  # K11 au-score: the cumulative is set
         new_seat = winner
-        new_cum = AU_RESET_CUM if scratch.cum[winner] >= AU_SCORE_HIGH else AU_WIN_CUM
+        new_cum = AU_RESET_CUM if reveal.cum[winner] >= AU_SCORE_HIGH else AU_WIN_CUM
     scalars[ST.winner] = winner
-    scalars[ST.outcome] = _contest_outcome(winner, best, new_cum, n_false, n_ann, caller, scratch.announcers)
+    scalars[ST.outcome] = _contest_outcome(winner, best, new_cum, n_false, n_ann, caller, reveal.announcers)
     return new_seat, new_cum
 
 
 @njit(refcount=False)
-def score(rules, state, scratch):
-    """K7, K10–K12: the points of the hand into ``scratch.points``/``cum_after``; the outcome and winner."""
-    scalars, points, totals, cum = state.scalars, scratch.points, scratch.totals, scratch.cum
+def score(rules, state, reveal):
+    """K7, K10–K12: the points of the hand into ``reveal.points``/``cum_after``; the outcome and winner."""
+    scalars, points, totals, cum = state.scalars, reveal.points, reveal.totals, reveal.cum
     P = points.shape[0]
     _totals(state, totals)
     for p in range(P):
@@ -181,8 +182,8 @@ def score(rules, state, scratch):
     elif caller < 0 or scalars[ST.aborted] != 0:  # K14: no call, or the turn cap / empty stock voids it
         scalars[ST.outcome] = OUT_NO_CALL
     else:
-        new_seat, new_cum = _score_contest(caller, rules, state, scratch)
+        new_seat, new_cum = _score_contest(caller, rules, state, reveal)
     for p in range(P):
         after = new_cum if p == new_seat else cum[p] + points[p]
         points[p] = after - cum[p]
-        scratch.cum_after[p] = after
+        reveal.cum_after[p] = after
