@@ -498,7 +498,8 @@ def _turn_start(p, rules, sids, prm, state, scratch):
 @njit(refcount=False)
 def _call(p, own_turn, rules, sids, prm, state, rng, trace, cum, estimate_out):
     """K8: KAMOUL; checked at once only with ``false_call_mode=tamalou`` (K12). Returns True when it stands.
-    Given the four scratch arrays it uses, not the scratch (a call passes every array it is given)."""
+    Ten arguments: the four scratch arrays it uses rather than the scratch (a call passes every array it is
+    given)."""
     scalars = state.scalars
     e, unknown = estimate(sids[p], prm[p], p, state.know[p], state.occ, state.nslots)
     _trace(trace, EV_CALL, p, own_turn, 0)
