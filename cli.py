@@ -156,6 +156,27 @@ def strategies(game):
     click.echo(api.strategies_text(game))
 
 
+@cli.command("new-strategy")
+@click.argument("game", metavar="GAME")
+@click.argument("name", metavar="NAME")
+@click.option("--out", type=click.Path(path_type=Path), default=Path("."), show_default=True,
+              help="Directory to write NAME.py and test_NAME.py into (created if needed; existing files are kept).")
+def new_strategy(game, name, out):
+    """Write a strategy module for GAME that plays like the default strategy, and a test file for it.
+
+    Every decision of GAME's contract is a documented numba function (what it sees, what it may answer),
+    whose body you edit. Then: cardsim tournament GAME --strategy OUT/NAME.py:NAME --strategy balanced ...,
+    and python -m pytest OUT/test_NAME.py.
+    """
+    from simulator import api
+
+    written = api.new_strategy(game, name, out)
+    click.echo(f"wrote {written.module} and {written.test}\n"
+               f"  try it:  cardsim tournament {game} --strategy {written.module}:{name} --strategy "
+               f"{api.get_game(game).default_strategy} -n 20000 --out runs/{name}\n"
+               f"  test it: python -m pytest {written.test}")
+
+
 @cli.command()
 @click.argument("game", metavar="GAME")
 def rules(game):

@@ -59,8 +59,9 @@ sample_kernel(rules, seats, 0, 0, 1)
 advise_kernel(rules, seats, Situation((1,), 1, 1), 0, 0, 1)
 print("compiled kamoul rollouts", flush=True)
 """
-# two queues of about equal compile time (measured with an empty cache: kamoul 74 s + rollouts 34 s, rami 69 s +
-# kems 64 s), one per core: 135 s instead of 267 s one after the other
+# two queues of about equal compile time, one per core (measured with an empty cache, two at a time: kamoul 74 s,
+# rollouts 34 s; rami 69 s, kems 64 s). Kernels compiled for users' strategy files are not warmed up: each
+# belongs to one xdist group, so one worker compiles it while the other runs tests.
 WARM_UP_QUEUES = (("kamoul", "kamoul rollouts"), ("rami", "kems"))
 
 
@@ -101,6 +102,12 @@ def ensure_chromium() -> None:
 
 def tests() -> None:
     ensure_chromium()
+    # The suite spends its time compiling kernels (every strategy file is a kernel of its own) and in the
+    # reference engines, not in compiled code: compile with LLVM's -O1, into a cache of its own so that a user's
+    # cardsim runs never load these less optimised kernels.
+    os.environ["NUMBA_OPT"] = os.environ.get("NUMBA_OPT", "1")
+    root = Path(os.environ.get("CARDSIM_CACHE_DIR", Path.home() / ".cache" / "cardsim"))
+    os.environ["CARDSIM_CACHE_DIR"] = str(root / f"tests-O{os.environ['NUMBA_OPT']}")
     # compile every game's kernels once (numba's on-disk cache) so the test workers load them instead of
     # compiling the same code twice in parallel
     warm_up()

@@ -7,12 +7,14 @@
 
 from __future__ import annotations
 
+import sys
+from dataclasses import dataclass
 from pathlib import Path
 
 import polars as pl
 
 from simulator.core.errors import SpecError
-from simulator.core.game import replay_text, trace_hashes
+from simulator.core.game import reference_note, replay_text, trace_hashes
 from simulator.games import get_game
 from simulator.core.runner import RunResult, run
 from simulator.core.spec import MAX_N, RunSpec, build_spec, read_spec_file
@@ -67,6 +69,9 @@ def simulate(game: str, *, out: str | Path, n: int | None = None, seed: int | No
     """
     spec = make_spec(game, n=n, seed=seed, players=players, level=level, strategies=strategies, options=options,
                      spec_file=spec_file)
+    note = reference_note(spec)
+    if note:
+        print(note, file=sys.stderr)
     if scheduler is None or scheduler == "local" or backend is not None:
         return run(spec, out, chunk_size=chunk_size, threads=threads, backend=backend, progress=progress)
     from simulator.core.dask_backend import DaskBackend
@@ -132,6 +137,56 @@ def _check_against_run(spec: RunSpec, run_dir, index: int) -> str:
     same = replayed == [int(t) for t in stored["trace"]]
     return (f"replay check: the event trace matches the stored run for every row of {table}" if same
             else "replay check: MISMATCH between this replay and the stored run (different cardsim version?)")
+
+
+@dataclass(frozen=True)
+class StrategyCheck:
+    """What :func:`check_strategy` found: games and rows played, whether the compiled engine played the reference
+    engine's games (``None``: not asked) and, if not, the first game that differs."""
+
+    games: int
+    rows: int
+    engines_agree: bool | None
+    first_difference: str = ""
+
+
+def check_strategy(game: str, strategy: str, *, n: int = 40, seed: int = 1, players: int | None = None,
+                   against: str | None = None, engines: tuple[str, ...] = ("reference", "compiled"),
+                   threads: int | None = None) -> StrategyCheck:
+    """Play ``n`` games of ``strategy`` (seat 0) against ``against`` (default: the game's default strategy) on the
+    reference engine, which checks every answer (an illegal one raises
+    :class:`~simulator.core.errors.SpecError` naming it), and, with ``"compiled"`` in ``engines``, on the compiled
+    engine too, comparing each row's event trace (``cardsim new-strategy``'s generated test)."""
+    plugin = get_game(game)
+    if not engines or set(engines) - {"reference", "compiled"}:
+        raise SpecError("engines", engines, "'reference', 'compiled' or both")
+    players = players or plugin.default_players
+    spec = make_spec(game, n=n, seed=seed, players=players,
+                     strategies=[strategy] + [against or plugin.default_strategy] * (players - 1))
+    if "compiled" in engines and reference_note(spec):
+        raise SpecError("--strategy", strategy, "numba functions for the compiled engine",
+                        "is plain Python: only the reference engine plays it")
+    reference = [trace_hashes(spec, i) for i in range(n)]
+    rows = sum(len(r) for r in reference)
+    if "compiled" not in engines:
+        return StrategyCheck(n, rows, None)
+    table = plugin.tables(spec.level)[0]
+    frame = plugin.simulate_chunk(spec, 0, n, threads)[table]
+    for i, expected in enumerate(reference):
+        played = frame.filter(pl.col("game") == i)
+        if table in plugin.row_order:
+            played = played.sort(plugin.row_order[table])
+        if [int(t) for t in played["trace"]] != expected:
+            return StrategyCheck(n, rows, False, f"game {i}: the engines' {table} differ (cardsim replay {game} "
+                                                 f"--seed {seed} --game {i} ... shows the reference engine's play)")
+    return StrategyCheck(n, rows, True)
+
+
+def new_strategy(game: str, name: str, out: str | Path):
+    """``cardsim new-strategy``: write ``<out>/<name>.py`` and its test; see :mod:`simulator.core.scaffold`."""
+    from simulator.core.scaffold import new_strategy as write
+
+    return write(game, name, out)
 
 
 def strategies_text(game: str) -> str:

@@ -5,7 +5,7 @@
   it lays out with :func:`lay`, :func:`piles` and :func:`knows`.
 * :func:`rig` makes ``Hand.play`` deal a chosen deck (layouts, upcard, then the stock cards in draw
   order) instead of shuffling, for tests that play a whole scripted hand.
-* :class:`Script` replaces the strategy decisions (``strategies.kamoul.policy.decide_*``, called by
+* :class:`Script` replaces the strategy decisions (``strategies.kamoul.policy.ask``, called by
   the reference engine through ``reference.policy``) with scripted answers and records every call.
 * :func:`fake_hands` replaces ``Hand.play`` with scripted hand scores, for manche/partie/TOP tests.
 
@@ -137,7 +137,7 @@ def rig(h: Hand, dealer: int, layouts: dict[int, list[str]], upcard: str, draws:
 
 # ---------------------------------------------------------------------------------------- scripted policy
 class Script:
-    """Scripted strategy decisions, installed over ``reference.policy.decide_*`` with ``monkeypatch``.
+    """Scripted strategy decisions, installed over ``reference.policy.ask`` with ``monkeypatch``.
 
     * ``turns``: player → list of actions (``ACT_*``) for its successive turns; then ``ACT_STOCK``.
     * ``keeps``: player → list of positions for successive stock draws (``-1`` = discard); then ``-1``.
@@ -165,18 +165,22 @@ class Script:
         return [me for me, _ in self.asked("turn")]
 
     def install(self, monkeypatch) -> "Script":
+        """Route the reference engine's scripted decisions (``policy.ask``) to this script; the traits (estimate,
+        memory, speed) stay the seat's own."""
         pol = reference.policy
-        monkeypatch.setattr(pol, "decide_peeks", self.peeks)
-        monkeypatch.setattr(pol, "decide_turn", self.turn)
-        monkeypatch.setattr(pol, "decide_keep", self.keep)
-        monkeypatch.setattr(pol, "decide_take_slot", self.take_slot)
-        monkeypatch.setattr(pol, "decide_power", self.power)
-        monkeypatch.setattr(pol, "decide_king_swap", self.king_swap)
-        monkeypatch.setattr(pol, "decide_snap", self.snap)
+        original = pol.ask
+        scripted = {"peeks", "turn", "keep", "take_slot", "power", "king_swap", "snap"}
+
+        def ask(name, seat, me, *rest):
+            if name in scripted:  # the engine's check still applies to a scripted answer
+                return pol.checked(name, seat, me, getattr(self, name)(seat.sid, seat.prm, me, *rest), *rest)
+            return original(name, seat, me, *rest)
+
+        monkeypatch.setattr(pol, "ask", ask)
         return self
 
-    # the stubs have the signatures of strategies.kamoul.policy
-    def peeks(self, sid, prm, me, n, occ, nslots, rng, out):
+    # the stubs take the engines' arguments of strategies.kamoul.contract.DECISIONS, after (sid, prm)
+    def peeks(self, sid, prm, me, n, know_me, occ, nslots, faceup, rng, out):
         k = 0
         for s in range(nslots[me]):
             if k < n and occ[me, s]:
@@ -185,25 +189,25 @@ class Script:
         self.calls.append(("peeks", me, {"n": n}))
         return k
 
-    def turn(self, sid, prm, me, know_me, occ, nslots, top, can_call, can_contre, can_take, cum_me, au_ge, rng):
+    def turn(self, sid, prm, me, know_me, occ, nslots, faceup, top, can_call, can_contre, can_take, cum_me, au_ge, rng):
         self.calls.append(("turn", me, {"can_call": can_call, "can_contre": can_contre, "can_take": can_take,
                                          "top": int(top)}))
         queue = self.turns.get(me, [])
         return queue.pop(0) if queue else ACT_STOCK
 
-    def keep(self, sid, prm, me, drawn, know_me, occ, nslots, rng):
+    def keep(self, sid, prm, me, drawn, know_me, occ, nslots, faceup, rng):
         self.calls.append(("keep", me, {"drawn": int(drawn)}))
         queue = self.keeps.get(me, [])
         return queue.pop(0) if queue else -1
 
-    def take_slot(self, sid, prm, me, know_me, occ, nslots, rng):
+    def take_slot(self, sid, prm, me, know_me, occ, nslots, faceup, rng):
         self.calls.append(("take", me, {}))
         queue = self.takes.get(me, [])
         if queue:
             return queue.pop(0)
         return next(s for s in range(nslots[me]) if occ[me, s])
 
-    def power(self, sid, prm, me, P, kind, know_me, occ, nslots, faceup, locked, own_vs_opp, rng, tmp, out):
+    def power(self, sid, prm, me, kind, know_me, occ, nslots, faceup, locked, own_vs_opp, rng, tmp, out):
         self.calls.append(("power", me, {"kind": int(kind), "locked": int(locked), "own_vs_opp": bool(own_vs_opp)}))
         target = self.power_fn(me, kind, locked, own_vs_opp) if self.power_fn else None
         if target is None:
@@ -211,11 +215,11 @@ class Script:
         out[: len(target)] = target
         return True
 
-    def king_swap(self, sid, prm, me, pa, ca, pb, cb, rng):
+    def king_swap(self, sid, prm, me, know_me, occ, nslots, faceup, pa, ca, pb, cb, rng):
         self.calls.append(("king_swap", me, {"seen": (int(ca), int(cb))}))
         return self.king(me, pa, ca, pb, cb) if callable(self.king) else bool(self.king)
 
-    def snap(self, sid, prm, me, P, top_rank, know_me, occ, nslots, faceup, allow_others, locked, rng, tmp, out):
+    def snap(self, sid, prm, me, top_rank, know_me, occ, nslots, faceup, allow_others, locked, rng, tmp, out):
         self.calls.append(("snap", me, {"rank": int(top_rank), "locked": int(locked)}))
         claim = self.snap_fn(me, top_rank, allow_others, locked) if self.snap_fn else None
         if claim is None:

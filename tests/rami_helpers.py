@@ -71,27 +71,31 @@ def opened(rd: Round, *seats: int) -> None:
 class Script:
     """Replace some decisions: ``Script(monkeypatch, draw=DRAW_STOCK, discard=lambda p, hand: C("2C"))``.
 
-    A constant is returned as is (a forced lay-off takes the first move); a callable gets ``(me, hand_me)`` (plus the moves for ``layoff``). Every
-    call is recorded in ``calls`` as ``(decision, me)``."""
+    A constant is returned as is (a forced lay-off takes the first move); a callable gets ``(me, hand_me)`` (plus
+    the moves and their number for ``layoff``). Scripted answers are checked like a strategy's
+    (``policy.checked``); the other decisions go to the seat's strategy. Every scripted call is recorded in
+    ``calls`` as ``(decision, me)``."""
 
     def __init__(self, monkeypatch, **answers):
         self.calls = []
-        for key, fn in (("draw", "decide_draw"), ("open", "decide_open"), ("lay", "decide_lay"),
-                        ("layoff", "decide_layoff"), ("discard", "decide_discard"), ("claim", "decide_claim")):
-            if key in answers:
-                monkeypatch.setattr(reference.policy, fn, self._wrap(key, answers[key]))
+        real_ask = reference.policy.ask
 
-    def _wrap(self, key, answer):
-        def decide(sid, prm, me, hand_me, *args):
-            self.calls.append((key, me))
-            if key == "layoff" and args[2] and not callable(answer):
-                return 0  # a forced lay-off (taken or claimed card, reused joker): the first listed move
-            if not callable(answer):
-                return answer
-            if key == "layoff":
-                return answer(me, hand_me, args[0], args[1])
-            return answer(me, hand_me)
-        return decide
+        def ask(name, seat, me, *rest):
+            if name not in answers:
+                return real_ask(name, seat, me, *rest)
+            self.calls.append((name, me))
+            answer, hand_me, args = answers[name], rest[0], rest[3:]  # after hand_me, opened, sizes
+            if name == "layoff" and args[2] and not callable(answer):
+                chosen = 0  # a forced lay-off (taken or claimed card, reused joker): the first listed move
+            elif not callable(answer):
+                chosen = answer
+            elif name == "layoff":
+                chosen = answer(me, hand_me, args[0], args[1])
+            else:
+                chosen = answer(me, hand_me)
+            return reference.policy.checked(name, seat, me, chosen, *rest)
+
+        monkeypatch.setattr(reference.policy, "ask", ask)
 
 
 def full_census(rd: Round) -> list[int]:

@@ -2,21 +2,27 @@
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import numpy as np
 import pytest
 
 from simulator.core.spec import build_spec
 from simulator.kamoul import reference
 from simulator.kamoul.engine import rules_of, seats_of
-from strategies.kamoul import policy
+from strategies.kamoul import STRATEGIES, policy
+from strategies.kamoul.contract import DECISIONS
 
-DECISIONS = ["decide_peeks", "decide_turn", "decide_take_slot", "decide_keep", "decide_power", "decide_king_swap",
-             "decide_snap", "estimate", "forget_prob", "memory_noise_prob", "speed"]
+EXAMPLES = Path(__file__).resolve().parents[1] / "examples"
+# every registered strategy, a tweaked heuristic and the example files (plain calls of the reference engine)
+STRATEGIES_SEEN = [*STRATEGIES, "heuristic:memory_noise=0.3,forget=0.05",
+                   f"{EXAMPLES}/kamoul_never_contre.py:never-contre", f"{EXAMPLES}/kamoul_balanced_copy.py:balanced-copy"]
 
 
-@pytest.mark.parametrize("strategy", ["random", "balanced", "heuristic:memory_noise=0.3,forget=0.05"])
+@pytest.mark.parametrize("strategy", STRATEGIES_SEEN)
 def test_strategies_never_receive_hidden_state(monkeypatch, strategy):
-    """Every array a strategy receives is public (layout), its own memory row, its params or scratch."""
+    """Every array a strategy receives is public (layout), its own memory row, its params or scratch; every
+    decision of the contract is asked."""
     hands = []
     original_init = reference.Hand.__init__
 
@@ -25,30 +31,29 @@ def test_strategies_never_receive_hidden_state(monkeypatch, strategy):
         hands.append(self)
 
     monkeypatch.setattr(reference.Hand, "__init__", init)
-    calls = {"n": 0}
+    asked = {name: 0 for name in DECISIONS}
+    original_ask = policy.ask
 
-    def guard(name, fn):
-        def wrapped(*args):
-            hand = hands[-1]
-            for arg in args:
-                if isinstance(arg, np.ndarray) and arg.dtype != np.uint64:
-                    assert not np.shares_memory(arg, hand.hand), f"{name} received the hidden layout"
-                    if np.shares_memory(arg, hand.know):
-                        # only the deciding player's own memory row know[me]
-                        me = args[2]
-                        assert arg.shape == hand.know.shape[1:] and np.shares_memory(arg, hand.know[me]) and \
-                            not any(np.shares_memory(arg, hand.know[o]) for o in range(hand.P) if o != me), \
-                            f"{name} received another player's memory"
-            calls["n"] += 1
-            return fn(*args)
-        return wrapped
+    def guard(name, seat, *args):
+        hand = hands[-1]
+        for arg in args:
+            if isinstance(arg, np.ndarray) and arg.dtype != np.uint64:
+                assert not np.shares_memory(arg, hand.hand), f"{name} received the hidden layout"
+                if np.shares_memory(arg, hand.know):
+                    # only the deciding player's own memory row know[me]
+                    me = args[0]
+                    assert arg.shape == hand.know.shape[1:] and np.shares_memory(arg, hand.know[me]) and \
+                        not any(np.shares_memory(arg, hand.know[o]) for o in range(hand.P) if o != me), \
+                        f"{name} received another player's memory"
+        asked[name] += 1
+        return original_ask(name, seat, *args)
 
-    for name in DECISIONS:
-        monkeypatch.setattr(reference.policy, name, guard(name, getattr(policy, name)))
+    monkeypatch.setattr(reference.policy, "ask", guard)
     spec = build_spec("kamoul", n=50, seed=3, strategies=[strategy],
                       options={"snap_others": "true", "swap_observed_prob": "0.5"})
     reference.play_games(rules_of(spec), seats_of(spec), spec.seed, 0, 50, "hands")
-    assert calls["n"] > 500
+    assert sum(asked.values()) > 500
+    assert {name for name, n in asked.items() if n == 0} <= {"king_swap", "speed"}, asked  # rare: kings, races
 
 
 @pytest.mark.parametrize("strategy", ["balanced", "heuristic:memory_noise=0.3"])
@@ -76,9 +81,9 @@ def test_hidden_cards_do_not_change_decisions(strategy):
                 hand.hand[q, s] = c
             r = np.array(rng)
             decisions.append((
-                policy.decide_turn(seats[me].sid, seats[me].prm, me, hand.know[me], hand.occ, hand.nslots, 5,
-                                   True, False, True, 0, False, r),
-                policy.decide_keep(seats[me].sid, seats[me].prm, me, 20, hand.know[me], hand.occ, hand.nslots, r),
+                policy.ask("turn", seats[me], me, hand.know[me], hand.occ, hand.nslots, hand.faceup, 5, True, False,
+                           True, 0, False, r),
+                policy.ask("keep", seats[me], me, 20, hand.know[me], hand.occ, hand.nslots, hand.faceup, r),
             ))
         assert len(set(decisions)) == 1
     assert (wrong_beliefs > 0) == ("memory_noise" in strategy)

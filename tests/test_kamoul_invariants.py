@@ -94,7 +94,7 @@ class Accountant:
             known = h.know >= 0
             truth = np.broadcast_to(h.hand[None, :, :], h.know.shape)
             wrong = known & (h.know != truth)
-            exact = [o for o, s in enumerate(h.seats) if policy.memory_noise_prob(s.sid, s.prm) <= 0]
+            exact = [o for o, s in enumerate(h.seats) if policy.ask("memory_noise", s, o) <= 0]
             assert not wrong[exact].any(), f"event {ev}: a player remembers a wrong card"
             assert (h.know[wrong] // 13 == truth[wrong] // 13).all(), f"event {ev}: a card misremembered in its suit"
             self.wrong_memories += int(wrong.sum())

@@ -25,6 +25,7 @@ from simulator.kamoul.codes import (
 from simulator.kamoul.records import H, M, PT, T, HAND_FIXED, MANCHE_FIXED, PARTIE_FIXED, TOP_FIXED
 from simulator.kamoul.reference import Game, HandResult, value
 from simulator.kamoul.rules import check_players
+from strategies.kamoul.answers import StrategyError
 
 rule = pytest.mark.rule
 
@@ -105,7 +106,7 @@ def test_K2_deal_four_face_down_from_dealer_left_then_upcard_and_two_peeks(monke
                          stock=len(h.stock), nslots=h.nslots.copy())
         return turn(*args)
 
-    monkeypatch.setattr(reference.policy, "decide_turn", snapshot)
+    monkeypatch.setattr(script, "turn", snapshot)
     h.play(3, [0] * 4)
     for p, cards in LAYOUTS4.items():
         assert [int(c) for c in first["hand"][p, :4]] == [C(c) for c in cards]
@@ -317,7 +318,7 @@ def test_K5_king_power_black_only(monkeypatch, king_power, card, has_power):
 @rule("K5")
 def test_K5_swap_scope_own_vs_opponent(monkeypatch):
     h, script = power_position(monkeypatch, (1, 0, 2, 1), swap_scope="own_vs_opponent")
-    with pytest.raises(AssertionError, match="own_vs_opponent"):
+    with pytest.raises(StrategyError, match="own_vs_opponent"):
         h.power(0, C("JH"))  # two opponents' cards: refused
     assert script.asked("power")[0][1]["own_vs_opp"] is True
     h2, _ = power_position(monkeypatch, (1, 0, 2, 1))
@@ -546,7 +547,7 @@ def test_K8_one_final_turn_each_caller_gets_no_more_turn_and_cannot_snap(monkeyp
 def test_K8_caller_immune_to_swaps_but_not_to_peeks(monkeypatch):
     h, script = power_position(monkeypatch, (0, 0, 1, 0))
     h.caller = 1
-    with pytest.raises(AssertionError, match="illegal swap target"):
+    with pytest.raises(StrategyError, match="locked layout"):
         h.power(0, C("JH"))
     assert script.asked("power")[0][1]["locked"] == 1
     h2, _ = power_position(monkeypatch, (1, 0))

@@ -270,7 +270,7 @@ def test_hand_counts_accepts_ids_names_text_and_counts():
 
 # ================================================================================================ brute force
 N_CHUNKS = 4
-HANDS_PER_CHUNK = 8_500          # 3 deck counts × 4 chunks × 8,500 = 102,000 hands
+HANDS_PER_CHUNK = 6_000          # 3 deck counts × 4 chunks × 6,000 = 72,000 hands
 
 
 def random_hand(rng: np.random.Generator, n_decks: int) -> list[int]:

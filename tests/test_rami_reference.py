@@ -34,7 +34,8 @@ from rami_helpers import (
 )
 from strategies.rami import default_params
 from strategies.rami import policy as real_policy
-from strategies.rami.policy import decide_discard as real_decide_discard
+from strategies.rami.answers import StrategyError
+from strategies.rami.policy import builtin_discard
 
 rule = pytest.mark.rule
 
@@ -398,12 +399,12 @@ def test_R10_forbidden_and_ignored(monkeypatch):
     set_piles(rd, stock="2S 3S", discard="AC")
     rd.own_turns[1] = 3
     Script(monkeypatch, draw=DRAW_STOCK, lay=LAY_NONE, layoff=-1, discard=lambda p, h: C("8H"))
-    with pytest.raises(AssertionError, match="playable"):
+    with pytest.raises(StrategyError, match="answered discard with 33 \\(8H\\), which fits a table meld"):
         rd.turn(1, False)
     fits = _claim_position().fits()
     for _ in range(20):  # the random strategy never discards a fitting card when it is forbidden
-        card = real_decide_discard(0, default_params("random"), 1, _counts("8H 4H KC"), fits, True,
-                                          rd.opened, rd.sizes, stream_state(_, 1))
+        card = builtin_discard(0, default_params("random"), 1, _counts("8H 4H KC"), rd.opened, rd.sizes, fits, True,
+                               stream_state(_, 1))
         assert card == C("KC")
 
 
@@ -743,23 +744,25 @@ def test_strategies_see_only_their_own_hand(monkeypatch):
 
     monkeypatch.setattr(Round, "__init__", init)
     seen = []
-    for fn in ("decide_draw", "decide_open", "decide_lay", "decide_layoff", "decide_discard", "decide_claim"):
-        real = getattr(real_policy, fn)
+    real_ask = real_policy.ask
 
-        def spy(sid, prm, me, hand_me, *args, _real=real):
-            rd = rounds[-1]
+    def spy(name, seat_, me, *args):
+        rd = rounds[-1]
+        if name != "speed":
+            hand_me = args[0]
             assert np.shares_memory(hand_me, rd.hands[me]) and hand_me.shape == (53,)
-            for arg in args:
-                if isinstance(arg, np.ndarray):
-                    assert arg.shape != rd.hands.shape, "a strategy received every hand"
-                    for q in range(rd.P):
-                        assert q == me or not np.shares_memory(arg, rd.hands[q]), "another player's hand"
-            seen.append(me)
-            return _real(sid, prm, me, hand_me, *args)
+        for arg in args:
+            if isinstance(arg, np.ndarray):
+                assert arg.shape != rd.hands.shape, "a strategy received every hand"
+                for q in range(rd.P):
+                    assert q == me or not np.shares_memory(arg, rd.hands[q]), "another player's hand"
+        seen.append((name, me))
+        return real_ask(name, seat_, me, *args)
 
-        monkeypatch.setattr(reference.policy, fn, spy)
+    monkeypatch.setattr(reference.policy, "ask", spy)
     Game(Rules(target=100), [seat("random"), seat("open-asap"), seat("joker-keeper")], 4, 0).play()
-    assert len(set(seen)) == 3
+    assert {me for _, me in seen} == {0, 1, 2}
+    assert {name for name, _ in seen} >= {"draw", "open", "lay", "layoff", "discard"}
 
 
 def test_every_rule_R1_to_R15_has_a_test():

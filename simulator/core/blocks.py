@@ -47,3 +47,19 @@ def gather(outputs: Sequence[np.ndarray], counts: np.ndarray, table_of: Sequence
     """Each per-block output's rows in game order; ``table_of[k]`` is the table (column of ``counts``) whose row
     count output ``k`` follows (a hand's trace follows the hands)."""
     return [gather_blocks(out, counts[:, t]) for out, t in zip(outputs, table_of)]
+
+
+def first_fault_in_game_order(fault: np.ndarray, play: Callable[[], object]) -> None:
+    """After a parallel run recorded a fault (``fault[0] != 0``: a strategy's illegal answer, see
+    :class:`~simulator.core.user_table.KernelSeats`), clear it and ``play()`` the run again on one numba thread,
+    so the record kept is the first fault in game order, as the reference engine meets it, and no two threads
+    wrote it at once."""
+    if fault[0] == 0:
+        return
+    fault[:] = 0
+    threads = numba.get_num_threads()
+    numba.set_num_threads(1)
+    try:
+        play()
+    finally:
+        numba.set_num_threads(threads)

@@ -38,12 +38,20 @@ class StrategyDef:
     family: str = ""
 
 
+USER_KERNEL_BASE = 1000
+"""Kernel ids from here on are the user strategies of a run, numbered in the order of their first seat."""
+
+
 @dataclass
 class Seat:
-    """A seat's strategy as the engines see it: kernel id and parameter array."""
+    """A seat's strategy as the engines see it: kernel id and parameter array; ``user`` is the
+    :class:`~simulator.core.user_strategies.UserStrategy` behind a strategy from a user's file (``None`` for a
+    built-in); ``label`` the strategy as the run's spec names it (for messages)."""
 
     sid: int
     prm: np.ndarray
+    user: object = None
+    label: str = ""
 
 
 def params_array(strategy: StrategyDef, values: dict) -> np.ndarray:
@@ -72,10 +80,59 @@ def seat_list(seats, strategies: dict[str, StrategyDef]) -> list[Seat]:
 
 
 def seats_of(spec) -> list[Seat]:
-    """The :class:`Seat` of every seat of a run spec (its game's registered strategies, resolved parameters)."""
-    strategies = spec.plugin.strategies
-    return [Seat(strategies[s.name].kernel_id, params_array(strategies[s.name], dict(s.params)))
-            for s in spec.strategies]
+    """The :class:`Seat` of every seat of a run spec: a registered strategy or one from a user's file (kernel ids
+    from :data:`USER_KERNEL_BASE`, one per distinct file strategy), with its resolved parameters."""
+    from simulator.core.user_strategies import load_seat_strategy
+
+    user_ids: dict[tuple[str, str], int] = {}
+    out = []
+    for s in spec.strategies:
+        if not s.source:
+            sdef = spec.plugin.strategies[s.name]
+            out.append(Seat(sdef.kernel_id, params_array(sdef, dict(s.params)), label=s.label()))
+            continue
+        user = load_seat_strategy(spec.plugin, s)
+        sid = user_ids.setdefault((s.source, s.name), USER_KERNEL_BASE + len(user_ids))
+        out.append(Seat(sid, params_array(user.definition(sid), dict(s.params)), user, s.label()))
+    return out
+
+
+def runs_on_reference(seats: list[Seat]) -> bool:
+    """True when a seat's strategy is plain Python (from a user's file): the run plays on the reference engine."""
+    return any(s.user is not None and not s.user.compiled for s in seats)
+
+
+def reference_note(spec) -> str | None:
+    """The one line a user reads when ``spec`` runs on the reference engine because of a plain-Python strategy."""
+    seats = seats_of(spec)
+    if not runs_on_reference(seats):
+        return None
+    names = sorted({s.user.label for s in seats if s.user is not None and not s.user.compiled})
+    return (f"note: {', '.join(names)} is plain Python (its decisions are not numba functions): this run plays on "
+            "the reference engine, some hundred times slower than the compiled one")
+
+
+def kernel_seats(seats: list[Seat]):
+    """The seats as the kernels take them (:class:`~simulator.core.user_table.KernelSeats`): ids, parameters and
+    the function table of the run's strategies from files (their functions compiled for the contract's
+    signatures; empty when every seat is built-in)."""
+    from simulator.core.faults import new_fault
+    from simulator.core.user_table import NO_TABLE, KernelSeats, user_table
+
+    families: dict[int, object] = {}
+    for s in seats:
+        if s.user is not None:
+            families.setdefault(s.sid, s.user)
+    if any(not s.user.compiled for s in seats if s.user is not None):
+        raise SpecError("--strategy", next(s.user.label for s in seats if s.user is not None and not s.user.compiled),
+                        "a strategy whose decisions are numba functions, or the reference engine",
+                        "is plain Python: it has no compiled engine")
+    sids, prm = seat_arrays(seats)
+    strategies = [families[sid] for sid in sorted(families)]
+    if sorted(families) != list(range(USER_KERNEL_BASE, USER_KERNEL_BASE + len(families))):
+        raise ValueError(f"file strategies' kernel ids {sorted(families)} do not count up from {USER_KERNEL_BASE}")
+    table = user_table(get_game(strategies[0].game).contract, strategies) if strategies else NO_TABLE
+    return KernelSeats(sids, prm, table, new_fault())
 
 
 def seat_arrays(seats: list[Seat]) -> tuple[np.ndarray, np.ndarray]:
@@ -176,9 +233,16 @@ class GamePlugin:
     position_names: tuple[str, str, str] = ("first to play", "plays {k}", "plays {k} (the dealer)")
     balance: BalanceHints | None = None
     report_sections: tuple[str, ...] = ()
+    contract: object = None  # the strategy contract (simulator.core.decisions.Contract); None: built-ins only
+    strategy_template: str | None = None  # the jinja2 template of `cardsim new-strategy` (a path); None: not yet
 
     def __reduce__(self):
         return (_restore, (self.home,))
+
+    @property
+    def decisions(self) -> dict:
+        """The decisions of the game's strategy contract (name -> Decision); empty for a game without one."""
+        return self.contract.decisions if self.contract is not None else {}
 
     def tables(self, level: str) -> tuple[str, ...]:
         return self.level_tables[level]
@@ -225,17 +289,23 @@ class EnginePair:
     * ``kernel(rules, seats, seed, start, stop, level, threads)``: the raw rows of games ``[start, stop)``;
     * ``frames(raw, players, labels, level)``: the typed tables;
     * ``reference()``: the reference engine's game class, imported when first needed (simulating does not need
-      it), called as ``Game(rules, seats, seed, index, level, log).play()`` whose ``traces`` are its rows' hashes.
+      it), called as ``Game(rules, seats, seed, index, level, log).play()`` whose ``traces`` are its rows' hashes;
+    * ``reference_rows(rules, seats, seed, start, stop, level)``: the raw rows from the reference engine, played
+      instead of the kernel when a seat's strategy is plain Python (``None``: the game has no file strategies).
     """
 
     rules_of: Callable[[dict], object]
     kernel: Callable
     frames: Callable
     reference: Callable[[], Callable]
+    reference_rows: Callable | None = None
 
     def simulate_chunk(self, spec, start: int, stop: int, threads: int | None = None) -> dict[str, pl.DataFrame]:
-        raw = self.kernel(self.rules_of(dict(spec.options)), seats_of(spec), spec.seed, start, stop, spec.level,
-                          threads)
+        seats = seats_of(spec)
+        if self.reference_rows is not None and runs_on_reference(seats):
+            raw = self.reference_rows(self.rules_of(dict(spec.options)), seats, spec.seed, start, stop, spec.level)
+        else:
+            raw = self.kernel(self.rules_of(dict(spec.options)), seats, spec.seed, start, stop, spec.level, threads)
         return self.frames(raw, spec.players, [s.label() for s in spec.strategies], spec.level)
 
     def reference_play(self, spec, index: int, log: list[str] | None) -> list[int]:
@@ -309,6 +379,10 @@ def unregister_game(name: str) -> None:
 
 def game_names() -> tuple[str, ...]:
     return tuple(_REGISTRY)
+
+
+def registered_games() -> tuple[GamePlugin, ...]:
+    return tuple(_REGISTRY.values())
 
 
 def get_game(name) -> GamePlugin:

@@ -18,9 +18,16 @@ import hashlib
 import inspect
 import os
 import re
+import warnings
 from pathlib import Path
 
 import numba
+from numba.core.errors import NumbaIRAssumptionWarning
+
+# numba's own "internal pedantic check" fires when it inlines the strategy dispatch (an ``overload`` with
+# ``inline="always"``, strategies/<g>/policy.py) into a function with a loop: a phi variable it does not expect.
+# The compiled code is right (both engines agree game for game); the message is for numba's developers.
+warnings.filterwarnings("ignore", message=r"variable '.*' is not in scope", category=NumbaIRAssumptionWarning)
 
 _ROOT = Path(__file__).resolve().parents[2]
 
@@ -63,6 +70,16 @@ def _closure_digest(path: Path) -> str:
         digest.update(str(source.relative_to(_ROOT)).encode())
         digest.update(source.read_bytes())
     return digest.hexdigest()[:16]
+
+
+def user_cache_dir(path: str) -> Path:
+    """Where the functions of a user's strategy file are cached: one directory per hash of the file's content and
+    of the project modules it imports (the project's functions it calls are compiled into it)."""
+    source = Path(path).resolve()
+    digest = hashlib.sha256(numba.__version__.encode())
+    for module in module_closure(source):
+        digest.update(module.read_bytes())
+    return cache_root() / f"numba-user-{digest.hexdigest()[:16]}"
 
 
 def cache_root() -> Path:

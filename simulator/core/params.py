@@ -104,6 +104,13 @@ class ParamSet:
             raise KeyError(f"unknown parameters {sorted(unknown)}")
         return ParamSet(tuple(replace(p, default=defaults.get(p.name, p.default)) for p in self.params), self.what)
 
+    def extended(self, *params: Param) -> "ParamSet":
+        """These parameters followed by ``params`` (a strategy built on a family's parameters adds its own)."""
+        clash = {p.name for p in params} & set(self.by_name)
+        if clash:
+            raise KeyError(f"parameters already declared: {sorted(clash)}")
+        return ParamSet(self.params + tuple(params), self.what)
+
     def resolve(self, overrides: dict, field_prefix: str = "") -> dict:
         """Defaults with ``overrides`` applied, every value validated; unknown names are refused."""
         values = {p.name: p.default for p in self.params}

@@ -29,12 +29,20 @@ class SeatStrategy:
     name: str
     params: tuple[tuple[str, object], ...]
     overrides: tuple[tuple[str, object], ...] = field(default=(), compare=False)
+    source: str = ""  # a strategy from a user's file: the file's absolute path
+    digest: str = ""  # and the SHA-256 of its content
 
     def label(self) -> str:
         """``name`` alone when every parameter is at the strategy's default, else ``name:k=v,…``."""
         return self.name if not self.overrides else self.name + ":" + ",".join(
             f"{k}={_fmt(v)}" for k, v in self.overrides
         )
+
+    def to_dict(self) -> dict:
+        out = {"name": self.name, "params": dict(self.params), "label": self.label()}
+        if self.source:
+            out.update(source=self.source, sha256=self.digest)
+        return out
 
 
 def _fmt(v) -> str:
@@ -69,7 +77,7 @@ class RunSpec:
             "seed": self.seed,
             "players": self.players,
             "level": self.level,
-            "strategies": [{"name": s.name, "params": dict(s.params), "label": s.label()} for s in self.strategies],
+            "strategies": [s.to_dict() for s in self.strategies],
             "options": dict(self.options),
         }
 
@@ -86,23 +94,41 @@ class RunSpec:
     def from_dict(cls, data: dict) -> "RunSpec":
         """Rebuild (and re-validate) a spec from :meth:`to_dict` output, e.g. a manifest."""
         strategies = [
-            s["name"] + (":" + ",".join(f"{k}={_fmt(v)}" for k, v in s["params"].items()) if s["params"] else "")
+            (f"{s['source']}:" if s.get("source") else "") + s["name"]
+            + (":" + ",".join(f"{k}={_fmt(v)}" for k, v in s["params"].items()) if s["params"] else "")
             for s in data["strategies"]
         ]
-        return build_spec(
+        spec = build_spec(
             data["game"], n=data["n"], seed=data["seed"], players=data["players"], level=data["level"],
             strategies=strategies, options={k: v for k, v in data["options"].items()},
         )
+        for seat, stored in zip(spec.strategies, data["strategies"]):
+            if stored.get("source") and seat.digest != stored.get("sha256"):
+                raise SpecError("--strategy", stored["source"], f"the file as it was when the run was made (sha256 "
+                                f"{str(stored.get('sha256'))[:12]}…)", f"has changed since (sha256 {seat.digest[:12]}…)")
+        return spec
 
 
 def parse_strategy(plugin: GamePlugin, text: str, field: str = "--strategy") -> SeatStrategy:
-    """``"name"`` or ``"name:k=v,k2=v2"`` → a validated :class:`SeatStrategy`."""
+    """``"name"``, ``"name:k=v,k2=v2"`` or ``"path/to/file.py:NAME[:k=v,...]"`` (a strategy from a user's file, or
+    one an installed package adds) → a validated :class:`SeatStrategy`."""
+    from simulator.core.user_strategies import installed, load_file, split_reference
+
+    source = split_reference(str(text))
     name, _, rest = str(text).partition(":")
-    sdef = plugin.strategy(name.strip(), field)
+    if source is None and name.strip() not in plugin.strategies and name.strip() in installed(plugin.name):
+        path, inner = installed(plugin.name)[name.strip()]
+        source = (path, inner, rest)
+    if source is None:
+        sdef = plugin.strategy(name.strip(), field)
+        path = digest = ""
+    else:
+        user = load_file(plugin, source[0], source[1], field)
+        sdef, rest, path, digest = user.definition(-1), source[2], user.path, user.digest
     overrides = parse_assignments(rest, field) if rest else {}
     values = sdef.params.resolve(overrides, field_prefix=f"{field} {sdef.name}: ")
     changed = tuple((k, v) for k, v in values.items() if v != sdef.params.by_name[k].default)
-    return SeatStrategy(sdef.name, tuple(values.items()), changed)
+    return SeatStrategy(sdef.name, tuple(values.items()), changed, path, digest)
 
 
 def build_spec(

@@ -29,9 +29,9 @@ import numpy as np
 from numba import prange
 
 from simulator.core.block_kernel import block_games
-from simulator.core.blocks import block_count
+from simulator.core.blocks import block_count, first_fault_in_game_order
 from simulator.core.cards import DECK_SIZE
-from simulator.core.game import seat_arrays
+from simulator.core.game import kernel_seats
 from simulator.core.jit import njit
 from simulator.core.records import gather_blocks
 from simulator.core.rng import below, seed_state, stream_state
@@ -44,6 +44,7 @@ from simulator.kamoul.hand import Hand
 from simulator.kamoul.hand_kernel import play_hand
 from simulator.kamoul.kernel_state import ST, new_force, new_scratch, new_state, reset_force
 from simulator.kamoul.rules import Rules
+from strategies.kamoul.answers import raise_fault
 
 COLUMNS = ("game", "hand", "dealer", "focal", "position", "turn", "cum", "known", "unknown", "cards", "total",
            "strategy_calls", "call_points", "call_won", "call_outcome", "call_others",
@@ -95,7 +96,7 @@ class Rollout(NamedTuple):
 
 
 @njit(refcount=False)
-def _branch(row, col, mode, dealer, rules, sids, prm, start_rng, state, scratch):
+def _branch(row, col, mode, dealer, rules, seats, start_rng, state, scratch):
     """Play the hand from ``start_rng`` with the focal decision ``mode``; write points, won, outcome, others'
     points at ``row[col:col + 4]``. Returns True when the decision was reached (and an imposed layout dealt).
     Ten arguments: the branch's own five, then the hand engine's (variant, seats, state, scratch; see Rollout)."""
@@ -103,7 +104,7 @@ def _branch(row, col, mode, dealer, rules, sids, prm, start_rng, state, scratch)
     for k in range(4):
         scratch.rng[k] = start_rng[k]
     force[FC_MODE] = mode
-    play_hand(dealer, rules, sids, prm, state, scratch)
+    play_hand(dealer, rules, seats, state, scratch)
     f = force[FC_PLAYER]
     others = 0
     for q in range(points.shape[0]):
@@ -116,13 +117,13 @@ def _branch(row, col, mode, dealer, rules, sids, prm, start_rng, state, scratch)
 
 
 @njit(refcount=False)
-def _both_branches(row, game, hand_no, dealer, rules, sids, prm, start_rng, state, scratch):
+def _both_branches(row, game, hand_no, dealer, rules, seats, start_rng, state, scratch):
     """Fill ``row`` with the sample's description and both branches; False when the decision was not reached.
     Ten arguments: the sample's facts, then the hand engine's (see Rollout)."""
     force = scratch.force
     f = force[FC_PLAYER]
-    P = sids.shape[0]
-    if not _branch(row, C_CALL, MODE_CALL, dealer, rules, sids, prm, start_rng, state, scratch):
+    P = seats.sids.shape[0]
+    if not _branch(row, C_CALL, MODE_CALL, dealer, rules, seats, start_rng, state, scratch):
         return False
     row[C_GAME] = game
     row[C_HAND] = hand_no
@@ -136,16 +137,16 @@ def _both_branches(row, game, hand_no, dealer, rules, sids, prm, start_rng, stat
     row[C_CARDS] = force[FC_CARDS]
     row[C_TOTAL] = force[FC_TOTAL]
     row[C_STRATEGY] = force[FC_NATURAL_CALL]
-    return _branch(row, C_PLAY, MODE_PLAY_ON, dealer, rules, sids, prm, start_rng, state, scratch)
+    return _branch(row, C_PLAY, MODE_PLAY_ON, dealer, rules, seats, start_rng, state, scratch)
 
 
 @njit(refcount=False)
-def _sample_manche(game, seed, rules, sids, prm, state, scratch, rollout, rows, r):
+def _sample_manche(game, seed, rules, seats, state, scratch, rollout, rows, r):
     """Game ``game``: one manche in real play with one sample per hand; rows from ``r``. Returns the new count.
     Ten arguments: the game, the hand engine's (see Rollout), the rollout's arrays and where its rows go."""
     rng, cum, force = scratch.rng, scratch.cum, scratch.force
     aux, start_rng, after_rng, cum_played = rollout.aux, rollout.start_rng, rollout.after_rng, rollout.cum_played
-    P = sids.shape[0]
+    P = seats.sids.shape[0]
     seed_state(seed, game, rng)
     seed_state(seed ^ SAMPLER_SALT, game, aux)
     dealer = (game + P - 1) % P
@@ -159,7 +160,7 @@ def _sample_manche(game, seed, rules, sids, prm, state, scratch, rollout, rows, 
         force[FC_MODE] = MODE_NATURAL
         for k in range(4):
             start_rng[k] = rng[k]
-        play_hand(dealer, rules, sids, prm, state, scratch)
+        play_hand(dealer, rules, seats, state, scratch)
         for q in range(P):
             cum_played[q] = scratch.cum_after[q]
         for k in range(4):
@@ -167,7 +168,7 @@ def _sample_manche(game, seed, rules, sids, prm, state, scratch, rollout, rows, 
         if force[FC_FIRST] >= 0:
             force[FC_TURN] = force[FC_FIRST] + below(aux, force[FC_LAST] - force[FC_FIRST] + 1)
             if r < rows.shape[0]:
-                _both_branches(rows[r], game, hand_no, dealer, rules, sids, prm, start_rng, state, scratch)
+                _both_branches(rows[r], game, hand_no, dealer, rules, seats, start_rng, state, scratch)
             r += 1
         for k in range(4):
             rng[k] = after_rng[k]
@@ -182,11 +183,11 @@ def _sample_manche(game, seed, rules, sids, prm, state, scratch, rollout, rows, 
 
 
 @njit(refcount=False)
-def _advise_game(game, seed, rules, sids, prm, template, cum_focal, state, scratch, rollout, row):
+def _advise_game(game, seed, rules, seats, template, cum_focal, state, scratch, rollout, row):
     """Game ``game``: one hand in the situation of ``template``, the focal seat at cumulative ``cum_focal``.
     True when it gave a sample (eleven arguments: the block's arrays and the situation, nothing to group)."""
     rng, cum, force = scratch.rng, scratch.cum, scratch.force
-    P = sids.shape[0]
+    P = seats.sids.shape[0]
     seed_state(seed, game, rng)
     seed_state(seed ^ SAMPLER_SALT, game, rollout.aux)
     for k in range(force.shape[0]):
@@ -196,20 +197,20 @@ def _advise_game(game, seed, rules, sids, prm, template, cum_focal, state, scrat
         cum[q] = cum_focal if q == force[FC_PLAYER] else 0
     for k in range(4):
         rollout.start_rng[k] = rng[k]
-    return _both_branches(row, game, 0, (game + P - 1) % P, rules, sids, prm, rollout.start_rng, state, scratch)
+    return _both_branches(row, game, 0, (game + P - 1) % P, rules, seats, rollout.start_rng, state, scratch)
 
 
 SAMPLE, ADVISE = 0, 1
 
 
 @njit(parallel=True)
-def _rollout_blocks(mode, seed, start, stop, rules_table, sids, prm, template, cum_focal, n_blocks, cap):
+def _rollout_blocks(mode, seed, start, stop, rules_table, seats, template, cum_focal, n_blocks, cap):
     """Games ``[start, stop)`` in ``n_blocks`` blocks: ``(rows int64[B, cap, C], counts int64[B])``. ``mode``
     ``SAMPLE``: one manche of real play per game (``template`` and ``cum_focal`` unused); ``ADVISE``: one hand per
     game in the situation of ``template`` with the focal seat's cumulative ``cum_focal``. One kernel for both
     modes: each compiled kernel carries its own copy of ``play_hand``. Eleven arguments: the compiled entry
     point takes what Python hands it (mode, run, variant, seats, situation, block plan)."""
-    P = sids.shape[0]
+    P = seats.sids.shape[0]
     S = DECK_SIZE * rules_table[0].n_decks
     rows = np.zeros((n_blocks, cap, len(COLUMNS)), dtype=np.int64)
     counts = np.zeros(n_blocks, dtype=np.int64)
@@ -223,25 +224,33 @@ def _rollout_blocks(mode, seed, start, stop, rules_table, sids, prm, template, c
         first, end = block_games(start, stop, n_blocks, b)
         for g in range(first, end):
             if mode == SAMPLE:
-                r = _sample_manche(g, seed, rules, sids, prm, state, scratch, rollout, rows[b], r)
-            elif _advise_game(g, seed, rules, sids, prm, template, cum_focal, state, scratch, rollout, rows[b, r]):
+                r = _sample_manche(g, seed, rules, seats, state, scratch, rollout, rows[b], r)
+            elif _advise_game(g, seed, rules, seats, template, cum_focal, state, scratch, rollout, rows[b, r]):
                 r += 1
         counts[b] = r
     return rows, counts
 
 
 def _arrays(rules: Rules, seats) -> tuple:
-    return (rules.kernel(), *seat_arrays(seats))
+    return rules.kernel(), kernel_seats(seats)
+
+
+def _labels(seats) -> list[str]:
+    return [s.label or f"kernel id {s.sid}" for s in seats]
 
 
 def sample_kernel(rules: Rules, seats, seed: int, start: int, stop: int, threads: int | None = None) -> np.ndarray:
     """Samples of games ``[start, stop)`` (one manche each) with the numba engine; see the module docstring."""
-    kernel_rules, sids, prm = _arrays(rules, seats)
+    seat_objects = seats
+    kernel_rules, seats = _arrays(rules, seats)
     n_blocks = block_count(stop - start, threads)
     cap = 16 * -(-(stop - start) // n_blocks)
     while True:
-        rows, counts = _rollout_blocks(SAMPLE, seed, start, stop, kernel_rules, sids, prm, new_force(), 0, n_blocks,
+        rows, counts = _rollout_blocks(SAMPLE, seed, start, stop, kernel_rules, seats, new_force(), 0, n_blocks,
                                        cap)
+        first_fault_in_game_order(seats.fault, lambda: _rollout_blocks(
+            SAMPLE, seed, start, stop, kernel_rules, seats, new_force(), 0, n_blocks, cap))
+        raise_fault(seats.fault, _labels(seat_objects))
         if (counts <= cap).all():
             return gather_blocks(rows, counts)
         cap = int(counts.max())
@@ -250,10 +259,15 @@ def sample_kernel(rules: Rules, seats, seed: int, start: int, stop: int, threads
 def advise_kernel(rules: Rules, seats, situation: Situation, seed: int, start: int, stop: int,
                   threads: int | None = None) -> np.ndarray:
     """Samples of ``situation``, one hand per game of ``[start, stop)``, with the numba engine."""
-    kernel_rules, sids, prm = _arrays(rules, seats)
+    seat_objects = seats
+    kernel_rules, seats = _arrays(rules, seats)
     n_blocks = block_count(stop - start, threads)
-    rows, counts = _rollout_blocks(ADVISE, seed, start, stop, kernel_rules, sids, prm, situation.force(),
-                                   situation.cum, n_blocks, -(-(stop - start) // n_blocks))
+    cap = -(-(stop - start) // n_blocks)
+    rows, counts = _rollout_blocks(ADVISE, seed, start, stop, kernel_rules, seats, situation.force(),
+                                   situation.cum, n_blocks, cap)
+    first_fault_in_game_order(seats.fault, lambda: _rollout_blocks(
+        ADVISE, seed, start, stop, kernel_rules, seats, situation.force(), situation.cum, n_blocks, cap))
+    raise_fault(seats.fault, _labels(seat_objects))
     return gather_blocks(rows, counts)
 
 

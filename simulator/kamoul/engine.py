@@ -9,13 +9,14 @@ from __future__ import annotations
 import numpy as np
 import polars as pl
 
-from simulator.core.blocks import gather, play_in_blocks
-from simulator.core.game import seat_arrays, seats_of  # noqa: F401  (seats_of re-exported for replay and tests)
+from simulator.core.blocks import first_fault_in_game_order, gather, play_in_blocks
+from simulator.core.game import kernel_seats, runs_on_reference, seats_of  # noqa: F401  (seats_of re-exported for replay and tests)
 from simulator.core.spec import RunSpec
 from simulator.kamoul import kernels, records
 from simulator.kamoul.match import Game, play_games
 from simulator.kamoul.records import LEVEL, LEVELS
 from simulator.kamoul.rules import Rules
+from strategies.kamoul.answers import raise_fault
 
 # first guess of rows per game, per level and table; a block that overflows is re-run with more room
 _ROWS_PER_GAME = {
@@ -42,17 +43,24 @@ def raw_reference(spec: RunSpec, start: int, stop: int) -> dict:
     return play_games(rules_of(spec), seats_of(spec), spec.seed, start, stop, spec.level)
 
 
-def raw_kernel(spec: RunSpec, start: int, stop: int, threads: int | None = None) -> dict:
-    """Play games ``[start, stop)`` with the numba engine; rows in game order whatever the thread count."""
+def raw_kernel(spec: RunSpec, start: int, stop: int, threads: int | None = None, seats=None) -> dict:
+    """Play games ``[start, stop)`` with the numba engine; rows in game order whatever the thread count.
+    ``seats``: :class:`~simulator.core.user_table.KernelSeats` to play instead of the spec's (tests). A user
+    strategy's illegal answer raises :class:`~strategies.kamoul.answers.StrategyError` for the first one in game
+    order (the chunk is played again on one thread to find it)."""
     rules = rules_of(spec).kernel()
-    sids, prm = seat_arrays(seats_of(spec))
+    labels = [s.label() for s in spec.strategies]
+    seats = kernel_seats(seats_of(spec)) if seats is None else seats
     level = LEVELS.index(spec.level)
     n_cols = np.array([records.n_cols(t, spec.players) for t in LEVELS], dtype=np.int64)
 
     def kernel(n_blocks, caps):
-        return kernels.simulate(spec.seed, start, stop, level, rules, sids, prm, n_blocks, caps, n_cols)
+        return kernels.simulate(spec.seed, start, stop, level, rules, seats, n_blocks, caps, n_cols)
 
     outputs, counts = play_in_blocks(kernel, stop - start, threads, _ROWS_PER_GAME[spec.level])
+    first_fault_in_game_order(seats.fault, lambda: play_in_blocks(kernel, stop - start, threads,
+                                                                  _ROWS_PER_GAME[spec.level]))
+    raise_fault(seats.fault, labels)
     hands, estimates, traces, manches, parties, tops = gather(outputs, counts, _TABLE_OF)
     return {"hands": hands, "manches": manches, "parties": parties, "tops": tops, "estimates": estimates,
             "traces": traces}
@@ -70,4 +78,8 @@ def to_frames(spec: RunSpec, raw: dict) -> dict[str, pl.DataFrame]:
 
 
 def simulate_chunk(spec: RunSpec, start: int, stop: int, threads: int | None = None) -> dict[str, pl.DataFrame]:
+    """The typed tables of games ``[start, stop)``: the numba engine, or the reference engine when a seat's strategy
+    is plain Python (:func:`simulator.core.game.runs_on_reference`)."""
+    if runs_on_reference(seats_of(spec)):
+        return to_frames(spec, raw_reference(spec, start, stop))
     return to_frames(spec, raw_kernel(spec, start, stop, threads))

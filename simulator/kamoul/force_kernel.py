@@ -8,7 +8,6 @@ per turn. ``simulator.kamoul.hand.Hand.impose`` / ``record_focal`` are the refer
 
 from __future__ import annotations
 
-import numpy as np
 
 from simulator.core.cards import IS_RED, N_RANKS
 from simulator.core.jit import njit

@@ -21,7 +21,7 @@ from simulator.core.game import Seat  # noqa: F401  (re-exported)
 from simulator.core.reference import Narrated, race
 from simulator.core.rng import below, shuffle_py, stream_state, uniform  # noqa: F401  (stream_state re-exported)
 from simulator.kamoul.codes import (
-    ACT_CALL, ACT_CONTRE, ACT_STOCK, ACT_TAKE, AU_RESET_CUM, AU_SCORE_HIGH, AU_WIN_CUM, CALL_MAX, CARD_VALUE,
+    ACT_CALL, ACT_CONTRE, ACT_STOCK, AU_RESET_CUM, AU_SCORE_HIGH, AU_WIN_CUM, CALL_MAX, CARD_VALUE,
     CLS_AU, CLS_FALSE, CLS_NORMAL, DUTCH_FALSE_EXTRA, EV_CALL, EV_CONTRE, NORMAL_WIN_POINTS, STICK_MORE_PROB,
     ULTIME_POINTS, announcement_class, EV_DEAL, EV_DISCARD, EV_DRAW, EV_END, EV_FALSE_SHOWN, EV_FORGET, EV_KEEP, EV_MISREMEMBER, EV_PEEK, EV_PENALTY,
     EV_POWER, EV_REORDER, EV_RESHUFFLE, EV_SNAP_BAD, EV_SNAP_OK, EV_SWAP, EV_TAKE, EV_ULTIME, FC_CARDS, FC_FIRST,
@@ -221,17 +221,14 @@ class Hand(Narrated):
                 break
             act = self.choose(p, force if forced else None, can_call, in_final)
             if act == ACT_CALL:
-                assert can_call, "KAMOUL called when not allowed"
                 self.call(p, own_turns[p], turns, res)
                 if self.caller >= 0:
                     final_left = P - 1
             elif act == ACT_CONTRE:
-                assert in_final, "CONTRE called outside the final round"
                 self.contre(p, turns, contres)
             elif act == ACT_STOCK:
                 self.turn_stock(p, turns)
             else:
-                assert act == ACT_TAKE, "unknown action"
                 self.turn_take(p, turns)
             if self.ultime >= 0:
                 break  # K7: the hand ends at once
@@ -267,10 +264,10 @@ class Hand(Narrated):
         for k in range(1, P + 1):
             p = (dealer + k) % P
             seat = self.seats[p]
-            chosen = policy.decide_peeks(seat.sid, seat.prm, p, r.initial_peeks, self.occ, self.nslots, self.rng, self.out)
+            chosen = policy.ask("peeks", seat, p, r.initial_peeks, self.know[p], self.occ, self.nslots, self.faceup,
+                                self.rng, self.out)
             for i in range(chosen):
                 s = int(self.out[i])
-                assert self.occ[p, s], "peek at an empty position"
                 self.know[p, p, s] = self.hand[p, s]
                 self.trace(EV_PEEK, p, s, int(self.hand[p, s]))
                 self.say(f"  P{p} peeks at own position {s}: {name(int(self.hand[p, s]))}")
@@ -315,16 +312,15 @@ class Hand(Narrated):
         can_take = bool(self.discard) and self.count(p) > 0
         top = self.discard[-1] if self.discard else -1
         au_ge = self.r.au_score_30 == "ge"
-        act = policy.decide_turn(seat.sid, seat.prm, p, self.know[p], self.occ, self.nslots, top, can_call,
+        act = policy.ask("turn", seat, p, self.know[p], self.occ, self.nslots, self.faceup, top, can_call,
                                  in_final, can_take, self.cum[p], au_ge, self.rng)
-        assert act != ACT_TAKE or can_take, "took the discard when not allowed"
         if force is None:
             return act
         self.record_focal(p, force, act)
         if force[FC_MODE] == MODE_CALL:
             return ACT_CALL
         if force[FC_MODE] == MODE_PLAY_ON and act == ACT_CALL:
-            return policy.decide_turn(seat.sid, seat.prm, p, self.know[p], self.occ, self.nslots, top, False,
+            return policy.ask("turn", seat, p, self.know[p], self.occ, self.nslots, self.faceup, top, False,
                                       in_final, can_take, self.cum[p], au_ge, self.rng)
         return act
 
@@ -374,7 +370,7 @@ class Hand(Narrated):
 
     def estimate_text(self, p: int) -> str:
         seat = self.seats[p]
-        est, unknown = policy.estimate(seat.sid, seat.prm, p, self.know[p], self.occ, self.nslots)
+        est, unknown = policy.ask("estimate", seat, p, self.know[p], self.occ, self.nslots, self.faceup)
         return f"{est:.1f} with {unknown} unseen"
 
     def memory_lapses(self, p: int) -> None:
@@ -384,8 +380,8 @@ class Hand(Narrated):
         saw :func:`codes.misremembered` of it, one of the 12 other ranks drawn uniformly. Only ``know[p]``
         changes: the cards stay where they are."""
         seat = self.seats[p]
-        f = policy.forget_prob(seat.sid, seat.prm)
-        m = policy.memory_noise_prob(seat.sid, seat.prm)
+        f = policy.ask("forget", seat, p)
+        m = policy.ask("memory_noise", seat, p)
         if f <= 0 and m <= 0:
             return
         for q in range(self.P):
@@ -405,7 +401,7 @@ class Hand(Narrated):
     def call(self, p: int, own_turn: int, turns: int, res: HandResult) -> None:
         """K8: KAMOUL at the start of one's turn; checked at once only with ``false_call_mode=tamalou``."""
         seat = self.seats[p]
-        est, unknown = policy.estimate(seat.sid, seat.prm, p, self.know[p], self.occ, self.nslots)
+        est, unknown = policy.ask("estimate", seat, p, self.know[p], self.occ, self.nslots, self.faceup)
         self.trace(EV_CALL, p, own_turn)
         self.say(f"T{turns} P{p}: KAMOUL! (believes {est:.1f} with {unknown} unseen; true {self.total(p)})")
         if self.r.false_call_mode == "tamalou" and self.classify(p, self.cum[p]) == CLS_FALSE:
@@ -421,9 +417,8 @@ class Hand(Narrated):
         card = self.stock.pop()
         self.trace(EV_DRAW, p, card)
         self.stuck_cards(p, self.stock)
-        slot = policy.decide_keep(seat.sid, seat.prm, p, card, self.know[p], self.occ, self.nslots, self.rng)
+        slot = policy.ask("keep", seat, p, card, self.know[p], self.occ, self.nslots, self.faceup, self.rng)
         if slot >= 0:
-            assert self.occ[p, slot], "kept a card into an empty position"
             old = int(self.hand[p, slot])
             self.hand[p, slot] = card
             self.faceup[p, slot] = 0
@@ -444,8 +439,7 @@ class Hand(Narrated):
     def turn_take(self, p: int, turns: int) -> None:
         """K4(d): take the top discard and swap it into a position (compulsory); its identity stays public."""
         seat = self.seats[p]
-        slot = policy.decide_take_slot(seat.sid, seat.prm, p, self.know[p], self.occ, self.nslots, self.rng)
-        assert self.occ[p, slot], "took the discard into an empty position"
+        slot = policy.ask("take_slot", seat, p, self.know[p], self.occ, self.nslots, self.faceup, self.rng)
         card = self.discard.pop()
         self.stuck_cards(p, self.discard)
         old = int(self.hand[p, slot])
@@ -468,21 +462,19 @@ class Hand(Narrated):
         seat = self.seats[p]
         locked = self.caller if (r.caller_immune and self.caller >= 0) else -1
         out = self.out
-        used = policy.decide_power(
-            seat.sid, seat.prm, p, self.P, kind, self.know[p], self.occ, self.nslots, self.faceup, locked,
+        used = policy.ask(
+            "power", seat, p, kind, self.know[p], self.occ, self.nslots, self.faceup, locked,
             r.swap_scope == "own_vs_opponent", self.rng, self.tmp, out,
         )
         if not used:
             return
         p1, s1 = int(out[0]), int(out[1])
         if kind == POWER_PEEK_OWN or kind == POWER_PEEK_OPP:
-            assert self.occ[p1, s1] and (p1 == p) == (kind == POWER_PEEK_OWN), "illegal peek"
             self.know[p, p1, s1] = self.hand[p1, s1]
             self.trace(EV_POWER, p, kind, p1 * 256 + s1)
             self.say(f"  P{p} uses {POWER_NAMES[kind]}: P{p1} position {s1} is {name(int(self.hand[p1, s1]))}")
             return
         p2, s2 = int(out[2]), int(out[3])
-        self.check_swap_targets(p, p1, s1, p2, s2, locked)
         if kind == POWER_SWAP:
             self.swap_cards(p1, s1, p2, s2)
             self.know[p, p1, s1], self.know[p, p2, s2] = self.know[p, p2, s2], self.know[p, p1, s1]
@@ -500,7 +492,8 @@ class Hand(Narrated):
         c1, c2 = int(self.hand[p1, s1]), int(self.hand[p2, s2])
         self.know[p, p1, s1] = c1
         self.know[p, p2, s2] = c2
-        swap = policy.decide_king_swap(seat.sid, seat.prm, p, p1, c1, p2, c2, self.rng)
+        swap = policy.ask("king_swap", seat, p, self.know[p], self.occ, self.nslots, self.faceup, p1, c1, p2, c2,
+                          self.rng)
         self.trace(EV_POWER, p, kind, (p1 * 256 + s1) * 65536 + p2 * 256 + s2)
         if swap:
             self.swap_cards(p1, s1, p2, s2)
@@ -509,13 +502,6 @@ class Hand(Narrated):
             self.trace(EV_SWAP, p, p1 * 256 + s1, p2 * 256 + s2)
         self.say(f"  P{p} uses a king on P{p1} pos {s1} ({name(c1)}) and P{p2} pos {s2} ({name(c2)}): "
                  f"{'swaps them' if swap else 'no swap'}")
-
-    def check_swap_targets(self, p: int, p1: int, s1: int, p2: int, s2: int, locked: int) -> None:
-        for q, s in ((p1, s1), (p2, s2)):
-            assert self.occ[q, s] and not self.faceup[q, s] and q != locked, "illegal swap target"
-        assert (p1, s1) != (p2, s2), "swap of a card with itself"
-        if self.r.swap_scope == "own_vs_opponent":
-            assert (p1 == p) != (p2 == p), "swap_scope=own_vs_opponent needs one own card and one opponent's"
 
     def swap_cards(self, p1: int, s1: int, p2: int, s2: int) -> None:
         self.hand[p1, s1], self.hand[p2, s2] = self.hand[p2, s2], self.hand[p1, s1]
@@ -556,8 +542,8 @@ class Hand(Narrated):
                 if q == self.caller:
                     continue  # the caller's layout is locked until the reveal
                 seat = self.seats[q]
-                kind = policy.decide_snap(
-                    seat.sid, seat.prm, q, self.P, rank, self.know[q], self.occ, self.nslots, self.faceup,
+                kind = policy.ask(
+                    "snap", seat, q, rank, self.know[q], self.occ, self.nslots, self.faceup,
                     r.snap_others, locked, self.rng, self.tmp, self.out,
                 )
                 if kind != SNAP_NONE:
@@ -578,13 +564,12 @@ class Hand(Narrated):
     def race(self, claims: list) -> tuple:
         """0.2: several claimants; ``race_policy`` decides who acts (:func:`simulator.core.reference.race`)."""
         return claims[race(self.r.race_policy, len(claims),
-                           lambda i: policy.speed(self.seats[claims[i][0]].sid, self.seats[claims[i][0]].prm), self.rng)]
+                           lambda i: policy.ask("speed", self.seats[claims[i][0]], claims[i][0]), self.rng)]
 
     def flip_own(self, q: int, rank: int, out: np.ndarray) -> bool:
         matched = False
         for i in range(int(out[0])):
             s = int(out[1 + i])
-            assert self.occ[q, s] and not self.faceup[q, s], "snap of an empty or face-up position"
             card = int(self.hand[q, s])
             if card % 13 == rank:
                 self.hand[q, s] = -1
@@ -606,8 +591,6 @@ class Hand(Narrated):
     def flip_other(self, q: int, rank: int, out: np.ndarray, locked: int) -> bool:
         """K6 ``snap_others``: flip an opponent's card; if it matches, give them one of yours in its place."""
         tp, ts, give = int(out[0]), int(out[1]), int(out[2])
-        assert tp != q and tp != locked and self.occ[tp, ts] and not self.faceup[tp, ts], "illegal snap target"
-        assert self.occ[q, give], "gave an empty position"
         card = int(self.hand[tp, ts])
         if card % 13 != rank:
             self.know[:, tp, ts] = card

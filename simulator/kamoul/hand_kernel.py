@@ -194,7 +194,7 @@ def _power_kind(rules, card):
 
 
 @njit(refcount=False)
-def _power(p, card, rules, sids, prm, state, rng, trace, tmp, out):
+def _power(p, card, rules, seats, state, rng, trace, tmp, out):
     """K5: the power of a stock card discarded directly (optional). Ten arguments: a non-inlined call passes each
     array it is given, so it gets the four scratch arrays it uses rather than the whole scratch."""
     kind = _power_kind(rules, card)
@@ -204,7 +204,7 @@ def _power(p, card, rules, sids, prm, state, rng, trace, tmp, out):
     P = know.shape[0]
     caller = state.scalars[ST.caller]
     locked = caller if (rules.caller_immune != 0 and caller >= 0) else -1
-    used = decide_power(sids[p], prm[p], p, P, kind, know[p], state.occ, state.nslots, state.faceup, locked,
+    used = decide_power(seats, p, kind, know[p], state.occ, state.nslots, state.faceup, locked,
                         rules.swap_scope == SWAP_SCOPE.own_vs_opponent, rng, tmp, out)
     if not used:
         return
@@ -230,7 +230,8 @@ def _power(p, card, rules, sids, prm, state, rng, trace, tmp, out):
     c2 = np.int64(hand[p2, s2])
     know[p, p1, s1] = c1
     know[p, p2, s2] = c2
-    swap = decide_king_swap(sids[p], prm[p], p, p1, c1, p2, c2, rng)
+    swap = decide_king_swap(seats, p, know[p], state.occ, state.nslots, state.faceup,
+                            p1, c1, p2, c2, rng)
     _trace(trace, EV_POWER, p, kind, (p1 * 256 + s1) * 65536 + p2 * 256 + s2)
     if swap:
         _swap_cards(hand, p1, s1, p2, s2)
@@ -289,7 +290,7 @@ def _reorder(p, rules, state, rng, trace):
 
 # ------------------------------------------------------------------------------ snaps (K6, K7)
 @njit(refcount=False)
-def _race(n, rules, sids, prm, claim_seat, rng):
+def _race(n, rules, seats, claim_seat, rng):
     """K6, the race policy (rule 0.2): the index of the claimant who acts."""
     if n == 1 or rules.race_policy == RACE.turn_order:
         return 0
@@ -297,11 +298,11 @@ def _race(n, rules, sids, prm, claim_seat, rng):
         return below(rng, n)
     total = 0.0
     for i in range(n):
-        total += speed(sids[claim_seat[i]], prm[claim_seat[i]])
+        total += speed(seats, claim_seat[i])
     u = uniform(rng) * total
     reached = 0.0
     for i in range(n):
-        reached += speed(sids[claim_seat[i]], prm[claim_seat[i]])
+        reached += speed(seats, claim_seat[i])
         if u < reached:
             return i
     return n - 1
@@ -365,17 +366,17 @@ def _flip_other(q, i, rank, rules, state, claim_out, rng, trace):
 
 
 @njit(refcount=False, inline="always")
-def _collect_claims(p, rank, caller, locked, rules, sids, prm, state, scratch):
+def _collect_claims(p, rank, caller, locked, rules, seats, state, scratch):
     """K6: each player from ``p``'s left (``p`` last, the caller never) says whether it snaps; returns how many.
     Nine arguments: the window's facts and the block's arrays (inlined into the window)."""
-    P = sids.shape[0]
+    P = seats.sids.shape[0]
     out = scratch.out
     n = 0
     for k in range(1, P + 1):
         q = p + k if p + k < P else p + k - P
         if q == caller:
             continue
-        kind = decide_snap(sids[q], prm[q], q, P, rank, state.know[q], state.occ, state.nslots, state.faceup,
+        kind = decide_snap(seats, q, rank, state.know[q], state.occ, state.nslots, state.faceup,
                            rules.snap_others != 0, locked, scratch.rng, scratch.tmp, out)
         if kind != SNAP_NONE:
             scratch.claim_seat[n] = q
@@ -388,7 +389,7 @@ def _collect_claims(p, rank, caller, locked, rules, sids, prm, state, scratch):
 
 
 @njit(refcount=False, inline="always")
-def _snap_window(p, card, rules, sids, prm, state, scratch):
+def _snap_window(p, card, rules, seats, state, scratch):
     """K6: after a card lands on the discard, players may flip matching cards; K7 ULTIME."""
     caller = state.scalars[ST.caller]
     if caller >= 0 and rules.snap_in_final_round == 0:
@@ -396,10 +397,10 @@ def _snap_window(p, card, rules, sids, prm, state, scratch):
     rank = card % N_RANKS
     locked = caller if (rules.caller_immune != 0 and caller >= 0) else -1
     while True:
-        n = _collect_claims(p, rank, caller, locked, rules, sids, prm, state, scratch)
+        n = _collect_claims(p, rank, caller, locked, rules, seats, state, scratch)
         if n == 0:
             return
-        i = _race(n, rules, sids, prm, scratch.claim_seat, scratch.rng)
+        i = _race(n, rules, seats, scratch.claim_seat, scratch.rng)
         q = scratch.claim_seat[i]
         before = count_cards(q, state.occ, state.nslots)
         if scratch.claim_kind[i] == SNAP_OWN:
@@ -442,11 +443,11 @@ def _clear(state, estimate_out, force, trace):
 
 
 @njit(refcount=False)
-def _deal(dealer, rules, sids, prm, state, rng, trace, out):
+def _deal(dealer, rules, seats, state, rng, trace, out):
     """K1/K2: shuffle, deal one card at a time from the dealer's left, turn the top card; the initial peeks.
     Given the three scratch arrays it uses, not the scratch (a call passes every array it is given)."""
     hand, occ, stock = state.hand, state.occ, state.stock
-    P = sids.shape[0]
+    P = seats.sids.shape[0]
     n = 52 * rules.n_decks
     for i in range(n):
         stock[i] = i % 52
@@ -466,7 +467,8 @@ def _deal(dealer, rules, sids, prm, state, rng, trace, out):
     _trace(trace, EV_DEAL, dealer, state.discard[0], 0)
     for k in range(1, P + 1):  # K2: initial peeks
         p = (dealer + k) % P
-        chosen = decide_peeks(sids[p], prm[p], p, rules.initial_peeks, occ, state.nslots, rng, out)
+        chosen = decide_peeks(seats, p, rules.initial_peeks, state.know[p], occ, state.nslots,
+                              state.faceup, rng, out)
         for i in range(chosen):
             s = out[i]
             state.know[p, p, s] = hand[p, s]
@@ -475,12 +477,12 @@ def _deal(dealer, rules, sids, prm, state, rng, trace, out):
 
 # ------------------------------------------------------------------------------ a turn (K4, K8, K9)
 @njit(refcount=False, inline="always")
-def _turn_start(p, rules, sids, prm, state, scratch):
+def _turn_start(p, rules, seats, state, scratch):
     """Before ``p`` acts: others may play out of turn (K13), an empty stock is reshuffled (K14), memory lapses.
     Returns False when the hand ends here (K14: nothing left to draw). Inlined, as are the turn's other steps:
     a call would pass every array of the state and scratch, each turn."""
     rng, trace = scratch.rng, scratch.trace
-    P = sids.shape[0]
+    P = seats.sids.shape[0]
     if rules.p_out_of_turn > 0:  # K13 physical layer
         for k in range(1, P):
             q = p + k if p + k < P else p + k - P
@@ -488,20 +490,21 @@ def _turn_start(p, rules, sids, prm, state, scratch):
                 _penalty(q, PENALTY_OUT_OF_TURN, rules, state, rng, trace)
     if state.scalars[ST.n_stock] == 0 and not _reshuffle(rules, state, rng, trace):
         return False
-    forget = forget_prob(sids[p], prm[p])
-    noise = memory_noise_prob(sids[p], prm[p])
+    forget = forget_prob(seats, p)
+    noise = memory_noise_prob(seats, p)
     if forget > 0 or noise > 0:
         _memory_lapses(p, forget, noise, state, rng, trace)
     return True
 
 
 @njit(refcount=False)
-def _call(p, own_turn, rules, sids, prm, state, rng, trace, cum, estimate_out):
+def _call(p, own_turn, rules, seats, state, rng, trace, cum, estimate_out):
     """K8: KAMOUL; checked at once only with ``false_call_mode=tamalou`` (K12). Returns True when it stands.
     Ten arguments: the four scratch arrays it uses rather than the scratch (a call passes every array it is
     given)."""
     scalars = state.scalars
-    e, unknown = estimate(sids[p], prm[p], p, state.know[p], state.occ, state.nslots)
+    e, unknown = estimate(seats, p, state.know[p], state.occ, state.nslots,
+                          state.faceup)
     _trace(trace, EV_CALL, p, own_turn, 0)
     if _is_false_now(p, rules, state, cum):
         _show_false(p, rules, state, rng, trace)
@@ -525,7 +528,7 @@ def _contre(p, rules, state, scratch):
 
 
 @njit(refcount=False, inline="always")
-def _turn_stock(p, rules, sids, prm, state, scratch):
+def _turn_stock(p, rules, seats, state, scratch):
     """K4(c): draw from the stock, keep the card in a position or discard it (power optional, K5). Returns the
     card that lands on the discard."""
     hand, know, scalars, rng, trace = state.hand, state.know, state.scalars, scratch.rng, scratch.trace
@@ -534,7 +537,8 @@ def _turn_stock(p, rules, sids, prm, state, scratch):
     _trace(trace, EV_DRAW, p, card, 0)
     if rules.p_stick > 0:
         _stuck(p, PILE_STOCK, rules, state, rng, trace)
-    slot = decide_keep(sids[p], prm[p], p, card, know[p], state.occ, state.nslots, rng)
+    slot = decide_keep(seats, p, card, know[p], state.occ, state.nslots, state.faceup,
+                       rng)
     if slot >= 0:
         old = np.int64(hand[p, slot])
         hand[p, slot] = card
@@ -548,16 +552,17 @@ def _turn_stock(p, rules, sids, prm, state, scratch):
     _discard_push(state, card)
     _trace(trace, EV_DISCARD, p, card, 0)
     if RANK_POWER[card % N_RANKS] != POWER_NONE:  # skip the call (and its arguments) for plain cards
-        _power(p, card, rules, sids, prm, state, rng, trace, scratch.tmp, scratch.out)
+        _power(p, card, rules, seats, state, rng, trace, scratch.tmp, scratch.out)
     return card
 
 
 @njit(refcount=False, inline="always")
-def _turn_take(p, rules, sids, prm, state, scratch):
+def _turn_take(p, rules, seats, state, scratch):
     """K4(d): take the top discard into a position (compulsory); its identity stays public. Returns the card
     that lands on the discard."""
     hand, know, scalars = state.hand, state.know, state.scalars
-    slot = decide_take_slot(sids[p], prm[p], p, know[p], state.occ, state.nslots, scratch.rng)
+    slot = decide_take_slot(seats, p, know[p], state.occ, state.nslots, state.faceup,
+                            scratch.rng)
     scalars[ST.n_discard] -= 1
     card = np.int64(state.discard[scalars[ST.n_discard]])
     if rules.p_stick > 0:
@@ -573,7 +578,7 @@ def _turn_take(p, rules, sids, prm, state, scratch):
 
 
 @njit(refcount=False, inline="always")
-def _choose(p, forced, can_call, in_final, rules, sids, prm, state, scratch):
+def _choose(p, forced, can_call, in_final, rules, seats, state, scratch):
     """The turn's action (``ACT_*``); a forced decision (study hooks) records the natural choice and may ask a
     second time. One call site: ``decide_turn`` is inlined. Nine arguments: the turn's flags and the block's
     arrays (inlined into ``play_hand``)."""
@@ -582,7 +587,8 @@ def _choose(p, forced, can_call, in_final, rules, sids, prm, state, scratch):
     can_take = nd > 0 and count_cards(p, state.occ, state.nslots) > 0
     top = np.int64(state.discard[nd - 1]) if nd > 0 else np.int64(-1)
     while True:
-        act = decide_turn(sids[p], prm[p], p, state.know[p], state.occ, state.nslots, top, can_call, in_final,
+        act = decide_turn(seats, p, state.know[p], state.occ, state.nslots, state.faceup, top,
+                          can_call, in_final,
                           can_take, scratch.cum[p], rules.au_score_30 == AU_SCORE_30.ge, scratch.rng)
         if not forced:
             return act
@@ -598,16 +604,16 @@ def _choose(p, forced, can_call, in_final, rules, sids, prm, state, scratch):
 
 # ------------------------------------------------------------------------------ the hand
 @njit(refcount=False)
-def play_hand(dealer, rules, sids, prm, state, scratch):
+def play_hand(dealer, rules, seats, state, scratch):
     """One hand (K2–K14) from the cumulative scores ``scratch.cum``: fills ``scratch.points``/``cum_after``
     (``int64[P]``) and the facts in ``state.scalars``.
 
     ``scratch.force`` (``new_force()`` for ordinary play) can make the focal player call or play on at one own
     turn and impose its layout there (``simulator.kamoul.counterfactual``)."""
-    P = sids.shape[0]
+    P = seats.sids.shape[0]
     scalars, own_turns = state.scalars, scratch.own_turns
     _clear(state, scratch.estimate, scratch.force, scratch.trace)
-    _deal(dealer, rules, sids, prm, state, scratch.rng, scratch.trace, scratch.out)
+    _deal(dealer, rules, seats, state, scratch.rng, scratch.trace, scratch.out)
     for p in range(P):
         own_turns[p] = 0
     n_contres = 0
@@ -617,7 +623,7 @@ def play_hand(dealer, rules, sids, prm, state, scratch):
     while True:
         if scalars[ST.caller] >= 0 and final_left == 0:
             break  # K8: reveal
-        if turns >= rules.max_turns_per_hand or not _turn_start(current, rules, sids, prm, state, scratch):
+        if turns >= rules.max_turns_per_hand or not _turn_start(current, rules, seats, state, scratch):
             scalars[ST.aborted] = 1
             break  # K14: the turn cap or an empty stock; a pending call is void
         p = current
@@ -629,10 +635,10 @@ def play_hand(dealer, rules, sids, prm, state, scratch):
         if failed:
             scalars[ST.aborted] = 1
             break
-        act = _choose(p, forced, can_call, in_final, rules, sids, prm, state, scratch)
+        act = _choose(p, forced, can_call, in_final, rules, seats, state, scratch)
         snap_card = np.int64(-1)
         if act == ACT_CALL:  # K8
-            if _call(p, own_turns[p], rules, sids, prm, state, scratch.rng, scratch.trace, scratch.cum,
+            if _call(p, own_turns[p], rules, seats, state, scratch.rng, scratch.trace, scratch.cum,
                      scratch.estimate):
                 final_left = P - 1
         elif act == ACT_CONTRE:  # K9
@@ -640,12 +646,12 @@ def play_hand(dealer, rules, sids, prm, state, scratch):
                 scratch.announcers[1 + n_contres] = p
                 n_contres += 1
         elif act == ACT_STOCK:  # K4(c)
-            snap_card = _turn_stock(p, rules, sids, prm, state, scratch)
+            snap_card = _turn_stock(p, rules, seats, state, scratch)
         else:  # K4(d)
-            snap_card = _turn_take(p, rules, sids, prm, state, scratch)
+            snap_card = _turn_take(p, rules, seats, state, scratch)
         # one call site for the three ways a card lands on the discard, so that the window is inlined once
         if snap_card >= 0 and scalars[ST.ultime] < 0:
-            _snap_window(p, snap_card, rules, sids, prm, state, scratch)
+            _snap_window(p, snap_card, rules, seats, state, scratch)
         if scalars[ST.ultime] >= 0:
             break  # K7
         if rules.p_reorder > 0 and count_cards(p, state.occ, state.nslots) >= 2 and uniform(scratch.rng) < rules.p_reorder:

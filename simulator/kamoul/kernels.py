@@ -1,6 +1,6 @@
 """The Kamoul numba engine's chunk driver: games in blocks played in ``prange``, raw rows per block.
 
-Contract: ``simulate(seed, start, stop, level, rules, sids, prm, n_blocks, caps, n_cols)`` plays games
+Contract: ``simulate(seed, start, stop, level, rules, seats, n_blocks, caps, n_cols)`` plays games
 ``start <= i < stop`` (game ``i`` from the stream ``(seed, i)`` only) in ``n_blocks`` blocks and returns per-block
 raw rows in the layout of :mod:`simulator.kamoul.records`. The engine follows the reference (``hand.py``,
 ``match.py``) step for step and draws the same random numbers in the same order, so both produce identical rows
@@ -25,7 +25,7 @@ from simulator.kamoul.records import LEVEL
 
 
 @njit(parallel=True)
-def simulate(seed, start, stop, level, rules_table, sids, prm, n_blocks, caps, n_cols):
+def simulate(seed, start, stop, level, rules_table, seats, n_blocks, caps, n_cols):
     """Play games ``[start, stop)`` at ``level`` (``records.LEVEL``) in ``n_blocks`` contiguous blocks (``prange``).
 
     ``rules_table``: :meth:`Rules.kernel <simulator.kamoul.rules.RulesMethods.kernel>`, read as the record
@@ -39,7 +39,7 @@ def simulate(seed, start, stop, level, rules_table, sids, prm, n_blocks, caps, n
     Ten arguments: the compiled entry point takes what Python hands it (the run, the variant, the seats, the
     block plan); everything inside goes by the named state.
     """
-    P = sids.shape[0]
+    P = seats.sids.shape[0]
     S = DECK_SIZE * rules_table[0].n_decks
     hands = np.empty((n_blocks, caps[LEVEL.hands], n_cols[LEVEL.hands]), dtype=np.int64)
     estimates = np.empty((n_blocks, caps[LEVEL.hands]), dtype=np.float64)
@@ -54,5 +54,5 @@ def simulate(seed, start, stop, level, rules_table, sids, prm, n_blocks, caps, n
         block = Block(new_state(P, S), new_scratch(P, S), new_tally(P), rows)
         first, end = block_games(start, stop, n_blocks, b)
         for game in range(first, end):
-            play_game(game, level, seed, rules, sids, prm, block)
+            play_game(game, level, seed, rules, seats, block)
     return hands, estimates, traces, manches, parties, tops, counts

@@ -199,7 +199,7 @@ def _reached(wins):
 
 # ------------------------------------------------------------------------------ levels
 @njit(refcount=False, inline="always")
-def play_manche(game, level, rules, sids, prm, block):
+def play_manche(game, level, rules, seats, block):
     """K15: hands until a cumulative passes 31 or reaches -31 (or the hand guard); writes the rows. Returns the
     winners' mask and credit (nothing at the hands level, which stops after one hand)."""
     scratch, counters = block.scratch, block.tally.counters
@@ -210,7 +210,7 @@ def play_manche(game, level, rules, sids, prm, block):
     hands = 0
     while True:
         dealer = counters[COUNTER.dealer]
-        play_hand(dealer, rules, sids, prm, block.state, scratch)
+        play_hand(dealer, rules, seats, block.state, scratch)
         _write_hand(game, hands, dealer, block)
         counters[COUNTER.hand] += 1
         hands += 1
@@ -232,7 +232,7 @@ def play_manche(game, level, rules, sids, prm, block):
 
 
 @njit(refcount=False, inline="always")
-def play_partie(game, level, rules, sids, prm, block):
+def play_partie(game, level, rules, seats, block):
     """K16: first to 2 manches, at most 3; then most manches, goal average, shared. Returns the winners' mask."""
     tally = block.tally
     P = tally.partie_wins.shape[0]
@@ -241,7 +241,7 @@ def play_partie(game, level, rules, sids, prm, block):
         tally.partie_totals[q] = 0
     played = 0
     while True:
-        winners, credit = play_manche(game, level, rules, sids, prm, block)
+        winners, credit = play_manche(game, level, rules, seats, block)
         if level <= LEVEL.manches:
             return 0
         for q in range(P):
@@ -258,10 +258,10 @@ def play_partie(game, level, rules, sids, prm, block):
 
 
 @njit(refcount=False)
-def play_game(game, level, seed, rules, sids, prm, block):
+def play_game(game, level, seed, rules, seats, block):
     """Game ``game`` at ``level`` (``records.LEVEL``) from the stream ``(seed, game)``; appends its rows."""
     tally = block.tally
-    P = sids.shape[0]
+    P = seats.sids.shape[0]
     seed_state(seed, game, block.scratch.rng)
     for i in range(tally.counters.shape[0]):
         tally.counters[i] = 0
@@ -271,7 +271,7 @@ def play_game(game, level, seed, rules, sids, prm, block):
         tally.top_totals[q] = 0
     played = 0
     while True:  # K16: first to 2 parties, at most 3; then most parties, goal average over the TOP, shared
-        winners = play_partie(game, level, rules, sids, prm, block)
+        winners = play_partie(game, level, rules, seats, block)
         if level <= LEVEL.parties:
             return
         for q in range(P):

@@ -2,11 +2,14 @@
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import polars as pl
 
 from simulator.core.game import SKIP_ACROSS, SKIP_GUARD, SKIP_PHYSICAL, BalanceHints, declare_game
 from simulator.kamoul import engine, records, rules
 import strategies.kamoul as strategies
+from strategies.kamoul.policy import CONTRACT
 
 
 def row_position(seat: int, players: int) -> pl.Expr:
@@ -20,6 +23,8 @@ PLUGIN = declare_game(
     chunk_sizes={"hands": 250_000, "manches": 10_000, "parties": 4_000, "tops": 1_500},
     replay_legend=lambda spec: "cards: rank + suit (C D H S); values A=1, 2-10 face, J=Q=1, KD/KH=0, KC/KS=15; positions count from 0",
     row_order={"hands": "hand"},
+    contract=CONTRACT,
+    strategy_template=str(Path(strategies.__file__).with_name("strategy_template.py.j2")),
     lower_is_better=True,
     row_position=row_position,
     position_names=("first to play (dealer's left)", "plays {k}", "plays {k} (the dealer)"),

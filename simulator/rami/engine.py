@@ -14,13 +14,14 @@ from __future__ import annotations
 import numpy as np
 import polars as pl
 
-from simulator.core.blocks import gather, play_in_blocks
+from simulator.core.blocks import first_fault_in_game_order, gather, play_in_blocks
 from simulator.core.errors import SpecError
-from simulator.core.game import seat_arrays, seat_list
+from simulator.core.game import kernel_seats, seat_list
 from simulator.rami import kernels, records
 from simulator.rami.reference import LEVELS, Seat, play_games
 from simulator.rami.rules import Rules, check_players, kernel_rules_of
 from strategies.rami import STRATEGIES
+from strategies.rami.answers import raise_fault
 
 # first guess of rows per game, per level and table (rounds, games); a block that overflows is re-run bigger
 _ROWS_PER_GAME = {"rounds": (1, 1), "games": (16, 1)}
@@ -37,7 +38,9 @@ def raw_reference(rules: Rules, seats, seed: int, start: int, stop: int, level: 
 
 def raw_kernel(rules: Rules, seats, seed: int, start: int, stop: int, level: str = "games",
                threads: int | None = None) -> dict:
-    """Play games ``[start, stop)`` with the numba engine; rows in game order whatever the thread count."""
+    """Play games ``[start, stop)`` with the numba engine; rows in game order whatever the thread count. A user
+    strategy's illegal answer raises :class:`~simulator.core.faults.StrategyError` for the first one in game
+    order (the chunk is played again on one thread to find it)."""
     if rules.opening_cumulative:  # R7: refused as in reference.Round
         raise SpecError("--option opening_cumulative", True, "false (an opening spread over several turns "
                         "is not implemented yet)")
@@ -46,14 +49,17 @@ def raw_kernel(rules: Rules, seats, seed: int, start: int, stop: int, level: str
     P = len(seats)
     check_players(P, {"n_decks": rules.n_decks, "hand_cards": rules.hand_cards})  # R1/R2: the kernel has no bounds checks
     variant = kernel_rules_of(rules, P)
-    seat_ids, seat_params = seat_arrays(seats)
+    packed = kernel_seats(seats)
     level_id = LEVELS.index(level)
     n_cols = np.array([records.n_cols(t, P) for t in LEVELS], dtype=np.int64)
 
     def kernel(n_blocks, caps):
-        return kernels.simulate(seed, start, stop, level_id, variant, seat_ids, seat_params, n_blocks, caps, n_cols)
+        return kernels.simulate(seed, start, stop, level_id, variant, packed, n_blocks, caps, n_cols)
 
     (rounds, traces, games), counts = play_in_blocks(kernel, stop - start, threads, _ROWS_PER_GAME[level])
+    first_fault_in_game_order(packed.fault, lambda: play_in_blocks(kernel, stop - start, threads,
+                                                                   _ROWS_PER_GAME[level]))
+    raise_fault(packed.fault, [s.label or f"kernel id {s.sid}" for s in seats])
     rounds, traces, games = gather((rounds, traces, games), counts, (kernels.TABLE_ROUNDS, kernels.TABLE_ROUNDS,
                                                                      kernels.TABLE_GAMES))
     return {"rounds": rounds, "games": games, "traces": traces}

@@ -66,14 +66,6 @@ class Scratch(NamedTuple):
     ws: Workspace            # the meld solver's scratch
 
 
-class Seats(NamedTuple):
-    """The strategies at the table, seat ``p`` first: ``ids`` ``int64[P]`` kernel ids, ``params``
-    ``float64[P, K]`` their parameter arrays (:mod:`strategies.rami.policy`)."""
-
-    ids: np.ndarray
-    params: np.ndarray
-
-
 @njit
 def new_state(players, decks):
     """One block's :class:`RoundState` (``play_round`` resets what a round starts from)."""

@@ -1,6 +1,6 @@
 """The Rami "Kracouil" numba engine: the game (R2 dealer, R15 end), its rows, and the chunk driver.
 
-Contract: ``simulate(seed, start, stop, level_id, rules, seat_ids, seat_params, n_blocks, caps, n_cols)`` plays
+Contract: ``simulate(seed, start, stop, level_id, rules, seats, n_blocks, caps, n_cols)`` plays
 games ``start <= i < stop`` (game ``i`` from the stream ``(seed, i)`` only) in ``n_blocks`` blocks run in
 ``prange`` and returns per-block raw rows in the layout of :mod:`simulator.rami.records` (written by column
 name). It follows ``simulator/rami/reference.py`` (and its mixin ``table.py``) step for step and draws the same
@@ -23,7 +23,7 @@ from simulator.core.jit import njit
 from simulator.core.rng import seed_state, shuffle
 from simulator.core.trace import fold
 from simulator.rami.codes import EV_DEALER, EV_DEALER_DRAW, MAX_ROUNDS, TRACE_SEED
-from simulator.rami.kernel_state import SCALAR, Seats, new_scratch, new_state
+from simulator.rami.kernel_state import SCALAR, new_scratch, new_state
 from simulator.rami.records import GAME, GAME_FIXED, GAME_PER_SEAT, ROUND, ROUND_FIXED, ROUND_PER_SEAT
 from simulator.rami.round_kernel import full_deck, play_round
 
@@ -175,7 +175,7 @@ def play_game(game, level, seed, rules, seats, state, scratch, out):
 
 
 @njit(parallel=True)
-def simulate(seed, start, stop, level, rules_table, seat_ids, seat_params, n_blocks, caps, n_cols):
+def simulate(seed, start, stop, level, rules_table, seats, n_blocks, caps, n_cols):
     """Play games ``[start, stop)`` in ``n_blocks`` contiguous blocks (``prange``).
 
     Block ``b`` plays :func:`~simulator.core.block_kernel.block_games` (the split changes no result: one random
@@ -183,13 +183,13 @@ def simulate(seed, start, stop, level, rules_table, seat_ids, seat_params, n_blo
     Returns :func:`~simulator.core.block_kernel.row_buffers` filled (``(rounds, traces, games, counts)``); a block
     whose count exceeds its capacity kept only the first rows (the caller retries with more room).
 
-    Ten parameters: this is the compiled entry point ``engine.raw_kernel`` calls with one chunk's plain values
+    Nine parameters: this is the compiled entry point ``engine.raw_kernel`` calls with one chunk's plain values
     and arrays (``rules_table``: :func:`~simulator.rami.rules.kernel_rules_of`, read as the record ``rules`` in
-    each block; the seats are packed into :class:`Seats` here, inside the kernel, and every function below takes
-    the named ``rules`` / ``seats`` / ``state`` / ``scratch`` instead).
+    each block; ``seats``: :class:`~simulator.core.user_table.KernelSeats`, whose fault record a user
+    strategy's illegal answer fills), and every function below takes the named ``rules`` / ``seats`` / ``state``
+    / ``scratch`` instead.
     """
-    players = seat_ids.shape[0]
-    seats = Seats(seat_ids, seat_params)
+    players = seats.sids.shape[0]
     rounds, traces, games, counts = row_buffers(n_blocks, caps, n_cols)
     for b in prange(n_blocks):
         rules = rules_table[0]

@@ -2,13 +2,16 @@
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import polars as pl
 
 from simulator.core.errors import SpecError
 from simulator.core.game import SKIP_ACROSS, SKIP_GUARD, SKIP_PHYSICAL, BalanceHints, EnginePair, declare_game
 from simulator.rami import records, rules
-from simulator.rami.engine import raw_kernel, to_frames
+from simulator.rami.engine import raw_kernel, raw_reference, to_frames
 import strategies.rami as strategies
+from strategies.rami.policy import CONTRACT
 
 
 def check_spec(players: int, values: dict) -> None:
@@ -25,7 +28,7 @@ def _reference_game():
     return Game
 
 
-ENGINES = EnginePair(rules.Rules.from_options, raw_kernel, to_frames, _reference_game)
+ENGINES = EnginePair(rules.Rules.from_options, raw_kernel, to_frames, _reference_game, raw_reference)
 
 
 def row_position(seat: int, players: int) -> pl.Expr:
@@ -40,6 +43,8 @@ PLUGIN = declare_game(
     replay_legend=lambda spec: "cards: rank + suit (C D H S), JK = joker (JK=7H: a joker standing for 7H); "
                   "end values A=11, J/Q/K=10, joker 20; lower totals are better",
     row_order={"rounds": "round"},
+    contract=CONTRACT,
+    strategy_template=str(Path(strategies.__file__).with_name("strategy_template.py.j2")),
     lower_is_better=True,
     row_position=row_position,
     position_names=("first to play (14 cards, dealer's right)", "plays {k}", "plays {k} (the dealer)"),

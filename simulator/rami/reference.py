@@ -28,7 +28,7 @@ from simulator.core.reference import Narrated, ReferenceGame, race
 from simulator.core.rng import below, uniform
 from simulator.rami.codes import (
     A_CARTE, JOKERS_PER_DECK, MAX_ROUNDS, MAX_STEPS, RAMI_SEC_HAND_FACTOR, TAKE_FROM_TURN, DRAW_DISCARD, END_VALUE, EV_CLAIM, EV_DEAL, EV_DEALER, EV_DEALER_DRAW, EV_DISCARD, EV_DRAW, EV_END, EV_OPEN,
-    EV_RAMI_SEC, EV_RESHUFFLE, EV_TAKE, LAY_ALL, LAY_KEEP_JOKERS, LAY_NONE, MAX_MELDS, MAX_MOVES, N_IDS, OPEN_NONE,
+    EV_RAMI_SEC, EV_RESHUFFLE, EV_TAKE, LAY_KEEP_JOKERS, LAY_NONE, MAX_MELDS, MAX_MOVES, N_IDS,
     OPEN_OPEN, OPEN_SEC, OUT_BLOCKED, OUT_CLAIM, OUT_NORMAL, OUT_RAMI_SEC, OUT_TURN_CAP, OUTCOMES, TRACE_SEED,
     trace_py,
 )
@@ -148,8 +148,8 @@ class Round(Narrated, TableOps):
             jm = self.card_moves(JOKER)
             assert len(jm) > 0
             seat = self.seats[p]
-            k = policy.decide_layoff(seat.sid, seat.prm, p, self.hands[p], jm, len(jm), True, self.rng)
-            assert 0 <= k < len(jm), "a forced lay-off must pick a listed move"
+            k = policy.ask("layoff", seat, p, self.hands[p], self.opened, self.sizes,
+                           jm, len(jm), True, self.rng)
             self.apply_move(p, jm[k])
 
     def layoff_phase(self, p: int) -> None:
@@ -161,10 +161,10 @@ class Round(Narrated, TableOps):
             moves = self.legal_moves(p)
             if len(moves) == 0:
                 return
-            k = policy.decide_layoff(seat.sid, seat.prm, p, self.hands[p], moves, len(moves), False, self.rng)
+            k = policy.ask("layoff", seat, p, self.hands[p], self.opened, self.sizes,
+                           moves, len(moves), False, self.rng)
             if k < 0:
                 return
-            assert k < len(moves), "lay-off index out of range"
             self.do_move(p, moves[k])
         raise AssertionError("lay-off loop did not end")
 
@@ -213,11 +213,10 @@ class Round(Narrated, TableOps):
                 src = DRAW_DISCARD  # the only way to draw: no decision
             else:
                 top = self.discard[-1] if self.discard else -1
-                src = policy.decide_draw(seat.sid, seat.prm, p, self.hands[p], top, bool(self.opened[p]), can_take,
-                                         take_points, self.own_turns[p], len(self.stock), self.rng)
+                src = policy.ask("draw", seat, p, self.hands[p], self.opened, self.sizes, top, can_take, take_points,
+                                   self.own_turns[p], len(self.stock), self.rng)
             if src == DRAW_DISCARD:
-                assert can_take, "took the discard when R5 forbids it"
-                self.take_discard(p)
+                    self.take_discard(p)
             else:
                 card = self.stock.pop()
                 self.give(p, card)
@@ -236,10 +235,7 @@ class Round(Narrated, TableOps):
         else:
             fits = self.fits()
             forbid = r.playable_discard == "forbidden"
-            card = policy.decide_discard(seat.sid, seat.prm, p, self.hands[p], fits, forbid, self.opened, self.sizes,
-                                         self.rng)
-            if forbid and fits[card]:  # R10 forbidden: only when every card of the hand fits
-                assert all(fits[c] for c in range(N_IDS) if self.hands[p, c]), "discarded a playable card"
+            card = policy.ask("discard", seat, p, self.hands[p], self.opened, self.sizes, fits, forbid, self.rng)
         self.do_discard(p, card)
         if self.sizes[p] == 0:
             return self.going_out(p, laid_before)  # R11: the last card discarded
@@ -265,8 +261,8 @@ class Round(Narrated, TableOps):
             return
         moves = self.card_moves(c)
         seat = self.seats[p]
-        k = policy.decide_layoff(seat.sid, seat.prm, p, self.hands[p], moves, len(moves), True, self.rng)
-        assert 0 <= k < len(moves), "a forced lay-off must pick a listed move"
+        k = policy.ask("layoff", seat, p, self.hands[p], self.opened, self.sizes,
+                       moves, len(moves), True, self.rng)
         self.apply_move(p, moves[k])
 
     def open_with(self, p: int, melds: list, points: int) -> None:
@@ -286,10 +282,9 @@ class Round(Narrated, TableOps):
         counts = self.hands[p].copy()
         can_open, points, melds = self.opening_melds(counts)
         sec = self.rami_sec_plan(p)
-        choice = policy.decide_open(seat.sid, seat.prm, p, self.hands[p], points, can_open, sec is not None,
-                                    self.own_turns[p], len(self.stock), self.opened, self.sizes, self.rng)
+        choice = policy.ask("open", seat, p, self.hands[p], self.opened, self.sizes, points, can_open, sec is not None,
+                            self.own_turns[p], len(self.stock), self.rng)
         if choice == OPEN_SEC:
-            assert sec is not None, "rami sec chosen when impossible"
             sec_melds, last = sec
             sec_points = self.melds_points(sec_melds)  # R12: 51 not needed, but recorded
             self.trace(EV_RAMI_SEC, p, sec_points, len(sec_melds))
@@ -300,24 +295,19 @@ class Round(Narrated, TableOps):
             self.open_turn[p] = self.own_turns[p]
             self.open_points[p] = sec_points
             return last
-        if choice == OPEN_OPEN:
-            assert can_open, "opened when R7 does not allow it"
+        if choice == OPEN_OPEN:  # the contract checked can_open (R7) and can_sec (R12)
             self.open_with(p, melds, points)
-        else:
-            assert choice == OPEN_NONE
         return -2
 
     def lay_phase(self, p: int) -> None:
         """R8: new melds from the hand, chosen by the least-left lay-down (jokers kept in hand on request)."""
         seat = self.seats[p]
-        plan = policy.decide_lay(seat.sid, seat.prm, p, self.hands[p], self.rng)
+        plan = policy.ask("lay", seat, p, self.hands[p], self.opened, self.sizes, self.rng)
         if plan == LAY_NONE:
             return
         counts = self.hands[p].copy()
         if plan == LAY_KEEP_JOKERS:
             counts[JOKER] = 0
-        else:
-            assert plan == LAY_ALL
         _, melds = self.least_left(counts, False)
         if self.r.final_discard_required:  # R11: keep at least one card for the discard
             while melds and sum(len(physical(m)) for m in melds) >= self.sizes[p]:
@@ -366,7 +356,7 @@ class Round(Narrated, TableOps):
                 if r.notice_prob < 1.0 and uniform(self.rng) >= r.notice_prob:
                     continue
                 seat = self.seats[q]
-                if policy.decide_claim(seat.sid, seat.prm, q, self.hands[q], card, self.rng):
+                if policy.ask("claim", seat, q, self.hands[q], self.opened, self.sizes, card, self.rng):
                     claimants.append(q)
             if not claimants:
                 return False
@@ -377,12 +367,11 @@ class Round(Narrated, TableOps):
             self.claims += 1
             self.trace(EV_CLAIM, q, card, len(claimants))
             self.say(f"  P{q} claims {name(card)} (claimants: {', '.join(f'P{x}' for x in claimants)})")
-            k = policy.decide_layoff(seat.sid, seat.prm, q, self.hands[q], moves, len(moves), True, self.rng)
-            assert 0 <= k < len(moves), "a forced lay-off must pick a listed move"
+            k = policy.ask("layoff", seat, q, self.hands[q], self.opened, self.sizes,
+                           moves, len(moves), True, self.rng)
             self.apply_move(q, moves[k])
             fits = self.fits()
-            card = policy.decide_discard(seat.sid, seat.prm, q, self.hands[q], fits, False, self.opened, self.sizes,
-                                         self.rng)
+            card = policy.ask("discard", seat, q, self.hands[q], self.opened, self.sizes, fits, False, self.rng)
             self.do_discard(q, card)
             if self.sizes[q] == 0:
                 self.winner, self.outcome = q, OUT_CLAIM  # R11, scored as R13
@@ -394,7 +383,7 @@ class Round(Narrated, TableOps):
         """The race policy (rule R10, ``race_policy``) among several claimants (listed in turn order from the
         discarder's next): :func:`simulator.core.reference.race`."""
         return claimants[race(self.r.race_policy, len(claimants),
-                              lambda i: policy.speed(self.seats[claimants[i]].sid, self.seats[claimants[i]].prm),
+                              lambda i: policy.ask("speed", self.seats[claimants[i]], claimants[i]),
                               self.rng)]
 
     # ------------------------------------------------------------------ the round

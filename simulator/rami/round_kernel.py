@@ -2,7 +2,7 @@
 
 Each function names the ``Round`` method it mirrors, follows it step for step and draws the same random numbers
 in the same order. Arguments: ``rules`` (a record of :data:`~simulator.rami.rules.KERNEL_RULES`), ``seats``
-(:class:`~simulator.rami.kernel_state.Seats`), ``state`` / ``scratch`` (the block's
+(:class:`~simulator.core.user_table.KernelSeats`), ``state`` / ``scratch`` (the block's
 :class:`~simulator.rami.kernel_state.RoundState` / :class:`~simulator.rami.kernel_state.Scratch`; the random
 stream is ``state.rng``). Table and solver steps are in :mod:`simulator.rami.table_kernel`.
 """
@@ -73,7 +73,7 @@ def _reshuffle(state):
 @njit(refcount=False)
 def _forced_layoff(p, moves, n, seats, state):
     """A lay-off the strategy must pick among the ``n`` rows of ``moves`` (a taken, claimed or swapped card)."""
-    k = decide_layoff(seats.ids[p], seats.params[p], p, state.hands[p], moves, n, True, state.rng)
+    k = decide_layoff(seats, p, state.hands[p], state.opened, state.sizes, moves, n, True, state.rng)
     apply_move(p, moves[k], state)
 
 
@@ -97,7 +97,7 @@ def _layoff_phase(p, rules, seats, state, scratch):
         n = legal_moves(p, rules, state, scratch)
         if n == 0:
             return
-        k = decide_layoff(seats.ids[p], seats.params[p], p, state.hands[p], moves, n, False, state.rng)
+        k = decide_layoff(seats, p, state.hands[p], state.opened, state.sizes, moves, n, False, state.rng)
         if k < 0:
             return
         _do_move(p, moves[k], rules, seats, state, scratch)
@@ -181,8 +181,8 @@ def _draw(p, first_turn, rules, seats, state, scratch):
     else:
         nd = scalars[SCALAR.n_discard]
         top = np.int64(state.discard[nd - 1]) if nd > 0 else -1
-        src = decide_draw(seats.ids[p], seats.params[p], p, state.hands[p], top, state.opened[p] != 0, can_take,
-                          take_points, state.own_turns[p], scalars[SCALAR.n_stock], state.rng)
+        src = decide_draw(seats, p, state.hands[p], state.opened, state.sizes, top, can_take, take_points,
+                          state.own_turns[p], scalars[SCALAR.n_stock], state.rng)
     if src == DRAW_DISCARD:
         _take_discard(p, rules, seats, state, scratch)
     else:
@@ -211,8 +211,8 @@ def _unopened_phase(p, rules, seats, state, scratch):
     copy_hand(state.hands, p, scratch.counts)
     can_open, points, n = opening_melds(scratch.counts, rules, scratch)
     sec, n_sec, last = rami_sec_plan(p, rules, state, scratch)
-    choice = decide_open(seats.ids[p], seats.params[p], p, state.hands[p], points, can_open, sec, state.own_turns[p],
-                         state.scalars[SCALAR.n_stock], state.opened, state.sizes, state.rng)
+    choice = decide_open(seats, p, state.hands[p], state.opened, state.sizes, points, can_open, sec,
+                         state.own_turns[p], state.scalars[SCALAR.n_stock], state.rng)
     if choice == OPEN_SEC:
         _lay_rami_sec(p, n_sec, rules, state, scratch)
         return last
@@ -224,7 +224,7 @@ def _unopened_phase(p, rules, seats, state, scratch):
 @njit(refcount=False)
 def _lay_phase(p, rules, seats, state, scratch):
     """Round.lay_phase (R8, R11)."""
-    plan = decide_lay(seats.ids[p], seats.params[p], p, state.hands[p], state.rng)
+    plan = decide_lay(seats, p, state.hands[p], state.opened, state.sizes, state.rng)
     if plan == LAY_NONE:
         return
     counts, out = scratch.counts, scratch.laydown
@@ -265,11 +265,11 @@ def _race(n, rules, seats, claimants, rng):
         return claimants[below(rng, n)]
     total = 0.0
     for i in range(n):
-        total += speed(seats.ids[claimants[i]], seats.params[claimants[i]])
+        total += speed(seats, claimants[i])
     u = uniform(rng) * total
     reached = 0.0
     for i in range(n):
-        reached += speed(seats.ids[claimants[i]], seats.params[claimants[i]])
+        reached += speed(seats, claimants[i])
         if u < reached:
             return claimants[i]
     return claimants[n - 1]
@@ -290,7 +290,7 @@ def _claimants(p, card, rules, seats, state, claimants):
             continue
         if notice < 1.0 and uniform(state.rng) >= notice:
             continue
-        if decide_claim(seats.ids[q], seats.params[q], q, state.hands[q], card, state.rng):
+        if decide_claim(seats, q, state.hands[q], state.opened, state.sizes, card, state.rng):
             claimants[nc] = q
             nc += 1
     return nc
@@ -317,8 +317,8 @@ def _claim_window(p, card, rules, seats, state, scratch):
         fold(state.trace, EV_CLAIM, q, card, nc)
         _forced_layoff(q, moves, n_moves, seats, state)
         fits(state, scratch)
-        card = np.int64(decide_discard(seats.ids[q], seats.params[q], q, state.hands[q], scratch.fits, False,
-                                       state.opened, state.sizes, state.rng))
+        card = np.int64(decide_discard(seats, q, state.hands[q], state.opened, state.sizes, scratch.fits, False,
+                                       state.rng))
         _do_discard(q, card, state)
         if state.sizes[q] == 0:
             scalars[SCALAR.winner] = q
@@ -362,8 +362,8 @@ def _turn(p, first_turn, rules, seats, state, scratch):
         card = sec_discard
     else:
         fits(state, scratch)
-        card = np.int64(decide_discard(seats.ids[p], seats.params[p], p, state.hands[p], scratch.fits,
-                                       rules.playable_discard == PLAYABLE.forbidden, state.opened, sizes, state.rng))
+        card = np.int64(decide_discard(seats, p, state.hands[p], state.opened, sizes, scratch.fits,
+                                       rules.playable_discard == PLAYABLE.forbidden, state.rng))
     _do_discard(p, card, state)
     if sizes[p] == 0:
         return _going_out(p, laid_before, rules, state)

@@ -1,76 +1,102 @@
-"""One entry point per Rami decision, dispatching on the strategy's integer kernel id.
+"""One entry point per Rami decision: the built-in families' dispatch on the kernel id, and the contract that
+sends a user's seat to its file (:mod:`simulator.core.decisions`).
 
-Built-in strategies are selected by id inside a cached kernel (a jitted strategy passed as an argument
-would defeat numba's on-disk cache). The reference engine and the future kernel call these same functions,
-so a strategy behaves identically in both; each receives only the deciding player's information set
-(:mod:`strategies.rami.views`). Random strategies draw from the game's own stream ``rng``.
+``builtin_<name>(sid, prm, *engine_args)`` answers for the built-in families (inlined into the kernel, a jitted
+strategy passed as an argument would defeat numba's on-disk cache). ``decide_<name>(seats, me, *rest)`` is what
+the numba engine calls, :func:`ask` what the reference engine calls: both go to the built-ins for a built-in id
+and to the user's file otherwise, and check the answer against the contract (:mod:`strategies.rami.contract`,
+:mod:`strategies.rami.answers`). Each decision receives only the deciding player's information set
+(:mod:`strategies.rami.views`); random strategies draw from the game's own stream ``rng``.
 
 Decisions, in the order of a turn (R4):
 
-* ``decide_draw`` → ``DRAW_STOCK`` / ``DRAW_DISCARD`` (the latter only when ``can_take``);
-* ``decide_open`` (unopened) → ``OPEN_NONE`` / ``OPEN_OPEN`` (lay the best opening) / ``OPEN_SEC`` (go out);
-* ``decide_lay`` (opened) → ``LAY_NONE`` / ``LAY_ALL`` / ``LAY_KEEP_JOKERS`` (the least-left lay-down);
-* ``decide_layoff`` → an index into the legal ``moves`` or -1 to stop (never -1 when ``forced``);
-* ``decide_discard`` → a card id held in hand;
-* ``decide_claim`` (R10, out of turn) → whether to claim a playable discard;
+* ``draw`` → ``DRAW_STOCK`` / ``DRAW_DISCARD`` (the latter only when ``can_take``);
+* ``open`` (unopened) → ``OPEN_NONE`` / ``OPEN_OPEN`` (lay the best opening) / ``OPEN_SEC`` (go out);
+* ``lay`` (opened) → ``LAY_NONE`` / ``LAY_ALL`` / ``LAY_KEEP_JOKERS`` (the least-left lay-down);
+* ``layoff`` → an index into the legal ``moves`` or -1 to stop (never -1 when ``forced``);
+* ``discard`` → a card id held in hand;
+* ``claim`` (R10, out of turn) → whether to claim a playable discard;
 * ``speed`` → the reaction rate in claim races.
-
-Each entry point takes the deciding player's information set as separate arguments (up to twelve): they are
-the strategy contract (what a strategy may look at, checked by the information-set tests), the same in both
-engines; the first three are always ``sid`` (kernel id), ``params`` (the seat's parameter array, indexed by
-each family's ``PARAM`` record) and ``me``.
 """
 
 from __future__ import annotations
 
+from simulator.core.decisions import Contract, ReferenceDispatch, compiled_decision
 from simulator.core.jit import njit
-from strategies.rami import opening, random_play
+from simulator.rami.codes import DRAW_STOCK, LAY_NONE, OPEN_NONE
+from strategies.rami import answers, opening, random_play
+from strategies.rami.contract import ARG_TYPES, DECISIONS, PlayerView
 
 RANDOM, OPENING = 0, 1
+BUILTIN_IDS = (RANDOM, OPENING)
 
 
 @njit(refcount=False)
-def decide_draw(sid, params, me, hand_me, top, opened_me, can_take, take_points, own_turn, stock_n, rng):
+def builtin_draw(sid, prm, me, hand_me, opened, sizes, top, can_take, take_points, own_turn, stock_n, rng):
     if sid == RANDOM:
-        return random_play.draw(params, can_take, rng)
-    return opening.draw(params, opened_me, can_take, take_points, own_turn, stock_n)
+        return random_play.draw(prm, can_take, rng)
+    return opening.draw(prm, opened[me] != 0, can_take, take_points, own_turn, stock_n)
 
 
 @njit(refcount=False)
-def decide_open(sid, params, me, hand_me, points, can_open, can_sec, own_turn, stock_n, opened, sizes, rng):
+def builtin_open(sid, prm, me, hand_me, opened, sizes, points, can_open, can_sec, own_turn, stock_n, rng):
     if sid == RANDOM:
-        return random_play.open_(params, can_open, can_sec, rng)
-    return opening.open_(params, points, can_open, can_sec, own_turn, stock_n)
+        return random_play.open_(prm, can_open, can_sec, rng)
+    return opening.open_(prm, points, can_open, can_sec, own_turn, stock_n)
 
 
 @njit(refcount=False)
-def decide_lay(sid, params, me, hand_me, rng):
+def builtin_lay(sid, prm, me, hand_me, opened, sizes, rng):
     if sid == RANDOM:
-        return random_play.lay(params, rng)
-    return opening.lay(params)
+        return random_play.lay(prm, rng)
+    return opening.lay(prm)
 
 
 @njit(refcount=False)
-def decide_layoff(sid, params, me, hand_me, moves, n_moves, forced, rng):
+def builtin_layoff(sid, prm, me, hand_me, opened, sizes, moves, n_moves, forced, rng):
     if sid == RANDOM:
-        return random_play.layoff(params, n_moves, forced, rng)
-    return opening.layoff(params, moves, n_moves, forced)
+        return random_play.layoff(prm, n_moves, forced, rng)
+    return opening.layoff(prm, moves, n_moves, forced)
 
 
 @njit(refcount=False)
-def decide_discard(sid, params, me, hand_me, fits, forbid_fits, opened, sizes, rng):
+def builtin_discard(sid, prm, me, hand_me, opened, sizes, fits, forbid_fits, rng):
     if sid == RANDOM:
-        return random_play.discard(params, hand_me, fits, forbid_fits, rng)
-    return opening.discard(params, hand_me, fits)
+        return random_play.discard(prm, hand_me, fits, forbid_fits, rng)
+    return opening.discard(prm, hand_me, fits)
 
 
 @njit(refcount=False)
-def decide_claim(sid, params, me, hand_me, card, rng):
+def builtin_claim(sid, prm, me, hand_me, opened, sizes, card, rng):
     if sid == RANDOM:
-        return random_play.claim(params, rng)
+        return random_play.claim(prm, rng)
     return True
 
 
 @njit(refcount=False)
-def speed(sid, params):
-    return params[random_play.PARAM.speed] if sid == RANDOM else params[opening.PARAM.speed]
+def builtin_speed(sid, prm):
+    return prm[random_play.PARAM.speed] if sid == RANDOM else prm[opening.PARAM.speed]
+
+
+BUILTIN = {name: globals()[f"builtin_{name}"] for name in DECISIONS}
+CONTRACT = Contract(
+    game="rami", decisions=DECISIONS, builtin=BUILTIN, builtin_ids=BUILTIN_IDS, describe=answers.describe,
+    view=PlayerView, arg_types=ARG_TYPES,
+    env={"PlayerView": PlayerView, "legal_draw": answers.legal_draw, "legal_open": answers.legal_open,
+         "legal_lay": answers.legal_lay, "legal_layoff": answers.legal_layoff, "legal_discard": answers.legal_discard,
+         "legal_rate": answers.legal_rate, "layoff_fallback": answers.layoff_fallback,
+         "first_legal_discard": answers.first_legal_discard, "DRAW_STOCK": DRAW_STOCK, "OPEN_NONE": OPEN_NONE,
+         "LAY_NONE": LAY_NONE},
+)
+
+decide_draw = compiled_decision(CONTRACT, "draw")
+decide_open = compiled_decision(CONTRACT, "open")
+decide_lay = compiled_decision(CONTRACT, "lay")
+decide_layoff = compiled_decision(CONTRACT, "layoff")
+decide_discard = compiled_decision(CONTRACT, "discard")
+decide_claim = compiled_decision(CONTRACT, "claim")
+speed = compiled_decision(CONTRACT, "speed")
+
+REFERENCE = ReferenceDispatch(CONTRACT)
+ask = REFERENCE.ask
+checked = REFERENCE.checked

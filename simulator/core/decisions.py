@@ -1,0 +1,237 @@
+"""A game's strategy contract made executable: each decision dispatched to the built-in families or to a user's
+file, its answer cast and checked, the same way in both engines.
+
+A game declares its decisions as :class:`Decision` records (``strategies/<g>/contract.py``) and hands a
+:class:`Contract` to this module: the built-in dispatch per decision (``builtin(sid, prm, *engine_args)``, numba,
+inlined), the names its checks and fallbacks use, and how a fault record reads as a line.
+
+* :func:`compiled_decision` builds the kernel's ``decide_<name>(seats, me, *rest)``: built-in ids (below
+  :data:`~simulator.core.game.USER_KERNEL_BASE`) go to the inlined built-ins; a user's seat goes through the run's
+  function table (:mod:`simulator.core.user_table`): the call builds the player's view, calls the file's
+  function through its pointer, casts its answer, checks it, records a fault and plays the fallback when it is
+  illegal. The kernel is the same for every strategy file, so it is compiled and cached once.
+* :class:`ReferenceDispatch` is the same in Python for the reference engine: every seat's answer, built-in or
+  not, is cast and checked, and an illegal one raises :class:`~simulator.core.faults.StrategyError` at once.
+"""
+
+from __future__ import annotations
+
+import inspect
+import types
+from dataclasses import dataclass
+from typing import Callable
+
+import numba
+import numpy as np
+from numba.core.dispatcher import Dispatcher
+from numba.extending import overload
+
+from simulator.core.faults import StrategyError, new_fault, raise_fault
+from simulator.core.game import USER_KERNEL_BASE
+from simulator.core.user_table import decision_signature, function_loader
+
+
+@dataclass(frozen=True)
+class Decision:
+    """One decision: the engines' arguments after ``(sid, prm)`` (``engine_args``), the user function's argument
+    list as the expression the dispatch calls it with (``user_call``; ``view`` in ``user_signature``) and what it
+    answers. ``kind`` is the answer's type (``int``, ``bool``, ``float``, or ``estimate`` for a ``(float, int)``
+    pair); ``check`` the legality test of the answer ``a`` (``None``: every answer is legal) and ``fallback`` the
+    legal answer the compiled engine plays after recording a fault, so that the block finishes before the run
+    stops. ``legal`` says in words what ``check`` accepts; ``default`` is the default strategy's answer as a
+    user's file writes it (the body ``cardsim new-strategy`` generates)."""
+
+    engine_args: tuple[str, ...]
+    user_call: str
+    answers: str
+    kind: str = "int"
+    check: str | None = None
+    fallback: str | None = None
+    legal: str = "any answer"
+    default: str = ""
+    view_call: str = ""  # the expression in user_call that builds the view (user_signature shows it as "view")
+
+    @property
+    def user_signature(self) -> str:
+        return self.user_call.replace(self.view_call, "view") if self.view_call else self.user_call
+
+    @property
+    def rest(self) -> tuple[str, ...]:
+        """The engine arguments after the deciding seat ``me`` (the dispatch takes ``seats, me, *rest``)."""
+        return self.engine_args[1:] if self.engine_args[:1] == ("me",) else self.engine_args
+
+
+@dataclass(frozen=True)
+class Contract:
+    """What :mod:`simulator.core.decisions` needs of a game: its ``decisions``, the built-in dispatch of each
+    (``builtin[name]``, an inlined numba function of ``(sid, prm, *engine_args)``), the kernel ids of its built-in
+    families, the names its user calls, checks and fallbacks use (``env``: the view type, the ``legal_*``
+    checks, constants), ``describe(fault, label)``, the line of a fault record, the ``view`` class (a
+    ``NamedTuple``) and ``arg_types``: the numba type of each engine argument, as the kernel passes it, from which
+    the signature of a user's functions follows (:func:`simulator.core.user_table.decision_signature`)."""
+
+    game: str
+    decisions: dict[str, Decision]
+    builtin: dict[str, Callable]
+    builtin_ids: tuple[int, ...]
+    env: dict
+    describe: Callable[[np.ndarray, str], str]
+    view: type
+    arg_types: dict
+
+
+_CAST = {"int": "np.int64", "bool": "bool", "float": "np.float64", "estimate": ""}
+
+
+def compiled_decision(contract: Contract, name: str):
+    """The kernel's ``decide_<name>(seats, me, *rest)`` (numba, inlined): see the module docstring."""
+    decision = contract.decisions[name]
+    builtin = contract.builtin[name]
+    index = list(contract.decisions).index(name)
+    builtin_args = "".join(", " + a for a in decision.engine_args)
+    rest = "".join(", " + a for a in decision.rest)
+    user_args = ("user", "sid", "prm", "fault", "me") + decision.rest
+    namespace: dict = {}
+    exec(f"def decide_{name}({', '.join(user_args)}):\n    raise NotImplementedError('compiled engine only')",
+         namespace)
+    stub = namespace[f"decide_{name}"]
+    env = {"builtin": builtin, "np": np, "USER_KERNEL_BASE": USER_KERNEL_BASE,
+           "load": function_loader(decision_signature(contract, name)), **contract.env}
+    lines = [f"def through_table({', '.join(user_args)}):",
+             "    k = sid - USER_KERNEL_BASE",
+             f"    function = load(user[{index}, k, 0], user[{index}, k, 1], user[{index}, k, 2])",
+             f"    a = {_CAST[decision.kind]}(function({decision.user_call}))"]
+    if decision.check:
+        lines += [f"    if not {decision.check}:", f"        a = {decision.fallback}"]
+    lines.append("    return a")
+    exec("\n".join(lines), env)
+    exec(f"def builtin_only({', '.join(user_args)}):\n    return builtin(sid, prm{builtin_args})", env)
+
+    def typer(user, sid, prm, fault, me, *args):
+        """Without file strategies (``user`` is the 1-d ``NO_TABLE``) the call is the built-ins' (never reached:
+        the kernel sends built-in ids there first), so nothing of the table is compiled; else the call through
+        the table."""
+        return env["builtin_only"] if user.ndim == 1 else env["through_table"]
+
+    typer.__signature__ = inspect.Signature(
+        [inspect.Parameter(n, inspect.Parameter.POSITIONAL_OR_KEYWORD) for n in user_args])
+    overload(stub, jit_options={"_nrt": False})(typer)
+    # The built-in families stay on the inlined path; only a user's seat takes the overload's call. (An overload
+    # inlined with inline="always" mis-compiled Kamoul's snap window loop in numba 0.68: the engines disagreed
+    # under snap_chain + snap_others.)
+    kernel_env = {"builtin": builtin, "user": stub, "USER_KERNEL_BASE": USER_KERNEL_BASE}
+    exec(f"def decide_{name}(seats, me{rest}):\n"
+         f"    sid = seats.sids[me]\n"
+         f"    if sid < USER_KERNEL_BASE:\n"
+         f"        return builtin(sid, seats.prm[me]{builtin_args})\n"
+         f"    return user(seats.user, sid, seats.prm[me], seats.fault, me{rest})", kernel_env)
+    return numba.njit(inline="always", _nrt=False, nogil=True)(kernel_env[f"decide_{name}"])
+
+
+def _as_int(a):
+    if type(a) is int:
+        return a
+    if isinstance(a, (bool, np.bool_)) or not isinstance(a, (int, np.integer, float, np.floating)) or a != int(a):
+        raise TypeError(a)
+    return int(a)
+
+
+def _as_bool(a):
+    if type(a) is bool:
+        return a
+    if not isinstance(a, (bool, np.bool_, int, np.integer)) or a not in (0, 1):
+        raise TypeError(a)
+    return bool(a)
+
+
+def _as_float(a):
+    if type(a) is float:
+        return a
+    if isinstance(a, (bool, np.bool_)) or not isinstance(a, (int, np.integer, float, np.floating)):
+        raise TypeError(a)
+    return float(a)
+
+
+def _as_estimate(pair):
+    total, unknown = pair
+    return _as_float(total), _as_int(unknown)
+
+
+_CASTS = {"int": _as_int, "bool": _as_bool, "float": _as_float, "estimate": _as_estimate}
+_KIND_NAMES = {"int": "an integer", "bool": "True or False", "float": "a number", "estimate": "a (float, int) pair"}
+
+
+def python_twin(value, _twins: dict = {}):  # noqa: B006  (the memo of twins, shared on purpose)
+    """A numba dispatcher's plain-Python function whose calls to other dispatchers go to their twins too (a call
+    from Python into compiled code costs microseconds of argument unboxing, which the reference engine's checks
+    would pay on every answer); any other value as it is."""
+    if not isinstance(value, Dispatcher):
+        return value
+    original = value.py_func
+    twin = _twins.get(original)
+    if twin is None:
+        namespace = dict(original.__globals__)
+        twin = _twins[original] = types.FunctionType(original.__code__, namespace, original.__name__,
+                                                     original.__defaults__, original.__closure__)
+        for name in original.__code__.co_names:
+            if isinstance(namespace.get(name), Dispatcher):
+                namespace[name] = python_twin(namespace[name])
+    return twin
+
+
+class ReferenceDispatch:
+    """The reference engine's decisions for ``contract``: :meth:`ask` answers from the seat's built-in family or
+    file, :meth:`checked` casts and checks any answer (also a scripted one, in tests). Each decision's call, cast
+    and check is one generated Python function (the reference engine asks tens of thousands of times a second)."""
+
+    def __init__(self, contract: Contract):
+        self.contract = contract
+        self._fault = new_fault()  # reused: a check writes it only on the illegal answer that stops the run
+        self._ask = {name: self._generated(name, "ask") for name in contract.decisions}
+        self._checked = {name: self._generated(name, "checked") for name in contract.decisions}
+
+    def ask(self, name: str, seat, me: int, *rest):
+        """Decision ``name`` for ``seat`` (a :class:`~simulator.core.game.Seat`) at seat index ``me``."""
+        return self._ask[name](seat, me, *rest)
+
+    def checked(self, name: str, seat, me: int, answer, *rest):
+        """``answer`` cast to decision ``name``'s type, if legal; else :class:`StrategyError` naming the
+        strategy, the seat, the decision, the answer and what was legal."""
+        return self._checked[name](seat, me, answer, *rest)
+
+    def _unknown(self, seat):
+        raise ValueError(f"kernel id {seat.sid} is no {self.contract.game} strategy family")
+
+    def _wrong_type(self, name: str, seat, me: int, answer):
+        decision = self.contract.decisions[name]
+        raise StrategyError(f"strategy {seat.label or f'kernel id {seat.sid}'!r} (seat {me}) answered {name} with "
+                            f"{answer!r}, which is not {_KIND_NAMES[decision.kind]}; the answer is "
+                            f"{decision.answers}") from None
+
+    def _illegal(self, seat, me: int):
+        fault = self._fault.copy()
+        self._fault[:] = 0
+        raise_fault(fault, {me: seat.label or f"kernel id {seat.sid}"}, self.contract.describe)
+
+    def _generated(self, name: str, which: str):
+        """``ask(seat, me, *rest)`` or ``checked(seat, me, a, *rest)`` for decision ``name``, in plain Python: the
+        arguments, cast and check of the compiled dispatch (the checks as :func:`python_twin` s)."""
+        decision = self.contract.decisions[name]
+        env = {"BUILTIN": self.contract.builtin[name], "BUILTIN_IDS": self.contract.builtin_ids, "np": np,
+               "cast": _CASTS[decision.kind], "fault": self._fault, "dispatch": self,
+               **{k: python_twin(v) for k, v in self.contract.env.items()}}
+        builtin_args = "".join(", " + a for a in decision.engine_args)
+        rest = "".join(", " + a for a in decision.rest)
+        check = f"    if not {decision.check}:\n        dispatch._illegal(seat, me)\n" if decision.check else ""
+        answer = ("    prm = seat.prm\n"
+                  "    if seat.user is None:\n"
+                  "        if seat.sid not in BUILTIN_IDS:\n"
+                  "            dispatch._unknown(seat)\n"
+                  f"        a = BUILTIN(seat.sid, prm{builtin_args})\n"
+                  "    else:\n"
+                  f"        a = seat.user.functions[{name!r}]({decision.user_call})\n") if which == "ask" else ""
+        head = f"def {which}(seat, me{rest}):\n" if which == "ask" else f"def {which}(seat, me, a{rest}):\n"
+        exec(head + answer + "    try:\n        a = cast(a)\n"
+             "    except (TypeError, ValueError, OverflowError):\n"
+             f"        dispatch._wrong_type({name!r}, seat, me, a)\n" + check + "    return a\n", env)
+        return env[which]

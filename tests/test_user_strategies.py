@@ -1,0 +1,242 @@
+"""Strategies from users' files: loading and validation, the spec's record of the file, both engines, the CLI,
+and the compiled kernel's cache keyed by the file's content."""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import re
+import shutil
+import textwrap
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+import cli
+import simulator.games  # noqa: F401
+from simulator.core.errors import SpecError
+from simulator.core.game import kernel_seats, seats_of
+from simulator.core.spec import RunSpec, build_spec
+from simulator.kamoul.engine import raw_kernel, raw_reference
+from strategies.kamoul.answers import D, StrategyError
+from strategies.kamoul.policy import HEURISTIC
+
+ROOT = Path(__file__).resolve().parents[1]
+EXAMPLES = ROOT / "examples"
+COPY = f"{EXAMPLES}/kamoul_balanced_copy.py:balanced-copy"
+NEVER_CONTRE = f"{EXAMPLES}/kamoul_never_contre.py:never-contre"
+MISBEHAVING = f"{ROOT}/tests/strategies/kamoul_misbehaving.py:misbehaving"
+# one seating for most compiled tests of this file (the misbehaving seat's `bad` parameter is data, so each
+# decision's fault runs on the same functions)
+SEATING = [COPY, NEVER_CONTRE, "random", "aggressive", MISBEHAVING]
+pytestmark = pytest.mark.xdist_group("user-strategies")
+
+
+def spec_of(strategies, n=1, **kw):
+    return build_spec("kamoul", n=n, seed=11, players=max(len(strategies), 2), strategies=strategies, **kw)
+
+
+def test_a_file_copy_of_balanced_plays_the_built_in_rows_and_both_engines_agree():
+    spec = spec_of(SEATING)
+    seats = kernel_seats(seats_of(spec))
+    builtin = seats._replace(sids=np.array([HEURISTIC, *seats.sids[1:]]))  # seat 0: the built-in balanced
+    fast = raw_kernel(spec, 0, 400)
+    same = raw_kernel(spec, 0, 400, seats=builtin)
+    for key in fast:  # the copy is the built-in, decision for decision: every row, estimate and trace
+        assert np.array_equal(fast[key], same[key], equal_nan=key == "estimates"), key
+    ref = raw_reference(spec, 0, 400)
+    for key in fast:
+        assert np.array_equal(fast[key], ref[key], equal_nan=key == "estimates"), key
+
+
+@pytest.mark.parametrize("options", [{"snap_chain": "true", "snap_others": "true", "race_policy": "uniform"},
+                                     {"false_call_mode": "tamalou", "swap_scope": "own_vs_opponent",
+                                      "discard_pick_face_up": "true", "swap_observed_prob": "0.5"}])
+def test_the_engines_agree_with_file_strategies_under_other_rules(options):
+    spec = spec_of(SEATING, options=options)
+    fast, ref = raw_kernel(spec, 1000, 1600), raw_reference(spec, 1000, 1600)
+    for key in fast:
+        assert np.array_equal(fast[key], ref[key], equal_nan=key == "estimates"), key
+
+
+def test_never_contre_never_contres_and_calls_only_on_a_known_low_layout():
+    spec = spec_of(SEATING, options={"min_turns_before_call": "0"})
+    raw = raw_kernel(spec, 0, 3000)
+    from simulator.kamoul.records import column_names
+
+    cols = column_names("hands", len(SEATING))
+    hands = raw["hands"]
+    caller = hands[:, cols.index("caller")]
+    assert (caller == 1).sum() > 50  # it does call
+    # its calls are made on a fully known layout worth at most call_at = 2
+    unknown = hands[:, cols.index("call_unknown")]
+    estimate = raw["estimates"]
+    assert (unknown[caller == 1] == 0).all() and (estimate[caller == 1] <= 2.0).all()
+    assert (hands[:, cols.index("contre_seats")] & 2 == 0).all()  # seat 1 never contres
+    assert (hands[:, cols.index("contre_seats")] & 8 != 0).sum() > 0  # while aggressive (seat 3) does
+
+
+def test_the_spec_records_the_file_and_its_hash_and_refuses_a_changed_file(tmp_path):
+    path = tmp_path / "mine.py"
+    shutil.copy(EXAMPLES / "kamoul_balanced_copy.py", path)
+    spec = spec_of([f"{path}:balanced-copy:call_threshold=2"])
+    stored = spec.to_dict()["strategies"][0]
+    assert stored["source"] == str(path.resolve()) and len(stored["sha256"]) == 64
+    assert stored["label"] == "balanced-copy:call_threshold=2.0"
+    assert RunSpec.from_dict(json.loads(spec.to_json())) == spec
+    path.write_text(path.read_text() + "\n# edited\n")
+    with pytest.raises(SpecError, match="has changed since"):
+        RunSpec.from_dict(json.loads(spec.to_json()))
+
+
+@pytest.mark.parametrize("text, match", [
+    ("nowhere/none.py:x", "is not a file"),
+    (f"{EXAMPLES}/kamoul_never_contre.py:nope", "'nope' is not a strategy of kamoul_never_contre.py"),
+    (f"{EXAMPLES}/kamoul_never_contre.py:never-contre:call_at=99", "call_at"),
+])
+def test_a_bad_strategy_reference_is_one_clear_error(text, match):
+    with pytest.raises(SpecError, match=match):
+        spec_of([text])
+
+
+def _write(tmp_path, body: str, name="bad.py") -> Path:
+    path = tmp_path / name
+    path.write_text(textwrap.dedent(body))
+    return path
+
+
+def test_a_file_missing_decisions_or_for_another_game_is_refused(tmp_path):
+    missing = _write(tmp_path, """
+        from simulator.core.user_strategies import strategy
+        from strategies.kamoul.heuristic import PARAMS
+        S = strategy(game="kamoul", name="half", params=PARAMS, doc="", turn=lambda *a: 2)
+    """)
+    with pytest.raises(SpecError, match="decisions: .*peeks.* are missing"):
+        spec_of([f"{missing}:half"])
+    other = _write(tmp_path, """
+        from simulator.core.user_strategies import strategy
+        from strategies.kamoul.heuristic import PARAMS
+        S = strategy(game="rami", name="x", params=PARAMS, doc="")
+    """, "other.py")
+    with pytest.raises(SpecError, match="game: 'rami' is another game"):
+        spec_of([f"{other}:x"])
+    broken = _write(tmp_path, "import no_such_module_here\n", "broken.py")
+    with pytest.raises(SpecError, match="fails to load"):
+        spec_of([f"{broken}:x"])
+
+
+PLAIN_PYTHON = """
+    from simulator.core.user_strategies import strategy
+    from simulator.kamoul.codes import ACT_STOCK
+    from strategies.kamoul.heuristic import PARAMS
+
+
+    def turn(prm, view, top, can_call, can_contre, can_take, cum_me, au_ge, rng):
+        return ACT_STOCK  # never calls, never takes: draws every turn
+
+
+    def peeks(prm, view, n, rng, out):
+        k = 0
+        for s in range(view.nslots[view.me]):
+            if k < n and view.occ[view.me, s]:
+                out[k] = s
+                k += 1
+        return k
+
+
+    def first_own(view):
+        for s in range(view.nslots[view.me]):
+            if view.occ[view.me, s]:
+                return s
+        return -1
+
+
+    S = strategy(game="kamoul", name="drawer", params=PARAMS, doc="always draws, keeps nothing",
+                 peeks=peeks, turn=turn, take_slot=lambda prm, view, rng: first_own(view),
+                 keep=lambda prm, view, drawn, rng: -1, power=lambda *a: False, king_swap=lambda *a: False,
+                 snap=lambda *a: 0, estimate=lambda prm, view: (0.0, 0), forget=lambda prm: 0.0,
+                 memory_noise=lambda prm: 0.0, speed=lambda prm: 1.0)
+"""
+
+
+def run_cli(capsys, *args):
+    code = cli.main(list(args))
+    out = capsys.readouterr()
+    return code, out.out, out.err
+
+
+def test_a_plain_python_strategy_plays_on_the_reference_engine_and_the_cli_says_so(tmp_path, capsys):
+    path = _write(tmp_path, PLAIN_PYTHON, "drawer.py")
+    out = tmp_path / "run"
+    code, _, err = run_cli(capsys, "simulate", "kamoul", "-n", "40", "--seed", "3", "--players", "2", "--strategy",
+                           f"{path}:drawer", "--strategy", "balanced", "--out", str(out), "--quiet")
+    assert code == 0, err
+    assert err.count("plays on the reference engine") == 1
+    import polars as pl
+
+    hands = pl.read_parquet(out / "hands")
+    assert hands.height == 40 and (hands["caller"] != 0).all()  # seat 0 never calls
+    assert set(hands["strategy_0"]) == {"drawer"}
+
+
+def test_the_cli_runs_the_worked_example_in_simulate(tmp_path, capsys):
+    out = tmp_path / "sim"
+    code, _, err = run_cli(capsys, "simulate", "kamoul", "-n", "2000", "--seed", "3", "--players", "5",
+                           *sum((["--strategy", s] for s in SEATING), []), "--out", str(out), "--quiet")
+    assert code == 0, err
+    assert "reference engine" not in err
+    manifest = json.loads((out / "_manifest.json").read_text())
+    assert manifest["spec"]["strategies"][1]["sha256"] == hashlib.sha256(
+        (EXAMPLES / "kamoul_never_contre.py").read_bytes()).hexdigest()
+
+
+# each checked decision answered illegally by seat 4, with what the line must say of it (after "answered")
+ILLEGAL = [
+    ("peeks", {}, r"peeks with 3 positions, which is not a count between 0 and the positions allowed; "
+                  r"legal: at most 2 of own positions 0, 1, 2, 3"),
+    ("turn", {}, r"turn with 9, which is no action; legal: (\d \(\w+\), )?2 \(draw from the stock\)"),
+    ("take_slot", {}, r"take_slot with 99, which is not an own position holding a card; legal: own positions 0, 1, 2, 3$"),
+    ("keep", {}, r"keep with 99, which is not an own position holding a card; legal: own positions .* or -1 "
+                 r"\(discard the drawn card\)"),
+    ("power", {}, r"power with (peek own|peek opponent|blind swap|king look-and-swap) on P4 position 99.*, which names "
+                  r"a position holding no card; legal: pass, or "),
+    ("snap", {}, r"snap with 7, which is no snap kind; legal: 0 \(none\), 1 \(own cards\), 2 \(an opponent's card\)"),
+    ("forget", {}, r"forget with 1.5, which is not a probability in \[0, 1\]"),
+    ("memory_noise", {}, r"memory_noise with -0.25, which is not a probability in \[0, 1\]"),
+    ("speed", {"race_policy": "speed_weighted"}, r"speed with 0, which is not a rate > 0; legal: a finite rate > 0"),
+]
+
+
+@pytest.mark.parametrize("decision, options, says", ILLEGAL, ids=[case[0] for case in ILLEGAL])
+def test_an_illegal_answer_stops_both_engines_with_the_same_one_line(decision, options, says):
+    spec = spec_of([*SEATING[:-1], f"{MISBEHAVING}:bad={D[decision]}"], options=options)
+    with pytest.raises(StrategyError) as fast:
+        raw_kernel(spec, 0, 600)
+    with pytest.raises(StrategyError) as ref:
+        raw_reference(spec, 0, 600)
+    line = str(fast.value)
+    assert line == str(ref.value)  # the same first fault, in game order, described the same way
+    assert "\n" not in line and line.startswith(f"strategy 'misbehaving:bad={D[decision]}' (seat 4) answered ")
+    assert re.search(says, line), line
+
+
+def test_the_legal_misbehaving_seat_plays_and_the_cli_stops_an_illegal_one_with_exit_2(tmp_path, capsys):
+    args = ["simulate", "kamoul", "-n", "300", "--seed", "3", "--players", "5", "--quiet",
+            *sum((["--strategy", s] for s in SEATING[:-1]), [])]
+    code, _, err = run_cli(capsys, *args, "--strategy", MISBEHAVING, "--out", str(tmp_path / "fine"))
+    assert code == 0, err
+    code, out, err = run_cli(capsys, *args, "--strategy", f"{MISBEHAVING}:bad={D['keep']}",
+                             "--out", str(tmp_path / "bad"))
+    assert code == 2 and "Traceback" not in err and "Traceback" not in out
+    assert err.strip().count("\n") == 0 and "answered keep with 99" in err
+
+
+def test_a_plain_python_strategy_that_answers_illegally_or_with_a_wrong_type_is_stopped(tmp_path):
+    for body, says in [("return 9", "answered turn with 9, which is no action"),
+                       ("return 'stock'", "answered turn with 'stock', which is not an integer; the answer is K4")]:
+        path = _write(tmp_path, PLAIN_PYTHON.replace("return ACT_STOCK  # never calls, never takes: draws every turn",
+                                                     body), "drawer.py")
+        spec = spec_of([f"{path}:drawer", "balanced"])
+        with pytest.raises(StrategyError, match=re.escape(says)):
+            raw_reference(spec, 0, 5)
