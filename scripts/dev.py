@@ -3,6 +3,7 @@
 
     python3 scripts/dev.py main    # venv + install, then the default study (when to call Kamoul) -> runs/kamoul-call
     python3 scripts/dev.py test    # venv + install, then the whole test suite
+    python3 scripts/dev.py test --fast   # the fast tier: every test not marked slow (under 4 minutes)
 """
 
 from __future__ import annotations
@@ -112,7 +113,10 @@ def tests() -> None:
     # compiling the same code twice in parallel
     warm_up()
     # loadgroup: tests marked xdist_group("dask") share one test worker, hence one Dask LocalCluster
-    run(str(BIN / "python"), "-m", "pytest", "-q", "-n", "2", "--dist", "loadgroup", *sys.argv[2:])
+    args = sys.argv[2:]
+    if "--fast" in args:  # the tier to iterate with: unit and rule tests, the short agreement windows
+        args = ["-m", "not slow", *(a for a in args if a != "--fast")]
+    run(str(BIN / "python"), "-m", "pytest", "-q", "-n", "2", "--dist", "loadgroup", *args)
 
 
 if __name__ == "__main__":

@@ -94,6 +94,7 @@ def wait_for_lock(out: Path, timeout=60.0):
     pytest.fail("the first writer did not start in time")
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("second_chunk", [6, 5], ids=["same-chunk-size", "different-chunk-size"])
 def test_two_writers_on_one_directory_exactly_one_runs(tmp_path, second_chunk):
     out = tmp_path / "run"

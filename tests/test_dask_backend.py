@@ -133,6 +133,7 @@ def wait_for_parts(folder: Path, count: int, proc, timeout=60.0):
     pytest.fail("the run wrote no part in time")
 
 
+@pytest.mark.slow
 def test_a_killed_client_resumes_to_the_same_dataset(cluster, tmp_path):
     n, chunk = 300_000, 20_000
     out = tmp_path / "run"
@@ -155,6 +156,7 @@ def free_port() -> int:
         return s.getsockname()[1]
 
 
+@pytest.mark.slow
 def test_a_lost_scheduler_stops_the_run_and_keeps_what_is_finished(cluster, tmp_path):
     dask = str(Path(sys.executable).parent / "dask")
     address = f"tcp://127.0.0.1:{free_port()}"

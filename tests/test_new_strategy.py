@@ -25,6 +25,7 @@ def run_cli(capsys, *args):
     return code, captured.out, captured.err
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("game", ["kamoul", "rami"])
 def test_the_module_documents_every_decision_and_its_test_passes_as_written(tmp_path, capsys, game):
     plugin = get_game(game)

@@ -34,6 +34,7 @@ def seats_for(strategies, **options):
     return Rules.from_options(dict(spec.options)), seats_of(spec)
 
 
+@pytest.mark.slow
 @pytest.mark.rule("R4")
 def test_a_file_strategy_plays_the_built_in_rows_in_both_engines():
     rules, seats = seats_for(SEATING)

@@ -60,6 +60,7 @@ def assert_same(rules, seats, seed, start, stop, level="rounds", threads=None):
     return ref
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("seating", sorted(SEATINGS))
 def test_engines_agree_round_for_round_default_variant(seating):
     ref = assert_same(Rules(), SEATINGS[seating], 2024, 0, N_DEFAULT)
@@ -72,6 +73,7 @@ def test_engines_agree_round_for_round_default_variant(seating):
         assert (rounds[:, ROUND.claims] > 0).sum() > 1000  # R10 claims, notice/race draws compared
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("seating", sorted(SEATINGS))
 @pytest.mark.parametrize("option_set", sorted(k for k in OPTION_SETS if k != "default"))
 def test_engines_agree_under_every_option_set(option_set, seating):

@@ -306,6 +306,7 @@ def check_melds(hand: list[int], codes: np.ndarray, n: int, points: int | None, 
     return melds, rest
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("chunk", range(N_CHUNKS))
 @pytest.mark.parametrize("n_decks", [1, 2, 3])
 def test_core_agrees_with_brute_force_on_random_hands(n_decks, chunk):

@@ -53,6 +53,7 @@ def test_a_file_copy_of_balanced_plays_the_built_in_rows_and_both_engines_agree(
 @pytest.mark.parametrize("options", [{"snap_chain": "true", "snap_others": "true", "race_policy": "uniform"},
                                      {"false_call_mode": "tamalou", "swap_scope": "own_vs_opponent",
                                       "discard_pick_face_up": "true", "swap_observed_prob": "0.5"}])
+@pytest.mark.slow
 def test_the_engines_agree_with_file_strategies_under_other_rules(options):
     spec = spec_of(SEATING, options=options)
     fast, ref = raw_kernel(spec, 1000, 1600), raw_reference(spec, 1000, 1600)
