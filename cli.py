@@ -240,7 +240,8 @@ def plan(p1, p2, alpha, power, paired_rho):
 @click.option("--max-games", type=int, default=200_000, show_default=True, help="Give up after this many deals.")
 @click.option("--seed", type=int, default=0, show_default=True, help="Seed of the deals.")
 @click.option("--players", type=int, default=None, help="Number of players (default: the game's).")
-@click.option("--level", default=None, metavar="LEVEL", help="What one game is (default: the game's finest level).")
+@click.option("--level", default=None, metavar="LEVEL",
+              help="What one game is (default: what the game is won by: Kamoul manches, Rami and Kem's games).")
 @click.option("--option", "options", multiple=True, metavar="K=V", help="A rule option, repeatable.")
 @click.option("--threads", type=int, default=None, help="Worker threads (default: all cores). Never changes results.")
 @click.option("--json", "as_json", is_flag=True, help="Print the full answer as JSON.")
@@ -249,7 +250,8 @@ def duel(game, strategies, delta, alpha, beta, max_games, seed, players, level, 
     """Does A beat B? Plays paired deals until a sequential test knows, and stops there.
 
     Every deal is played in each seating of the pair (ABAB... and BABA...), so both strategies hold every
-    position on the same cards; a deal goes to the strategy whose seats won more of its games. Wald's
+    position on the same cards; a deal goes to the strategy whose seats won more of its games (by default
+    whole manches in Kamoul, whole games in Rami and Kem's; mean points per hand beside). Wald's
     sequential test stops as soon as "A beats B", "B beats A" (by at least DELTA) or "within DELTA" is
     decided, with error rates ALPHA and BETA; it prints the decision, the deals it took and A's share of
     decided deals with its 95% interval.
@@ -364,8 +366,9 @@ def _batch_options(f):
     f = click.option("--threads", type=int, default=None, help="Worker threads (default: all cores). Never changes results.")(f)
     f = click.option("--option", "options", multiple=True, metavar="K=V",
                      help="A rule option for every cell, repeatable (see `cardsim rules GAME`).")(f)
-    f = click.option("--level", default=None, metavar="LEVEL", help="What one game is (as in `simulate`; default the "
-                     "game's finest: hands | rounds | manches).")(f)
+    f = click.option("--level", default=None, metavar="LEVEL", help="What one game is (as in `simulate`). Default: "
+                     "for a tournament, what the game is won by (Kamoul manches, Rami and Kem's games); for a sweep, "
+                     "the finest level (hands | rounds | manches).")(f)
     f = click.option("--players", type=int, default=None, help="Number of players (default 4).")(f)
     f = click.option("--out", type=click.Path(path_type=Path), required=True,
                      help="Batch directory (new, empty, or the same batch to resume).")(f)
@@ -397,9 +400,10 @@ def tournament(game, strategies, n, seed, out, players, level, options, threads,
 
     For each pair (A, B) the strategies take turns over the seats (Kem's: over the teams): the distinct
     rotations of ABAB… and BABA… (2 players: AB, BA; 4: ABAB, BABA; 3: ABA, BAA, AAB, BAB, ABB, BBA),
-    each seating N games with the same seed, so every pair and seating plays the same deals. A game is
-    won by the strategy of its winner (Kem's: the team with the most points in the manche); games with
-    no winner are left out and counted.
+    each seating N games with the same seed, so every pair and seating plays the same deals. A game (by
+    default what the game is won by: a whole manche in Kamoul, a whole game in Rami and Kem's) is won by the
+    strategy of its winner; games with no winner are left out and counted. It opens with its verdict: the
+    strongest strategy, its share of won games and how it fares against the next best, with 95% intervals.
 
     Prints and stores (OUT/matrix.parquet, OUT/ratings.parquet) the win rate of each strategy against
     each other one with its 95% Wilson interval, and Bradley–Terry ratings with 95% intervals. Every
@@ -495,8 +499,11 @@ def verify(directory, repair, as_json):
 @click.option("--out", type=click.Path(path_type=Path), required=True,
               help="Study directory (new, empty, or the same study to resume).")
 @click.option("-n", "n", type=int, required=True,
-              help="Rounds per cell (seating or grid point); kamoul-call: manches sampled per player count (one "
-                   "decision per hand) and manches per seating of its tournaments.")
+              help="How much each part plays. rami-openings: whole games per seating or grid point; kamoul-call: "
+                   "manches sampled per player count (one decision per hand) and manches per seating of its "
+                   "tournaments; balance: games per cell of its sweeps (the game's finest level), per seating "
+                   "of its skill tournament (what the game is won by: Kamoul manches, Rami and Kem's games) and of "
+                   "its seats run (the coarsest level).")
 @click.option("--seed", type=int, default=0, show_default=True, help="The seed of every cell.")
 @click.option("--players", default=None,
               help="Player counts, comma-separated [rami-openings: 2,3,4,6; kamoul-call: 2,3,4,6; "

@@ -443,8 +443,9 @@ def check_study_players(game: str, players) -> int:
 def plan(out, *, n: int, game: str, seed: int = 0, players=None, threads: int | None = None,
          chunk_size: int | None = None, options=None, strategies=None, sign_grids=None) -> Plan:
     """The balance study of ``game`` (:func:`simulator.core.plan.execute` runs it into ``out``): ``n`` games per
-    cell (at the default level; the seats run and the best-of-three tournaments play ``n`` games at the game's
-    coarsest level). ``options`` (names) and ``strategies`` narrow the option sweeps and the skill tournament
+    cell (at the default level; the skill tournament plays ``n`` games per seating at the level the game is won
+    at, :attr:`GamePlugin.judged_level`; the seats run and the best-of-three tournaments play ``n`` games at the
+    game's coarsest level). ``options`` (names) and ``strategies`` narrow the option sweeps and the skill tournament
     (default: all); ``sign_grids`` replaces the game's ``signs`` grids. The game's ``balance.extras`` add its own
     parts: ``powers`` (one sweep per card-power parameter, on seat 0), ``best_of_three`` (the best preset of the
     skill tournament against random and against the second best, at the coarsest level), ``signs`` (a sweep of

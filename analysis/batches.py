@@ -3,7 +3,8 @@ what a report draws.
 
 * :func:`tournament_frames` → ``matrix`` (one row per ordered pair: share of decided games the strategy won
   against the opponent, Wilson 95% interval; and ``points_gap``, the paired difference of mean points per
-  seat or team, strategy minus opponent, per deal averaged over the pair's seatings, t 95% interval:
+  seat or team and per row of the finest table (hand, round, manche), strategy minus opponent, per deal averaged
+  over the pair's seatings, t 95% interval:
   lower is better in Kamoul and Rami, higher in Kem's), ``ratings`` (Bradley–Terry, :mod:`analysis.ratings`) and
   ``wins`` (the raw counts per cell).
 * :func:`sweep_frames` → ``summary`` (per cell and seat or team: win rate and mean points with 95%
@@ -66,14 +67,19 @@ def cell_wins(spec: RunSpec, run_dir, a: str, b: str, pattern: str) -> dict:
 
 
 def cell_point_gaps(spec: RunSpec, run_dir, pattern: str) -> pl.LazyFrame:
-    """Per game of one tournament cell: ``game`` and ``gap`` = mean points per seat (Kem's: per team) of
-    strategy A minus that of strategy B, summed over the game's rows of the finest table."""
-    finest = read_table(run_dir, spec.plugin.tables(spec.level)[0])
+    """:func:`point_gaps_of` the finest table of one tournament cell's run directory."""
+    return point_gaps_of(spec, read_table(run_dir, spec.plugin.tables(spec.level)[0]), pattern)
+
+
+def point_gaps_of(spec: RunSpec, finest: pl.LazyFrame, pattern: str) -> pl.LazyFrame:
+    """Per game: ``game`` and ``gap`` = mean points per seat (Kem's: per team) of strategy A minus that of
+    strategy B in seating ``pattern``, averaged over the game's rows of the finest table ``finest`` (points per
+    hand, round or manche, however many a game has)."""
     cols = {side.index: f"points_{side.key}" for side in spec.plugin.sides(spec.players)}
     side_a = [c for u, c in cols.items() if pattern[u] == "A"]
     side_b = [c for u, c in cols.items() if pattern[u] == "B"]
     mean = lambda names: pl.sum_horizontal([pl.col(c).cast(pl.Float64) for c in names]) / len(names)  # noqa: E731
-    return finest.group_by("game").agg((mean(side_a) - mean(side_b)).sum().alias("gap"))
+    return finest.group_by("game").agg((mean(side_a) - mean(side_b)).mean().alias("gap"))
 
 
 def paired_gap(cells: list[tuple[RunSpec, object, str]]) -> tuple[float, float, float, int]:
@@ -132,15 +138,53 @@ def batch_frames(out) -> dict[str, pl.DataFrame]:
     return tournament_frames(out) if kind == "tournament" else sweep_frames(out)
 
 
+def _pct(rate: float, low: float, high: float) -> str:
+    return f"{100 * rate:.1f}% [{100 * low:.1f}, {100 * high:.1f}]"
+
+
+def tournament_verdict(frames: dict, inputs: dict) -> str:
+    """The tournament's answer in two sentences: which strategy is strongest by whole games of the level played
+    (its share of decided games with its 95% interval, and the count), and how it fares against the next best:
+    share of decided games, whether that is significant, and the mean points gap per finest game beside."""
+    plugin = get_game(inputs["game"])
+    level = inputs["level"]
+    ratings = frames["ratings"]
+    if ratings["fitted"].all():
+        order = ratings["strategy"].to_list()
+        how = "rated first (Bradley–Terry)"
+    else:
+        order = ratings.with_columns((pl.col("wins") / pl.col("games").clip(1)).alias("share")).sort(
+            "share", descending=True)["strategy"].to_list()
+        how = "first by share of won games (ratings undefined: some strategy never won or never lost)"
+    best, second = order[0], order[1]
+    row = ratings.filter(pl.col("strategy") == best).row(0, named=True)
+    share = wilson(int(row["wins"]), int(row["games"]))
+    pair = frames["matrix"].filter((pl.col("strategy") == best) & (pl.col("opponent") == second)).row(0, named=True)
+    if pair["decided"] == 0:
+        against = f"no {level} between {best} and {second} were decided"
+    else:
+        call = ("significantly better" if pair["low"] > 0.5 else "significantly worse" if pair["high"] < 0.5
+                else "not significantly different at this n")
+        better = "lower" if plugin.lower_is_better else "higher"
+        against = (f"against {second}, the next best, it wins {_pct(pair['win_rate'], pair['low'], pair['high'])} of "
+                   f"{pair['decided']:,} decided {level} ({call}); its mean points per {plugin.finest_unit} and "
+                   f"{plugin.side_kind} minus {second}'s: {pair['points_gap']:+.2f} [{pair['gap_low']:+.2f}, "
+                   f"{pair['gap_high']:+.2f}] ({better} is better)")
+    return (f"verdict, by whole {level}: {best} is the strongest of {len(order)}, {how}; it wins "
+            f"{_pct(*share)} of its {int(row['games']):,} decided {level}.\n  {against[0].upper() + against[1:]}.")
+
+
 def format_tournament(frames: dict, inputs: dict) -> str:
-    """The win-rate matrix (row strategy's share of decided games against the column) and the ratings."""
+    """The verdict (:func:`tournament_verdict`), then the win-rate matrix (row strategy's share of decided games
+    against the column), the points gap and the ratings."""
     names = list(inputs["strategies"])
     m = {(r["strategy"], r["opponent"]): r for r in frames["matrix"].iter_rows(named=True)}
     width = max(12, *(len(s) for s in names)) + 1
     cellw = 24
     n_games = int(frames["wins"]["games"].sum())
     undecided = int(frames["wins"]["undecided"].sum())
-    lines = [f"{inputs['game']} tournament: {len(names)} strategies, {inputs['players']} players, "
+    lines = [tournament_verdict(frames, inputs), "",
+             f"{inputs['game']} tournament: {len(names)} strategies, {inputs['players']} players, "
              f"{inputs['n']:,} {inputs['level']} per seating, seed {inputs['seed']} (same deals in every seating)",
              f"{n_games:,} {inputs['level']} played, {undecided:,} undecided (no winner or a shared win) left out", "",
              "win rate of the row against the column over decided games (95% interval):",
@@ -156,7 +200,7 @@ def format_tournament(frames: dict, inputs: dict) -> str:
         lines.append(f"{s:<{width}}" + "".join(cells))
     plugin = get_game(inputs["game"])
     better = "lower" if plugin.lower_is_better else "higher"
-    lines += ["", f"mean points per {plugin.side_kind}, row minus column, paired on the "
+    lines += ["", f"mean points per {plugin.finest_unit} and {plugin.side_kind}, row minus column, paired on the "
               f"same deals ({better} is better; 95% interval):",
               " " * width + "".join(f"{o[:cellw - 1]:>{cellw}}" for o in names)]
     for s in names:
@@ -165,7 +209,8 @@ def format_tournament(frames: dict, inputs: dict) -> str:
                  for o in names]
         lines.append(f"{s:<{width}}" + "".join(cells))
     ratings = frames["ratings"]
-    lines += ["", "Bradley–Terry ratings (log-strength, mean 0; Elo scale; 95% interval):"]
+    lines += ["", f"Bradley–Terry ratings from {n_games - undecided:,} decided {inputs['level']} (log-strength, mean 0; "
+              "Elo scale; 95% interval):"]
     for r in ratings.iter_rows(named=True):
         lines.append(f"  {r['strategy']:<{width}} {r['rating']:+.3f} [{r['low']:+.3f}, {r['high']:+.3f}]   "
                      f"Elo {r['elo']:+7.1f} [{r['elo_low']:+.1f}, {r['elo_high']:+.1f}]   {r['wins']:,}/{r['games']:,} won")

@@ -15,17 +15,19 @@ from __future__ import annotations
 import numpy as np
 import polars as pl
 
-from analysis.batches import seating_masks, winning_units_of
-from analysis.stats import SequentialComparison, wilson
+from analysis.batches import point_gaps_of, seating_masks, winning_units_of
+from analysis.stats import SequentialComparison, mean_interval, wilson
 from simulator.core.designs import tournament_batch
 from simulator.core.errors import SpecError
 
 CHUNK = 2_000
 
 
-def _deal_scores(cells, start: int, stop: int, threads) -> np.ndarray:
-    """``int64[stop - start]``: per deal, A's won games minus B's over the seatings."""
+def _deal_scores(cells, start: int, stop: int, threads) -> tuple[np.ndarray, np.ndarray]:
+    """Per deal of ``[start, stop)``: ``int64`` A's won games minus B's over the seatings, and ``float64`` A's mean
+    points per finest game (hand, round, manche) minus B's, averaged over the seatings."""
     score = np.zeros(stop - start, dtype=np.int64)
+    gap = np.zeros(stop - start, dtype=np.float64)
     for cell in cells:
         spec, pattern = cell.spec, cell.labels["seating"]
         frames = spec.plugin.simulate_chunk(spec, start, stop, threads)
@@ -35,7 +37,9 @@ def _deal_scores(cells, start: int, stop: int, threads) -> np.ndarray:
             (((m != 0) & ((m & b_mask) == 0)).cast(pl.Int64) - ((m != 0) & ((m & a_mask) == 0)).cast(pl.Int64))
             .sum().alias("s")).collect()
         score[per_game["game"].to_numpy() - start] += np.sign(per_game["s"].to_numpy())
-    return score
+        gaps = point_gaps_of(spec, frames[spec.plugin.tables(spec.level)[0]].lazy(), pattern).collect()
+        gap[gaps["game"].to_numpy() - start] += gaps["gap"].to_numpy() / len(cells)
+    return score, gap
 
 
 def duel(game: str, *, a: str, b: str, delta: float = 0.05, alpha: float = 0.05, beta: float = 0.05,
@@ -50,14 +54,18 @@ def duel(game: str, *, a: str, b: str, delta: float = 0.05, alpha: float = 0.05,
                              options=options)
     test = SequentialComparison(delta=float(delta), alpha=float(alpha), beta=float(beta))
     a_better = duels = deals = 0
+    gap_sum = gap_squares = 0.0
     from tqdm import tqdm
 
     with tqdm(total=max_games, desc=f"duel {game}", unit="deal", disable=None if progress else True,
               dynamic_ncols=True) as bar:
         for start in range(0, max_games, CHUNK):
             stop = min(max_games, start + CHUNK)
-            for s in _deal_scores(batch.cells, start, stop, threads):
+            scores, gaps = _deal_scores(batch.cells, start, stop, threads)
+            for s, g in zip(scores, gaps):
                 deals += 1
+                gap_sum += g
+                gap_squares += g * g
                 if s != 0:
                     duels += 1
                     a_better += s > 0
@@ -67,13 +75,16 @@ def duel(game: str, *, a: str, b: str, delta: float = 0.05, alpha: float = 0.05,
             if test.decision is not None:
                 break
     rate, low, high = wilson(a_better, duels)
+    gap, gap_low, gap_high = mean_interval(gap_sum, gap_squares, deals)
     spec = batch.cells[0].spec
     return {"game": game, "a": batch.inputs["strategies"][0], "b": batch.inputs["strategies"][1],
             "players": spec.players, "level": spec.level, "seed": seed, "seatings": [c.labels["seating"] for c in
                                                                                   batch.cells],
             "decision": test.decision or "undecided", "deals": deals,
             "games": deals * len(batch.cells), "duels": duels, "a_better": int(a_better), "rate": rate, "low": low,
-            "high": high, "delta": delta, "alpha": alpha, "beta": beta}
+            "high": high, "points_gap": gap, "gap_low": gap_low, "gap_high": gap_high,
+            "points_per": spec.plugin.finest_unit, "lower_is_better": spec.plugin.lower_is_better,
+            "delta": delta, "alpha": alpha, "beta": beta}
 
 
 def format_duel(r: dict) -> str:
@@ -81,12 +92,15 @@ def format_duel(r: dict) -> str:
     verdict = {"A beats B": f"{r['a']} beats {r['b']}", "B beats A": f"{r['b']} beats {r['a']}",
                "within delta": f"{r['a']} and {r['b']} are within {r['delta']:.0%} of each other",
                "undecided": "no decision yet (raise --max-games)"}[r["decision"]]
+    better = "lower" if r["lower_is_better"] else "higher"
     return "\n".join([
-        f"duel {r['game']}: {r['a']} (A) vs {r['b']} (B), {r['players']} players, {r['level']}, seed {r['seed']}; "
-        f"each deal played as {', '.join(r['seatings'])}",
-        f"  {verdict}  (after {r['deals']:,} deals, {r['games']:,} games; error rates alpha {r['alpha']}, "
-        f"beta {r['beta']})",
-        f"  {r['a']} did better on {100 * r['rate']:.1f}% [{100 * r['low']:.1f}, {100 * r['high']:.1f}] of "
-        f"{r['duels']:,} deals that were not a tie (95% interval)" if r["duels"] else
+        f"{verdict}, judged by whole {r['level']}  (after {r['deals']:,} deals, {r['games']:,} {r['level']}; "
+        f"error rates alpha {r['alpha']}, beta {r['beta']})",
+        f"  {r['a']} won more of the deal's {r['level']} on {100 * r['rate']:.1f}% [{100 * r['low']:.1f}, "
+        f"{100 * r['high']:.1f}] of {r['duels']:,} deals that were not a tie (95% interval)" if r["duels"] else
         "  every deal was a tie: the two strategies played alike",
+        f"  mean points per {r['points_per']}, {r['a']} minus {r['b']}: {r['points_gap']:+.2f} [{r['gap_low']:+.2f}, "
+        f"{r['gap_high']:+.2f}] ({better} is better)",
+        f"  duel {r['game']}: {r['a']} (A) vs {r['b']} (B), {r['players']} players, seed {r['seed']}; each deal "
+        f"played as {', '.join(r['seatings'])}",
     ])

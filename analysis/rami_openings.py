@@ -5,6 +5,7 @@ Layout of a study directory ``OUT``::
 
     OUT/_study.json                  the study's inputs and its parts
     OUT/tournament-<P>p/             a tournament of :data:`STRATEGIES` at P players (a batch directory)
+                                     every part plays whole games to the target (-n per seating or grid point)
     OUT/threshold/                   a sweep of ``opening_points`` (open-asap everywhere)
     OUT/jokers/                      a sweep of ``joker_swap`` x ``joker_opening_value``
     OUT/opening_turns.parquet        :func:`opening_turns` of every tournament
@@ -24,7 +25,7 @@ import polars as pl
 from analysis.batches import batch_frames, tournament_frames
 from analysis.stats import mean_interval, wilson
 from simulator.core.designs import sweep_batch, tournament_batch
-from simulator.core.plan import Part, Plan, check_players, check_rounds, check_study_settings, load_study_file
+from simulator.core.plan import Part, Plan, check_games, check_players, check_study_settings, load_study_file
 
 STUDY_NAME = "rami-openings"
 GAMES = ("rami",)
@@ -33,6 +34,7 @@ PLAYERS = (2, 3, 4, 6)
 THRESHOLDS = (40, 51, 61, 71)
 JOKER_GRIDS = ("joker_swap=must_reuse,free,forbidden", "joker_opening_value=zero,represented")
 NEVER = -1  # open_turn of a seat that never opened in the round
+LEVEL = "games"  # what every part plays and -n counts: whole games to the target, as Rami is won
 
 
 def tournament_dir(out, players: int) -> Path:
@@ -108,15 +110,15 @@ def plan(out, *, n: int, game: str = "rami", seed: int = 0, players=None, thresh
     :data:`STRATEGIES` per player count, the ``opening_points`` sweep and the joker-rules sweep at
     ``sweep_players`` players, every batch validated before anything is written; then :func:`study_frames`."""
     players = check_players(PLAYERS if players is None else players)
-    n = check_rounds(n)
+    n = check_games(n, "whole games per seating or grid point")
     check_study_settings(n=n, seed=seed, threads=threads, chunk_size=chunk_size)
     inputs = {"game": game, "n": n, "seed": seed, "players": list(players), "strategies": list(STRATEGIES),
               "thresholds": list(thresholds), "joker_grids": list(JOKER_GRIDS), "sweep_players": sweep_players}
     batches = [(tournament_dir(out, p).name, tournament_batch(game, strategies=list(STRATEGIES), n=n, seed=seed,
-                                                              players=p)) for p in players]
-    batches.append(("threshold", sweep_batch(game, n=n, seed=seed, players=sweep_players, seats=[0], option_grids=[
-        f"opening_points={','.join(str(t) for t in thresholds)}"])))
-    batches.append(("jokers", sweep_batch(game, n=n, seed=seed, players=sweep_players, seats=[0],
+                                                              players=p, level=LEVEL)) for p in players]
+    batches.append(("threshold", sweep_batch(game, n=n, seed=seed, players=sweep_players, seats=[0], level=LEVEL,
+                                             option_grids=[f"opening_points={','.join(str(t) for t in thresholds)}"])))
+    batches.append(("jokers", sweep_batch(game, n=n, seed=seed, players=sweep_players, seats=[0], level=LEVEL,
                                           option_grids=list(JOKER_GRIDS))))
     parts = [Part(name, lambda batch=batch: batch, stores=batch_frames) for name, batch in batches]
     return Plan(STUDY_NAME, game, inputs, "same -n, --seed, --players", parts, study_frames)

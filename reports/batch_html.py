@@ -83,7 +83,7 @@ def _tournament_sections(data: dict, frames: dict) -> tuple[str, list]:
     better = "lower" if plugin.lower_is_better else "higher"
     rows = [[_e(s)] + ["—" if s == o else f"{_num(m[(s, o)]['points_gap'], True)} "
                        f"{_interval(m[(s, o)]['gap_low'], m[(s, o)]['gap_high'], True)}" for o in names] for s in names]
-    unit = plugin.side_kind
+    unit = f"{plugin.finest_unit} and {plugin.side_kind}"
     out.append(_table(["strategy \\ opponent", *names], rows, id="points-gap",
                       caption=f"mean points per {unit}, row minus column, paired on the same deals ({better} is "
                               "better; 95% t interval)", numeric=set(range(1, len(names) + 1))))
@@ -157,7 +157,14 @@ def build_batch_report(out_dir: str | Path, out_html: str | Path, *, title: str 
     title = title or f"cardsim {data['kind']} report: {data['inputs']['game']}, {out_dir.name}"
     note = ("Every rate carries its 95% Wilson interval and every mean its 95% t interval. "
             f"Generated from the {data['kind']} directory {out_dir.resolve()}.")
-    return write_atomic(out, _page(title, note, _description(data, out_dir) + body + _figures_section(figs)))
+    verdict = ""
+    if data["kind"] == "tournament":
+        from analysis.batches import tournament_verdict
+
+        verdict = "<h2>Verdict</h2>" + "".join(f'<p class="verdict">{_e(line.strip())}</p>'
+                                               for line in tournament_verdict(frames, data["inputs"]).splitlines())
+    return write_atomic(out, _page(title, note, verdict + _description(data, out_dir) + body
+                                   + _figures_section(figs)))
 
 
 def _suffixed(body: str, figs: list, suffix: str) -> tuple[str, list]:

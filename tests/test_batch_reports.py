@@ -51,6 +51,11 @@ def _interval_holds(cell: str) -> None:
 @pytest.mark.parametrize("game, names, name", [("kamoul", KAMOUL, "kamoul-tournament"), ("kems", KEMS, "kems-tournament")])
 def test_tournament_report_holds_the_description_matrix_gap_and_ratings(batches, game, names, name):
     page = parse(batches[name])
+    html = batches[name].read_text(encoding="utf-8")
+    # the verdict opens the page, before the description, by the unit the game is won in
+    level = "manches" if game == "kamoul" else "games"
+    assert html.index("<h2>Verdict</h2>") < html.index('<table id="spec"')
+    assert f'<p class="verdict">verdict, by whole {level}: ' in html
     spec = {row[0]: row[1] for row in page.tables["spec"]["rows"]}
     assert spec["kind"] == "tournament" and spec["game"] == game and spec["seed"].startswith("1 ")
     assert spec["cardsim version"] != "?" and spec["strategies"] == "".join(names)

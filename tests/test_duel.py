@@ -47,6 +47,25 @@ def test_duel_cli_prints_the_decision_and_json(capsys):
     assert code == 0 and json.loads(out)["decision"] == "A beats B"
 
 
+def test_kamoul_is_judged_by_whole_manches_with_points_per_hand_beside(capsys):
+    """The README's duel: by single hands aggressive looks better, by the manches the game is scored in it loses."""
+    code, out, _ = run_cli(capsys, "duel", "kamoul", "--strategy", "aggressive", "--strategy", "balanced", "--quiet")
+    head = out.splitlines()[0]
+    assert code == 0 and head.startswith("balanced beats aggressive, judged by whole manches"), out
+    assert "mean points per hand, aggressive minus balanced: +" in out and "(lower is better)" in out
+    r = api.duel("kamoul", strategies=["aggressive", "balanced"], progress=False)
+    assert r["level"] == "manches" and r["decision"] == "B beats A" and r["high"] < 0.5
+    assert r["gap_low"] <= r["points_gap"] <= r["gap_high"] and r["gap_low"] > 0 and r["points_per"] == "hand"
+    assert f"{r['points_gap']:+.2f} [{r['gap_low']:+.2f}, {r['gap_high']:+.2f}]" in out
+    hands = api.duel("kamoul", strategies=["aggressive", "balanced"], level="hands", progress=False)
+    assert hands["decision"] == "A beats B"  # the unit matters: hands give the opposite answer
+
+
+def test_identical_strategies_have_no_points_gap():
+    r = api.duel("rami", strategies=["open-asap", "opening"], max_games=20, progress=False)
+    assert r["level"] == "games" and r["points_per"] == "round" and r["points_gap"] == 0.0
+
+
 @pytest.mark.parametrize("args, field", [
     (["kamoul", "--strategy", "balanced"], "--strategy"),
     (["kamoul", "--strategy", "balanced", "--strategy", "nope"], "--strategy"),

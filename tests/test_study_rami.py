@@ -7,6 +7,8 @@ from __future__ import annotations
 import json
 
 import polars as pl
+
+from simulator.core.batch import read_batch
 import pytest
 
 from analysis.rami_openings import STRATEGIES, opening_turns, rami_sec, seat_rounds
@@ -46,8 +48,11 @@ def test_study_writes_its_batches_frames_and_description(study):
     for mean, low, high in (("sec_points", "sec_low", "sec_high"), ("other_points", "other_low", "other_high")):
         both = secs.filter(pl.col(low).is_not_nan())
         assert ((both[low] <= both[mean]) & (both[mean] <= both[high])).all()
-    # seats rotated: every strategy holds the same number of seat-rounds in each tournament
-    assert secs.group_by("players").agg(pl.col("rounds").n_unique())["rounds"].to_list() == [1, 1]
+    # whole games: every round of a tournament is counted once per seat, for the strategy that held it
+    for p in PLAYERS:
+        rounds = read_batch(study / f"tournament-{p}p", "rounds").select(pl.len()).collect().item()
+        assert secs.filter(pl.col("players") == p)["rounds"].sum() == p * rounds
+        assert json.loads((study / f"tournament-{p}p" / "_batch.json").read_text())["inputs"]["level"] == "games"
     ratings = pl.read_parquet(study / "ratings.parquet")
     assert ratings.height == len(PLAYERS) * len(STRATEGIES)
     for p in PLAYERS:  # the same ratings as the tournament's own file, mean 0 per tournament

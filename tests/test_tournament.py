@@ -13,6 +13,7 @@ import pytest
 
 import cli
 from analysis.ratings import bradley_terry, ratings_frame
+from analysis.stats import wilson
 from simulator import api
 from simulator.core.batch import read_batch
 from simulator.core.designs import seatings, tournament_batch
@@ -79,7 +80,8 @@ def test_identical_players_reproduce_the_plain_run(tmp_path):
     """heuristic with its defaults plays exactly as balanced: every seating must equal the plain run."""
     result = api.tournament("kamoul", strategies=["balanced", "heuristic"], out=tmp_path / "t", n=300, seed=5,
                             progress=False)
-    api.simulate("kamoul", out=tmp_path / "plain", n=300, seed=5, progress=False)
+    assert result.batch.inputs["level"] == "manches"  # a tournament judges Kamoul by whole manches
+    api.simulate("kamoul", out=tmp_path / "plain", n=300, seed=5, level="manches", progress=False)
     plain = read_table(tmp_path / "plain", "hands", lazy=False).drop(STRATEGY_COLUMNS)
     for cell in result.batch.cells:
         hands = read_table(tmp_path / "t" / "cells" / f"cell={cell.id}", "hands", lazy=False)
@@ -92,11 +94,11 @@ def test_identical_players_reproduce_the_plain_run(tmp_path):
 def test_kamoul_tournament_matrix_ratings_and_dataset(tmp_path):
     out = tmp_path / "t"
     names = ["balanced", "cautious", "aggressive"]
-    result = api.tournament("kamoul", strategies=names, out=out, n=400, seed=3, progress=False)
+    result = api.tournament("kamoul", strategies=names, out=out, n=400, seed=3, level="hands", progress=False)
     assert not result.interrupted and len(result.batch.cells) == 6
     # a cell is the ordinary run of its seating with the batch's seed: same deals everywhere
     api.simulate("kamoul", out=tmp_path / "plain", n=400, seed=3, strategies=["cautious", "balanced"] * 2,
-                 progress=False)
+                 level="hands", progress=False)
     cell = next(c for c in result.batch.cells if c.labels == {"a": "balanced", "b": "cautious", "seating": "BABA"})
     assert read_table(out / "cells" / f"cell={cell.id}", "hands", lazy=False).equals(
         read_table(tmp_path / "plain", "hands", lazy=False))
@@ -177,5 +179,18 @@ def test_cli_prints_matrix_and_ratings(tmp_path, capsys):
     code, out, _ = run_cli(capsys, "tournament", "kamoul", "-n", "200", "--strategy", "balanced", "--strategy",
                            "aggressive", "--out", str(tmp_path / "t"))
     assert code == 0 and "win rate of the row against the column" in out and "Bradley–Terry" in out
+    # the verdict comes first, by whole manches, with the numbers of the stored frames and points per hand beside
+    frames = api.batch_frames(tmp_path / "t")
+    best = frames["ratings"].row(0, named=True)
+    other = frames["ratings"].row(1, named=True)["strategy"]
+    pair = frames["matrix"].filter((pl.col("strategy") == best["strategy"]) & (pl.col("opponent") == other)).row(
+        0, named=True)
+    first, second = out.splitlines()[:2]
+    rate, low, high = wilson(best["wins"], best["games"])
+    assert first.startswith(f"verdict, by whole manches: {best['strategy']} is the strongest of 2")
+    assert f"{100 * rate:.1f}% [{100 * low:.1f}, {100 * high:.1f}] of its {best['games']:,} decided manches" in first
+    assert f"{100 * pair['win_rate']:.1f}% [{100 * pair['low']:.1f}, {100 * pair['high']:.1f}]" in second
+    assert f"mean points per hand and seat minus {other}'s: {pair['points_gap']:+.2f}" in second
+    assert "Bradley–Terry ratings from" in out and "decided manches" in out
     code, out, _ = run_cli(capsys, "tournament", "--help")
     assert code == 0 and "ABAB" in out

@@ -43,8 +43,10 @@ def seatings(units: int) -> list[str]:
 
 def tournament_batch(game: str, *, strategies: list[str], n: int, seed: int = 0, players: int | None = None,
                      level: str | None = None, options: dict | None = None) -> Batch:
-    """Every pair of ``strategies`` (``name[:k=v,…]``, at least two, all different) in every seating."""
+    """Every pair of ``strategies`` (``name[:k=v,…]``, at least two, all different) in every seating, at
+    ``level`` (default: the level the game is won at, :attr:`GamePlugin.judged_level`)."""
     plugin = get_game(game)
+    level = level or plugin.judged_level
     texts = list(strategies or [])
     if len(texts) < 2:
         raise SpecError("--strategy", len(texts), "at least 2 strategies (repeat --strategy)", "strategies given")

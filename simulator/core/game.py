@@ -199,6 +199,9 @@ class GamePlugin:
     * :meth:`sides`: seats, or with ``team_count`` teams of interleaved seats (seat ``p`` plays for team
       ``p mod T``, partners opposite);
     * ``lower_is_better``: which way points go;
+    * ``scored_level``: the level whose games decide who wins the game as people play it (Kamoul: manches;
+      Rami, Kem's: games; empty: the coarsest level): what duels and tournaments judge by unless told otherwise
+      (:meth:`judged_level`);
     * ``row_winner(players)``: a polars expression, over the finest table, of the index of the side that won the
       row (-1: none); coarser tables carry a ``winners`` bit mask over the sides;
     * ``row_position(side, players)``: a polars expression of that side's position from the deal in each row of
@@ -228,6 +231,7 @@ class GamePlugin:
     row_order: dict[str, str] = field(default_factory=dict)
     team_count: Callable[[int], int] | None = None
     lower_is_better: bool = True
+    scored_level: str = ""
     row_winner: Callable[[int], pl.Expr] = lambda players: pl.col("winner").cast(pl.Int64)
     row_position: Callable[[int, int], pl.Expr] | None = None
     position_names: tuple[str, str, str] = ("first to play", "plays {k}", "plays {k} (the dealer)")
@@ -243,6 +247,16 @@ class GamePlugin:
     def decisions(self) -> dict:
         """The decisions of the game's strategy contract (name -> Decision); empty for a game without one."""
         return self.contract.decisions if self.contract is not None else {}
+
+    @property
+    def judged_level(self) -> str:
+        """The level strategies are judged by when none is asked for (``scored_level``, else the coarsest)."""
+        return self.scored_level or self.levels[-1]
+
+    @property
+    def finest_unit(self) -> str:
+        """One game of the finest level, singular ("hand", "round", "manche"): what mean points are counted per."""
+        return self.levels[0].removesuffix("s")
 
     def tables(self, level: str) -> tuple[str, ...]:
         return self.level_tables[level]

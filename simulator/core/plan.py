@@ -191,8 +191,13 @@ def open_study(out: str | Path, name: str, inputs: dict, how: str):
 
 
 def check_rounds(n) -> int:
+    return check_games(n, "rounds per cell")
+
+
+def check_games(n, unit: str) -> int:
+    """``n`` as a study's ``-n``: a count of ``unit`` (e.g. "whole games per seating") in [1, 10^12]."""
     if isinstance(n, bool) or not isinstance(n, int) or not 1 <= n <= 10**12:
-        raise SpecError("-n", n, "a number of rounds per cell in [1, 10^12]")
+        raise SpecError("-n", n, f"a number of {unit} in [1, 10^12]")
     return n
 
 

@@ -19,7 +19,7 @@ def row_position(seat: int, players: int) -> pl.Expr:
 
 PLUGIN = declare_game(
     __name__, rules=rules, records=records, strategies=strategies, engines=engine,
-    default_level="hands", default_players=4,
+    scored_level="manches", default_level="hands", default_players=4,
     chunk_sizes={"hands": 250_000, "manches": 10_000, "parties": 4_000, "tops": 1_500},
     replay_legend=lambda spec: "cards: rank + suit (C D H S); values A=1, 2-10 face, J=Q=1, KD/KH=0, KC/KS=15; positions count from 0",
     row_order={"hands": "hand"},

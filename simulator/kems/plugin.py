@@ -44,7 +44,7 @@ def row_position(team: int, players: int) -> pl.Expr:
 
 PLUGIN = declare_game(
     __name__, rules=rules, records=records, strategies=strategies, engines=ENGINES,
-    default_level="manches", default_players=4, chunk_sizes={"manches": 100_000, "games": 10_000},
+    scored_level="games", default_level="manches", default_players=4, chunk_sizes={"manches": 100_000, "games": 10_000},
     replay_legend=lambda spec: (f"one tick = {ENGINES.rules_of(dict(spec.options)).tick:g} s; cards: rank + suit (C D H S); partners sit "
                                 "opposite; every exchange is public, signs are seen only by those listed"),
     team_count=teams,

@@ -39,7 +39,7 @@ def row_position(seat: int, players: int) -> pl.Expr:
 
 PLUGIN = declare_game(
     __name__, rules=rules, records=records, strategies=strategies, engines=ENGINES, check_players=check_spec,
-    default_level="rounds", default_players=4, chunk_sizes={"rounds": 20_000, "games": 200},
+    scored_level="games", default_level="rounds", default_players=4, chunk_sizes={"rounds": 20_000, "games": 200},
     replay_legend=lambda spec: "cards: rank + suit (C D H S), JK = joker (JK=7H: a joker standing for 7H); "
                   "end values A=11, J/Q/K=10, joker 20; lower totals are better",
     row_order={"rounds": "round"},
