@@ -510,8 +510,9 @@ def verify(directory, repair, as_json):
                    "balance: the game's default].")
 @click.option("--threads", type=int, default=None, help="Worker threads (default: all cores). Never changes results.")
 @click.option("--chunk-size", type=int, default=None, help="Games per Parquet part file. Never changes results.")
+@click.option("--json", "as_json", is_flag=True, help="Print the answer as JSON (OUT/answer.json) instead of text.")
 @click.option("--quiet", is_flag=True, help="No progress bars.")
-def study(name, game, out, n, seed, players, threads, chunk_size, quiet):
+def study(name, game, out, n, seed, players, threads, chunk_size, as_json, quiet):
     """Run a study and write its dataset and OUT/report.html (GAME may be omitted for one-game studies).
 
     \b
@@ -529,8 +530,10 @@ def study(name, game, out, n, seed, players, threads, chunk_size, quiet):
       balance GAME   is the rule set balanced (kamoul, rami or kems): seat advantage, luck vs skill,
                      game lengths, one sweep per rule option, and the game's own questions.
 
-    Every part is resumable: re-running the same command resumes. The study's inputs are in
-    OUT/_study.json; `cardsim report OUT --out X.html` rebuilds its report.
+    It ends by printing its verdict (at most five lines, every number with its 95% interval), also
+    written to OUT/answer.md and OUT/answer.json (--json prints the latter) and at the top of
+    OUT/report.html. Every part is resumable: re-running the same command resumes. The study's inputs
+    are in OUT/_study.json; `cardsim report OUT --out X.html` rebuilds its report.
 
     \b
     Examples:
@@ -546,7 +549,11 @@ def study(name, game, out, n, seed, players, threads, chunk_size, quiet):
         click.echo(f"interrupted: the finished chunks are kept in {result['path']}; re-run the same command to resume",
                    err=True)
         sys.exit(130)
-    click.echo(f"study: {result['path']}  (report: {result['html']})")
+    if as_json:
+        click.echo(result["answer"].json())
+        return
+    click.echo(result["answer"].text())
+    click.echo(f"\nstudy: {result['path']}  (answer.md, answer.json, report: {result['html']})")
 
 
 HINTS = {

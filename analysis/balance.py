@@ -505,3 +505,102 @@ def _fixed(batch):
 
 def _grid(name, values) -> str:
     return f"{name}={','.join(_fmt(v) for v in values)}"
+
+
+# --- the answer ------------------------------------------------------------------------------------------
+
+EPSILON = 0.01  # a rule option does not matter when its effect on the first player's win chance is inside ±1 point
+
+
+def _seat_numbers(frames: dict, plugin: GamePlugin) -> tuple[list[dict], str]:
+    from analysis.answers import number, say
+
+    unit = f"decided {plugin.levels[0]}"
+    positions, test = frames["positions"], frames["seat_test"].row(0, named=True)
+    rows = [number("seat advantage", r["label"], f"share of {unit} won", r["share"], r["share_low"],
+                   r["share_high"], n=r["decided"], unit=unit, kind="share") for r in positions.iter_rows(named=True)]
+    fair = 1 / max(1, positions.height)
+    significant = test["p_value"] < 0.05
+    rows.append(number("seat advantage", "all positions", "chi-square p value of equal shares", test["p_value"],
+                       n=test["decided"], unit=unit, kind="points",
+                       status="significant" if significant else "not significant"))
+    best = max(rows[:-1], key=lambda r: r["value"])
+    text = (f"Seats: the {best['subject']} wins {say(best)} of {unit} against {100 * fair:.1f}% if all were equal; "
+            + (f"a real advantage (p = {test['p_value']:.2g})." if significant else
+               f"no evidence of a seat advantage (p = {test['p_value']:.2g})."))
+    return rows, text
+
+
+def _skill_numbers(frames: dict, level: str) -> tuple[list[dict], str]:
+    from analysis.answers import number, say, significance
+
+    upsets_frame = frames["upsets"]
+    if not upsets_frame.height:
+        return [], "Skill: the skill tournament has a single strategy: nothing to compare."
+    best = upsets_frame["stronger"][0]
+    rows = []
+    for r in upsets_frame.filter(pl.col("stronger") == best).iter_rows(named=True):
+        rows.append(number("luck against skill", f"{best} against {r['weaker']}", f"share of decided {level} the "
+                           "better strategy wins", 1 - r["rate"], 1 - r["high"], 1 - r["low"], n=r["decided"],
+                           unit=f"decided {level}", kind="share", status=significance(1 - r["high"], 1 - r["low"], 0.5)))
+    parts = [f"{say(r)}{f' of decided {level}' if k == 0 else ''} against {r['subject'].split(' against ')[1]}"
+             for k, r in enumerate(rows)]
+    return rows, f"Luck against skill: the best strategy, {best}, wins " + ", ".join(parts) + "."
+
+
+def _length_numbers(frames: dict) -> tuple[list[dict], str]:
+    from analysis.answers import number, say
+
+    rows, parts = [], []
+    for r in frames["length_means"].iter_rows(named=True):
+        unit_one = r["table"].removesuffix("s")
+        median = number("game length", f"a {unit_one}", f"median length in {r['column']}", r["median"], n=r["n"],
+                        unit=r["table"], kind="count")
+        p90 = number("game length", f"a {unit_one}", f"90th percentile of the length in {r['column']}", r["p90"],
+                     n=r["n"], unit=r["table"], kind="count")
+        mean = number("game length", f"a {unit_one}", f"mean length in {r['column']}", r["mean"], r["low"], r["high"],
+                      n=r["n"], unit=r["table"], kind="points")
+        rows += [median, p90, mean]
+        parts.append(f"a {unit_one} lasts {say(median)} {r['column']} (median; 90% within {say(p90)}; mean {say(mean)})")
+    return rows, "Length: " + "; ".join(parts) + "."
+
+
+def _option_numbers(frames: dict) -> tuple[list[dict], str]:
+    from analysis.answers import equivalence, number, say
+
+    rows, status_of = [], {}
+    for r in frames["options"].filter(~pl.col("default")).iter_rows(named=True):
+        status = equivalence(r["first_delta_low"], r["first_delta_high"], EPSILON)
+        rows.append(number("rule option", f"{r['option']}={r['value']}", "change of the first player's win chance "
+                           "against the default, same deals", r["first_delta"], r["first_delta_low"],
+                           r["first_delta_high"], n=r["n"], unit="games", kind="percentage points", status=status))
+        previous = status_of.get(r["option"])
+        rank = ("matters", "undecided", "does not matter")
+        status_of[r["option"]] = status if previous is None or rank.index(status) < rank.index(previous) else previous
+    matter = sorted((r for r in rows if r["status"] == "matters"), key=lambda r: -abs(r["value"]))
+    counts = {k: sum(1 for v in status_of.values() if v == k) for k in ("matters", "does not matter", "undecided")}
+    text = (f"Rule options ({len(status_of)} swept; an effect inside ±{100 * EPSILON:.0f} point of the first player's "
+            f"win chance does not matter): {counts['matters']} matter"
+            + (" (" + ", ".join(f"{r['subject']} {say(r)}" for r in matter[:3]) + ")" if matter else "")
+            + f", {counts['does not matter']} do not, {counts['undecided']} undecided at this n.")
+    return rows, text
+
+
+def answer(out):
+    """The study's verdict (:class:`analysis.answers.Answer`), one sentence per question: seat and dealer
+    advantage, luck against skill, game length, and the rule options (each matters, does not matter within
+    ±:data:`EPSILON`, or is undecided at this n)."""
+    from analysis.answers import Answer, frame_of, rules_text, stored_frames
+
+    data = load_study(out)
+    game, inputs = data["game"], data["inputs"]
+    plugin = get_game(game)
+    frames = stored_frames(out, ("positions", "seat_test", "upsets", "length_means", "options"))
+    skill_level = load_batch(Path(out) / "skill")["inputs"]["level"]
+    rows, sentences = [], []
+    for numbers, text in (_seat_numbers(frames, plugin), _skill_numbers(frames, skill_level), _length_numbers(frames),
+                          _option_numbers(frames)):
+        rows += numbers
+        sentences.append(text)
+    holds = f"{game}, {rules_text(game, inputs.get('rules'))}, {inputs['players']} players"
+    return Answer(STUDY_NAME, game, holds, tuple(sentences), frame_of(rows))

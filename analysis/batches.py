@@ -79,18 +79,20 @@ def point_gaps_of(spec: RunSpec, finest: pl.LazyFrame, pattern: str) -> pl.LazyF
     side_a = [c for u, c in cols.items() if pattern[u] == "A"]
     side_b = [c for u, c in cols.items() if pattern[u] == "B"]
     mean = lambda names: pl.sum_horizontal([pl.col(c).cast(pl.Float64) for c in names]) / len(names)  # noqa: E731
-    return finest.group_by("game").agg((mean(side_a) - mean(side_b)).mean().alias("gap"))
+    return finest.group_by("game", maintain_order=True).agg((mean(side_a) - mean(side_b)).mean().alias("gap"))
 
 
 def paired_gap(cells: list[tuple[RunSpec, object, str]]) -> tuple[float, float, float, int]:
     """``(mean, low, high, n)`` of A's points minus B's over the deals of a pair: each deal's gap averaged over
     the pair's seatings (they play the same deals), then a t interval over deals."""
-    frames = [cell_point_gaps(spec, run_dir, pattern) for spec, run_dir, pattern in cells]
-    per_deal = pl.concat(frames).group_by("game").agg(pl.col("gap").mean(), pl.len().alias("k"))
-    row = per_deal.filter(pl.col("k") == len(cells)).select(
-        pl.col("gap").sum().alias("s"), (pl.col("gap") ** 2).sum().alias("q"), pl.len().alias("n")
-    ).collect().row(0, named=True)
-    return (*mean_interval(row["s"] or 0.0, row["q"] or 0.0, row["n"]), row["n"])
+    frames = [cell_point_gaps(spec, run_dir, pattern).with_columns(pl.lit(k).alias("cell"))
+              for k, (spec, run_dir, pattern) in enumerate(cells)]
+    # in a fixed order before the sums (polars' group_by and its parallel sums follow no fixed order, and float
+    # sums depend on it): the same stored games give the same numbers to the last bit
+    per_deal = pl.concat(frames).sort("game", "cell").group_by("game", maintain_order=True).agg(
+        pl.col("gap").mean(), pl.len().alias("k")).filter(pl.col("k") == len(cells)).collect()
+    gaps = np.sort(per_deal["gap"].to_numpy())
+    return (*mean_interval(float(gaps.sum()), float((gaps * gaps).sum()), len(gaps)), len(gaps))
 
 
 def tournament_frames(out) -> dict[str, pl.DataFrame]:
@@ -142,12 +144,11 @@ def _pct(rate: float, low: float, high: float) -> str:
     return f"{100 * rate:.1f}% [{100 * low:.1f}, {100 * high:.1f}]"
 
 
-def tournament_verdict(frames: dict, inputs: dict) -> str:
-    """The tournament's answer in two sentences: which strategy is strongest by whole games of the level played
-    (its share of decided games with its 95% interval, and the count), and how it fares against the next best:
-    share of decided games, whether that is significant, and the mean points gap per finest game beside."""
-    plugin = get_game(inputs["game"])
-    level = inputs["level"]
+def leader(frames: dict) -> dict:
+    """The strongest strategy of a tournament's frames and its margin over the next best: ``order`` (best first:
+    by Bradley–Terry rating, or by share of won games when the ratings are undefined), ``how`` (which of the
+    two), ``row`` (the best's ratings row: ``wins`` of ``games`` decided), ``share`` (``(rate, low, high)`` of
+    those, Wilson 95%) and ``pair`` (the matrix row of the best against the second)."""
     ratings = frames["ratings"]
     if ratings["fitted"].all():
         order = ratings["strategy"].to_list()
@@ -156,22 +157,38 @@ def tournament_verdict(frames: dict, inputs: dict) -> str:
         order = ratings.with_columns((pl.col("wins") / pl.col("games").clip(1)).alias("share")).sort(
             "share", descending=True)["strategy"].to_list()
         how = "first by share of won games (ratings undefined: some strategy never won or never lost)"
-    best, second = order[0], order[1]
-    row = ratings.filter(pl.col("strategy") == best).row(0, named=True)
-    share = wilson(int(row["wins"]), int(row["games"]))
-    pair = frames["matrix"].filter((pl.col("strategy") == best) & (pl.col("opponent") == second)).row(0, named=True)
+    row = ratings.filter(pl.col("strategy") == order[0]).row(0, named=True)
+    pair = frames["matrix"].filter((pl.col("strategy") == order[0]) & (pl.col("opponent") == order[1])).row(
+        0, named=True)
+    return {"order": order, "how": how, "row": row, "share": wilson(int(row["wins"]), int(row["games"])),
+            "pair": pair}
+
+
+def margin_call(pair: dict) -> str:
+    """Whether the best's share of decided games against the next best leaves out one half."""
+    return ("significantly better" if pair["low"] > 0.5 else "significantly worse" if pair["high"] < 0.5
+            else "not significantly different at this n")
+
+
+def tournament_verdict(frames: dict, inputs: dict) -> str:
+    """The tournament's answer in two sentences (:func:`leader`): which strategy is strongest by whole games of
+    the level played (its share of decided games with its 95% interval, and the count), and how it fares against
+    the next best: share of decided games, whether that is significant, and the mean points gap beside."""
+    plugin = get_game(inputs["game"])
+    level = inputs["level"]
+    top = leader(frames)
+    best, second, pair = top["order"][0], top["order"][1], top["pair"]
     if pair["decided"] == 0:
         against = f"no {level} between {best} and {second} were decided"
     else:
-        call = ("significantly better" if pair["low"] > 0.5 else "significantly worse" if pair["high"] < 0.5
-                else "not significantly different at this n")
         better = "lower" if plugin.lower_is_better else "higher"
         against = (f"against {second}, the next best, it wins {_pct(pair['win_rate'], pair['low'], pair['high'])} of "
-                   f"{pair['decided']:,} decided {level} ({call}); its mean points per {plugin.finest_unit} and "
-                   f"{plugin.side_kind} minus {second}'s: {pair['points_gap']:+.2f} [{pair['gap_low']:+.2f}, "
-                   f"{pair['gap_high']:+.2f}] ({better} is better)")
-    return (f"verdict, by whole {level}: {best} is the strongest of {len(order)}, {how}; it wins "
-            f"{_pct(*share)} of its {int(row['games']):,} decided {level}.\n  {against[0].upper() + against[1:]}.")
+                   f"{pair['decided']:,} decided {level} ({margin_call(pair)}); its mean points per "
+                   f"{plugin.finest_unit} and {plugin.side_kind} minus {second}'s: {pair['points_gap']:+.2f} "
+                   f"[{pair['gap_low']:+.2f}, {pair['gap_high']:+.2f}] ({better} is better)")
+    return (f"verdict, by whole {level}: {best} is the strongest of {len(top['order'])}, {top['how']}; it wins "
+            f"{_pct(*top['share'])} of its {int(top['row']['games']):,} decided {level}.\n  "
+            f"{against[0].upper() + against[1:]}.")
 
 
 def format_tournament(frames: dict, inputs: dict) -> str:

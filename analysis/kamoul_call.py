@@ -26,6 +26,7 @@ from pathlib import Path
 import numpy as np
 import polars as pl
 
+from analysis.answers import Answer, frame_of, number, rules_text, say, significance, stored_frames
 from analysis.stats import mean_interval, wilson
 from analysis.batches import batch_frames, tournament_frames
 from simulator.core.designs import tournament_batch
@@ -378,3 +379,88 @@ def format_advice(r: dict) -> str:
         f"  ({r['samples']:,} situations from {r['games']:,} hands, seed {r['seed']}; "
         f"the situation arose in {100 * r['reach_rate']:.1f}% of hands)",
     ])
+
+
+# --- the answer ------------------------------------------------------------------------------------------
+
+
+def call_region_gain(samples: pl.LazyFrame | pl.DataFrame, policy: pl.DataFrame) -> pl.DataFrame:
+    """Per player count: the points per hand calling saves against playing on (``gain`` with its 95% interval,
+    ``n`` sampled decisions) over the decisions the policy says to call in (known total at most its threshold for
+    that many unseen cards)."""
+    rules = policy.select("players", "unseen", "threshold").lazy()
+    region = with_features(samples).join(rules, on=["players", "unseen"]).filter(
+        pl.col("known") <= pl.col("threshold"))
+    sums = region.group_by("players").agg(pl.len().alias("n"), pl.col("gain").sum().alias("s"),
+                                           (pl.col("gain") ** 2).sum().alias("q")).sort("players").collect()
+    rows = []
+    for r in sums.iter_rows(named=True):
+        gain, low, high = mean_interval(r["s"], r["q"], r["n"])
+        rows.append({"players": r["players"], "n": r["n"], "gain": gain, "gain_low": low, "gain_high": high})
+    return pl.DataFrame(rows, schema={"players": pl.Int64, "n": pl.Int64, "gain": pl.Float64,
+                                      "gain_low": pl.Float64, "gain_high": pl.Float64})
+
+
+def _rule_words(rule: list[tuple[int, dict]]) -> str:
+    """The call rule of one player count in words, from its ``(unseen, call rule row)`` pairs: each unseen
+    count's highest known total, the counts from which on it never pays said once."""
+    rule = sorted(rule, key=lambda pair: pair[0])
+    never_from = len(rule)
+    while never_from > 0 and rule[never_from - 1][1]["value"] < 0:
+        never_from -= 1
+
+    def cards(u: int) -> str:
+        return "every own card seen" if u == 0 else f"{u} unseen card{'' if u == 1 else 's'}"
+
+    parts = [f"at most {say(r)} with {cards(u)}" if r["value"] >= 0 else f"never with {cards(u)}"
+             for u, r in rule[:never_from]]
+    if never_from < len(rule):
+        u = rule[never_from][0]
+        parts.append("never with an unseen card" if u == 1 else f"never with {u} or more unseen cards")
+    return "call KAMOUL when the known total is " + ", ".join(parts)
+
+
+def answer(out):
+    """The study's verdict (:class:`analysis.answers.Answer`): per player count, the call rule (the highest known
+    total at which calling pays, by number of unseen own cards), the points per hand calling saves there against
+    playing on, and the rule's result against each preset in whole manches (points per hand beside)."""
+    out = Path(out)
+    data = load_study(out)
+    frames = stored_frames(out, ("policy", "gain"))
+    policy, gain = frames["policy"], frames["gain"]
+    region = call_region_gain(scan_samples(out), policy)
+    rows, sentences = [], []
+    for players in data["inputs"]["players"]:
+        rule = [(r["unseen"], number("call rule", f"{players} players, {r['unseen']} unseen", "highest known total "
+                                     "at which calling pays (-1: never)", r["threshold"], n=r["samples"],
+                                     unit="sampled decisions", kind="count"))
+                for r in policy.filter(pl.col("players") == players).iter_rows(named=True)]
+        saved = region.filter(pl.col("players") == players)
+        if saved.height:
+            s = saved.row(0, named=True)
+            saved_row = number("points saved by calling", f"{players} players", "points per hand saved against "
+                               "playing on, where the rule calls", s["gain"], s["gain_low"], s["gain_high"], n=s["n"],
+                               unit="sampled decisions", kind="delta",
+                               status=significance(s["gain_low"], s["gain_high"]))
+        else:
+            saved_row = None
+        against = []
+        for g in gain.filter(pl.col("players") == players).iter_rows(named=True):
+            won = number("against the presets", f"{players} players, against {g['preset']}", "share of decided "
+                         "manches the rule wins", g["win_rate"], g["low"], g["high"], n=g["decided"],
+                         unit="decided manches", kind="share", status=significance(g["low"], g["high"], 0.5))
+            points = number("against the presets", f"{players} players, against {g['preset']}", "points per hand, "
+                            "rule minus preset (lower is better)", g["points_gap"], g["gap_low"], g["gap_high"],
+                            n=g["deals"], unit="deals", kind="delta", status=significance(g["gap_low"], g["gap_high"]))
+            against.append((g["preset"], won, points))
+        rows += [r for _, r in rule] + ([saved_row] if saved_row else []) + [r for _, w, p in against for r in (w, p)]
+        text = f"{players} players: {_rule_words(rule)}"
+        if saved_row:
+            text += (f"; there calling saves {say(saved_row)} points per hand against playing on "
+                     f"({saved_row['n']:,} decisions)")
+        if against:
+            text += ("; the rule wins, of decided manches (points per hand beside, lower is better), against "
+                     + ", ".join(f"{preset} {say(w)} ({say(p)})" for preset, w, p in against))
+        sentences.append(text + ".")
+    holds = f"Kamoul, {rules_text('kamoul', data['inputs'].get('rules'))}, {data['inputs']['strategy']} play"
+    return Answer(STUDY_NAME, "kamoul", holds, tuple(sentences), frame_of(rows))

@@ -122,3 +122,38 @@ def plan(out, *, n: int, game: str = "rami", seed: int = 0, players=None, thresh
                                           option_grids=list(JOKER_GRIDS))))
     parts = [Part(name, lambda batch=batch: batch, stores=batch_frames) for name, batch in batches]
     return Plan(STUDY_NAME, game, inputs, "same -n, --seed, --players", parts, study_frames)
+
+
+def answer(out):
+    """The study's verdict (:class:`analysis.answers.Answer`): per player count, the opening styles ranked by
+    whole games (Bradley–Terry, Elo scale with 95% intervals), the winner, and its share of decided games against
+    the second best with the interval and whether it is significant."""
+    from analysis.answers import Answer, frame_of, number, rules_text, say, significance
+    from analysis.batches import leader
+
+    data = load_study(out)
+    rows, sentences = [], []
+    for players in data["inputs"]["players"]:
+        folder = tournament_dir(out, players)
+        frames = {name: pl.read_parquet(folder / f"{name}.parquet") for name in ("matrix", "ratings")}
+        top = leader(frames)
+        ranked = []
+        for r in frames["ratings"].iter_rows(named=True):
+            ranked.append(number("ranking", f"{players} players, {r['strategy']}", "Bradley–Terry rating, Elo "
+                                 "scale (mean 0)", r["elo"], r["elo_low"], r["elo_high"], n=r["games"],
+                                 unit="decided games", kind="rating"))
+        pair = top["pair"]
+        best, second = top["order"][0], top["order"][1]
+        margin = number("margin", f"{players} players, {best} against {second}", "share of decided games the "
+                        "winner wins against the second", pair["win_rate"], pair["low"], pair["high"],
+                        n=pair["decided"], unit="decided games", kind="share",
+                        status=significance(pair["low"], pair["high"], 0.5))
+        rows += ranked + [margin]
+        elo = next(r for r in ranked if r["subject"].endswith(f", {best}"))
+        verdict = ("wins" if margin["status"] == "significant" and pair["win_rate"] > 0.5
+                   else "leads, not significantly")
+        sentences.append(f"{players} players: {best} {verdict} (Elo {say(elo)}), then "
+                         f"{', '.join(top['order'][1:])}; against {second} it wins {say(margin)} of "
+                         f"{margin['n']:,} decided games ({margin['status']}).")
+    holds = f"Rami, {rules_text('rami', data['inputs'].get('rules'))}, whole games to the target"
+    return Answer(STUDY_NAME, "rami", holds, tuple(sentences), frame_of(rows))

@@ -4,7 +4,8 @@ A study is a directory ``OUT`` holding ``OUT/_study.json`` (``{"study", "game", 
 runs, batches and steps, its own Parquet frames and ``OUT/report.html``. Each study module (``analysis/<study>.py``)
 exposes ``plan(out, *, game, n, seed, players, threads, chunk_size) -> simulator.core.plan.Plan`` (every input
 validated first: a refused command leaves the disk as it was) and ``study_frames(out) -> {name: frame}`` (pure
-functions of the stored tables); :func:`simulator.core.plan.execute` runs the plan. Reports are registered by
+functions of the stored tables) and ``answer(out) -> analysis.answers.Answer`` (the verdict as data, from
+what the study stored); :func:`simulator.core.plan.execute` runs the plan. Reports are registered by
 study name in ``reports/studies_html.py``.
 """
 

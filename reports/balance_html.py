@@ -16,7 +16,7 @@ from reports.balance import (plot_option_effects, plot_positions, plot_powers, p
                              plot_skill_levels, plot_upsets)
 from reports.html import (_e, _exposure_figures, _exposure_section, _figures, _figures_section, _interval,
                           _interval_pct, _lengths_section, _num, _page, _pct, _png, _sign_exposure, _summary_section,
-                          _table, check_output, check_run, write_atomic)
+                          _table, check_output, check_run, verdict_section, write_atomic)
 from reports.batch_html import batch_part
 from simulator.core.spec import _fmt
 from simulator.games import get_game
@@ -204,4 +204,5 @@ def build_report(out_dir: str | Path, out_html: str | Path, *, title: str | None
     title = title or f"cardsim study balance ({game}): {out_dir.name}"
     note = ("Every rate carries its 95% Wilson interval, every mean and paired difference its 95% t interval. "
             f"Generated from the study directory {out_dir.resolve()}.")
-    return write_atomic(out, _page(title, note, "".join(body) + _figures_section(figs)))
+    return write_atomic(out, _page(title, note, verdict_section(out_dir, "balance") + "".join(body)
+                                   + _figures_section(figs)))

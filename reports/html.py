@@ -301,12 +301,25 @@ def _page(title: str, note: str, body: str) -> bytes:
             f'<p class="note">{_e(note)}</p>{body}</body></html>\n').encode("utf-8")
 
 
+def verdict_section(out_dir: Path, study: str) -> str:
+    """The study's answer (``analysis.<study>.answer``) as the page's first section: its sentences, and what
+    it holds for."""
+    from analysis.studies import study_def
+
+    answer = study_def(study).module.answer(out_dir)
+    return ('<section id="verdict"><h2>Verdict</h2>' + "".join(f'<p class="verdict">{_e(s)}</p>' for s in answer.sentences)
+            + f'<p class="note">Holds for: {_e(answer.holds_for)}. Every number with its 95% interval and n: '
+            "answer.md and answer.json beside this page.</p></section>")
+
+
 def write_study_page(out: Path, out_dir: Path, study: str, title: str | None, body: list[str], figs: list) -> Path:
-    """Write a study's report page to ``out``: the ``body`` sections, then the figures (``(id, caption, png)``)."""
+    """Write a study's report page to ``out``: the verdict (:func:`verdict_section`), the ``body`` sections, then
+    the figures (``(id, caption, png)``)."""
     title = title or f"cardsim study {study}: {out_dir.name}"
     note = ("Every rate carries its 95% Wilson interval and every mean its 95% interval. "
             f"Generated from the study directory {out_dir.resolve()}.")
-    return write_atomic(out, _page(title, note, "".join(body) + _figures_section(figs)))
+    return write_atomic(out, _page(title, note, verdict_section(out_dir, study) + "".join(body)
+                                   + _figures_section(figs)))
 
 
 def check_source(path: str | Path) -> str:

@@ -407,7 +407,8 @@ def study(name: str, game: str | None = None, *, out: str | Path, n: int, seed: 
           report: bool = True, **settings) -> dict:
     """Run (or resume) the study ``name`` on ``game`` into ``out`` and, once complete, write
     ``out/report.html``; see ``cardsim study --help``. ``settings``: the study's own keyword arguments (e.g. the
-    balance study's ``options`` and ``strategies``). Returns ``{"path", "interrupted", "frames", "html"}``."""
+    balance study's ``options`` and ``strategies``). Returns ``{"path", "interrupted", "frames", "html", "answer"}``
+    (the :class:`~analysis.answers.Answer`, also written to ``out/answer.md`` and ``out/answer.json``)."""
     from analysis.studies import check_game, study_def
     from reports.study_reports import REPORTS
     from simulator.core.plan import execute
@@ -417,7 +418,21 @@ def study(name: str, game: str | None = None, *, out: str | Path, n: int, seed: 
     plan = definition.module.plan(out, game=game, n=n, seed=seed, players=players, threads=threads,
                                   chunk_size=chunk_size, **settings)
     done = execute(plan, out, threads=threads, chunk_size=chunk_size, progress=progress)
-    result = {"path": done.path, "interrupted": done.interrupted, "frames": done.frames, "html": None}
-    if report and not done.interrupted:
-        result["html"] = REPORTS[name](out, Path(out) / "report.html", frames=done.frames)
+    result = {"path": done.path, "interrupted": done.interrupted, "frames": done.frames, "html": None, "answer": None}
+    if not done.interrupted:
+        result["answer"] = write_answer(name, out)
+        if report:
+            result["html"] = REPORTS[name](out, Path(out) / "report.html", frames=done.frames)
     return result
+
+
+def write_answer(name: str, out: str | Path):
+    """The finished study's answer (``analysis.<study>.answer``), written to ``out/answer.md`` and
+    ``out/answer.json`` (schema: docs/studies.md); returns the :class:`~analysis.answers.Answer`."""
+    from analysis.studies import study_def
+    from simulator.core.store import write_bytes_atomic
+
+    answer = study_def(name).module.answer(out)
+    write_bytes_atomic(Path(out) / "answer.md", answer.markdown().encode("utf-8"))
+    write_bytes_atomic(Path(out) / "answer.json", (answer.json() + "\n").encode("utf-8"))
+    return answer

@@ -16,6 +16,7 @@ from polars.testing import assert_frame_equal
 from analysis import balance
 from analysis.balance import (chi2_sf, option_effects, pooled_exposure, position_rows,
                               position_table, power_values, rank_strategies, seat_test, skill_by_level, upsets)
+from answer_checks import check_answer, numbers
 from simulator import api
 from simulator.core.game import get_game
 from test_reports import browser, parse, render, run_cli  # noqa: F401  (browser: the shared Chromium fixture)
@@ -302,3 +303,26 @@ def test_an_unfinished_study_has_no_report(studies, tmp_path, capsys):
     code, out, err = run_cli(capsys, "report", str(copy), "--out", str(tmp_path / "x.html"))
     assert code == 2 and out == "" and len(err.strip().splitlines()) == 1 and "not finished" in err, err
     assert not (tmp_path / "x.html").exists()
+
+
+@pytest.mark.parametrize("game", GAMES)
+def test_the_study_answers_each_question_in_one_line(studies, game):
+    out = studies[game]
+    data = check_answer(out)
+    assert [s.split(":")[0].split(" (")[0] for s in data["sentences"]] == ["Seats", "Luck against skill", "Length",
+                                                                          "Rule options"]
+    positions = pl.read_parquet(out / "positions.parquet")
+    seats = [r for r in numbers(data, "seat advantage") if r["kind"] == "share"]
+    assert [(r["subject"], r["value"], r["n"]) for r in seats] == [
+        (r["label"], r["share"], r["decided"]) for r in positions.iter_rows(named=True)]
+    options = pl.read_parquet(out / "options.parquet").filter(~pl.col("default"))
+    rows = numbers(data, "rule option")
+    assert len(rows) == options.height
+    for r, o in zip(rows, options.iter_rows(named=True)):
+        assert r["subject"] == f"{o['option']}={o['value']}" and r["value"] == o["first_delta"]
+        inside = -balance.EPSILON <= o["first_delta_low"] and o["first_delta_high"] <= balance.EPSILON
+        outside = o["first_delta_low"] > 0 or o["first_delta_high"] < 0
+        assert r["status"] == ("matters" if outside else "does not matter" if inside else "undecided")
+    lengths = numbers(data, "game length")
+    assert len(lengths) == 3 * pl.read_parquet(out / "length_means.parquet").height
+

@@ -13,6 +13,7 @@ import pytest
 from analysis.kamoul_call import (
     MIN_CELL, PRESETS, call_value, decide, derive_policy, parse_known, policy_strategy, scan_samples,
 )
+from answer_checks import check_answer, numbers
 from simulator import api
 from simulator.core.errors import SpecError
 from test_reports import browser, parse, render, run_cli  # noqa: F401  (browser: the shared Chromium fixture)
@@ -167,3 +168,24 @@ def test_known_cards_parse_by_rank():
     assert parse_known("2 3 RK") == (1, 2, 12) and parse_known("a,10 bk q") == (0, 9, 13, 11)
     with pytest.raises(SpecError):
         parse_known("K")
+
+
+def test_the_study_states_its_call_rule_with_numbers_from_its_frames(study, capsys):
+    data = check_answer(study)
+    assert data["study"] == "kamoul-call" and data["holds_for"] == "Kamoul, default rules, balanced play"
+    policy = pl.read_parquet(study / "policy.parquet")
+    rule = {r["subject"]: r["value"] for r in numbers(data, "call rule")}
+    assert rule == {f"{r['players']} players, {r['unseen']} unseen": r["threshold"] for r in policy.iter_rows(named=True)}
+    gain = pl.read_parquet(study / "gain.parquet")
+    won = [r for r in numbers(data, "against the presets") if r["kind"] == "share"]
+    assert sorted((r["subject"], r["value"], r["low"], r["high"]) for r in won) == sorted(
+        (f"{g['players']} players, against {g['preset']}", g["win_rate"], g["low"], g["high"])
+        for g in gain.iter_rows(named=True))
+    for players, sentence in zip(PLAYERS, data["sentences"]):
+        assert sentence.startswith(f"{players} players: call KAMOUL when the known total is ")
+    saved = numbers(data, "points saved by calling")
+    assert saved and all(r["low"] <= r["value"] <= r["high"] for r in saved)
+    code, out, err = run_cli(capsys, "study", "kamoul-call", "-n", "400", "--seed", "4", "--players",
+                             ",".join(map(str, PLAYERS)), "--out", str(study), "--quiet", "--json")
+    assert code == 0 and json.loads(out) == data, err
+

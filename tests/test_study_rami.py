@@ -12,6 +12,7 @@ from simulator.core.batch import read_batch
 import pytest
 
 from analysis.rami_openings import STRATEGIES, opening_turns, rami_sec, seat_rounds
+from answer_checks import check_answer, numbers
 from simulator import api
 from test_reports import browser, parse, render, run_cli  # noqa: F401  (browser: the shared Chromium fixture)
 
@@ -119,3 +120,21 @@ def test_cardsim_report_rebuilds_a_study_report(study, tmp_path, capsys):
     assert code == 0, err
     page = parse(tmp_path / "again.html")
     assert {f["id"] for f in page.figures} == FIGURES and "matrix-2p" in page.tables
+
+
+def test_the_study_ranks_the_openings_and_says_if_the_winner_is_significant(study):
+    data = check_answer(study)
+    assert data["study"] == "rami-openings" and data["holds_for"].startswith("Rami, default rules")
+    margins = numbers(data, "margin")
+    assert len(margins) == len(PLAYERS)
+    for p, margin, sentence in zip(PLAYERS, margins, data["sentences"]):
+        ratings = pl.read_parquet(study / f"tournament-{p}p" / "ratings.parquet")
+        best, second = ratings["strategy"][0], ratings["strategy"][1]
+        assert margin["subject"] == f"{p} players, {best} against {second}"
+        pair = pl.read_parquet(study / f"tournament-{p}p" / "matrix.parquet").filter(
+            (pl.col("strategy") == best) & (pl.col("opponent") == second)).row(0, named=True)
+        assert (margin["value"], margin["low"], margin["high"], margin["n"]) == (
+            pair["win_rate"], pair["low"], pair["high"], pair["decided"])
+        assert margin["status"] == ("significant" if pair["low"] > 0.5 or pair["high"] < 0.5 else "not significant")
+        assert sentence.startswith(f"{p} players: {best} ") and f"({margin['status']})" in sentence
+

@@ -1,0 +1,139 @@
+"""A study's answer as data: the numbers of its verdict, each with its 95% interval and n, and the sentences
+built from those numbers.
+
+Each study module has ``answer(out) -> Answer``, a pure function of what the study stored in ``out``. The
+numbers are one small polars frame (:data:`SCHEMA`, one row per number); the sentences are made from that
+frame's rows by :func:`say` (no number is typed into a sentence by hand), so ``answer.md`` and
+``answer.json`` cannot disagree.
+
+``SCHEMA``:
+
+* ``question`` what the row answers ("call rule", "seat advantage", "rule option", ...);
+* ``subject``  what it is about ("4 players, 1 unseen card", "hand_size=6", ...);
+* ``measure``  what the number is ("share of decided manches won", ...);
+* ``value``, ``low``, ``high``: the number and its 95% interval (``NaN`` bounds for an exact count);
+* ``n``        how many units it rests on; ``unit``: what ``n`` counts ("manches", "sampled decisions", ...);
+* ``kind``     how to print it: ``share`` (a percentage), ``points``, ``delta`` (a signed difference), ``count``,
+  ``percentage points`` (a signed difference of shares), ``rating`` (Elo points, signed, no decimals);
+* ``status``   the verdict on that number ("significant", "not significant", "matters", "does not matter",
+  "undecided", "no effect", or "").
+"""
+
+from __future__ import annotations
+
+import json
+import math
+from dataclasses import dataclass
+
+import polars as pl
+
+SCHEMA = {"question": pl.Utf8, "subject": pl.Utf8, "measure": pl.Utf8, "value": pl.Float64, "low": pl.Float64,
+          "high": pl.Float64, "n": pl.Int64, "unit": pl.Utf8, "kind": pl.Utf8, "status": pl.Utf8}
+KINDS = ("share", "points", "delta", "count", "percentage points", "rating")
+
+
+def number(question: str, subject: str, measure: str, value: float, low: float = math.nan,
+           high: float = math.nan, *, n: int, unit: str, kind: str, status: str = "") -> dict:
+    """One row of an answer's frame (see :data:`SCHEMA`)."""
+    if kind not in KINDS:
+        raise ValueError(f"kind {kind!r} is not one of {KINDS}")
+    return {"question": question, "subject": subject, "measure": measure, "value": float(value),
+            "low": float(low), "high": float(high), "n": int(n), "unit": unit, "kind": kind, "status": status}
+
+
+def frame_of(rows: list[dict]) -> pl.DataFrame:
+    return pl.DataFrame(rows, schema=SCHEMA)
+
+
+def say(row: dict, *, interval: bool = True) -> str:
+    """The number of one frame row as text: ``53.1% [51.2, 55.0]``, ``+2.41 [+2.30, +2.52]``, ``5``."""
+    value, low, high, kind = row["value"], row["low"], row["high"], row["kind"]
+    if kind == "count":
+        return f"{value:,.0f}"
+    if kind == "share":
+        text = f"{100 * value:.1f}%"
+        bounds = f" [{100 * low:.1f}, {100 * high:.1f}]"
+    elif kind == "percentage points":
+        text = f"{100 * value:+.1f} points"
+        bounds = f" [{100 * low:+.1f}, {100 * high:+.1f}]"
+    elif kind == "rating":
+        text, bounds = f"{value:+.0f}", f" [{low:+.0f}, {high:+.0f}]"
+    elif kind == "delta":
+        text, bounds = f"{value:+.2f}", f" [{low:+.2f}, {high:+.2f}]"
+    else:
+        text, bounds = f"{value:.2f}", f" [{low:.2f}, {high:.2f}]"
+    return text + (bounds if interval and not (math.isnan(low) or math.isnan(high)) else "")
+
+
+def significance(low: float, high: float, null: float = 0.0) -> str:
+    """``significant`` when the 95% interval leaves out ``null``, else ``not significant``."""
+    if math.isnan(low) or math.isnan(high):
+        return "undecided"
+    return "significant" if low > null or high < null else "not significant"
+
+
+def equivalence(low: float, high: float, epsilon: float) -> str:
+    """``matters`` (the interval leaves out 0), ``does not matter`` (it lies inside ``±epsilon``) or
+    ``undecided`` (neither, at this n)."""
+    if math.isnan(low) or math.isnan(high):
+        return "undecided"
+    if low > 0 or high < 0:
+        return "matters"
+    if -epsilon <= low and high <= epsilon:
+        return "does not matter"
+    return "undecided"
+
+
+@dataclass(frozen=True)
+class Answer:
+    """A study's verdict: ``sentences`` (at most five, each holding numbers of ``frame`` with their intervals),
+    ``frame`` (:data:`SCHEMA`), and ``holds_for``: the game, rule variant and players the answer is about."""
+
+    study: str
+    game: str
+    holds_for: str
+    sentences: tuple[str, ...]
+    frame: pl.DataFrame
+
+    def text(self) -> str:
+        """What the terminal prints: the sentences, one per line (at most five lines)."""
+        return "\n".join(self.sentences)
+
+    def to_dict(self) -> dict:
+        """``answer.json``: ``study``, ``game``, ``holds_for``, ``sentences`` and ``numbers`` (the frame's rows;
+        NaN bounds become ``null``)."""
+        rows = [{k: (None if isinstance(v, float) and math.isnan(v) else v) for k, v in r.items()}
+                for r in self.frame.iter_rows(named=True)]
+        return {"study": self.study, "game": self.game, "holds_for": self.holds_for,
+                "sentences": list(self.sentences), "numbers": rows}
+
+    def json(self) -> str:
+        return json.dumps(self.to_dict(), indent=2, ensure_ascii=False)
+
+    def markdown(self) -> str:
+        """``answer.md``: the verdict, what it holds for, then every number with its interval and n."""
+        lines = [f"# {self.study}: the answer", "", f"Holds for: {self.holds_for}.", ""]
+        lines += [f"- {s}" for s in self.sentences]
+        lines += ["", "| question | subject | measure | value (95% interval) | n | status |", "|---|---|---|---|---|---|"]
+        for r in self.frame.iter_rows(named=True):
+            lines.append(f"| {r['question']} | {r['subject']} | {r['measure']} | {say(r)} | {r['n']:,} {r['unit']} | "
+                         f"{r['status']} |")
+        return "\n".join(lines) + "\n"
+
+
+def rules_text(game: str, options: dict | None) -> str:
+    """``"default rules"`` or the changed options, as the answer's ``holds_for`` names them."""
+    from simulator.core.game import get_game
+    from simulator.core.spec import _fmt
+
+    defaults = {p.name: p.default for p in get_game(game).options.params}
+    changed = {k: v for k, v in (options or {}).items() if defaults.get(k) != v}
+    return "default rules" if not changed else "rules " + ", ".join(f"{k}={_fmt(v)}" for k, v in changed.items())
+
+
+def stored_frames(out, names) -> dict[str, pl.DataFrame]:
+    """The study's frames as it stored them (``OUT/<name>.parquet``), those of ``names`` that exist."""
+    from pathlib import Path
+
+    return {name: pl.read_parquet(Path(out) / f"{name}.parquet") for name in names
+            if (Path(out) / f"{name}.parquet").is_file()}

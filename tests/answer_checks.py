@@ -1,0 +1,42 @@
+"""What every study's answer must be (the verdicts issue): at most five sentences, at least one number with its
+95% interval, ``answer.json`` and ``answer.md`` holding the same sentences and the same numbers, and the report
+opening with the verdict."""
+
+from __future__ import annotations
+
+import json
+import math
+import re
+from html import escape as html_escape
+from pathlib import Path
+
+from analysis.answers import say
+
+INTERVAL = re.compile(r"[+-]?\d[\d,]*(\.\d+)?(%| points)? \[[+-]?\d[\d.]*, [+-]?\d[\d.]*\]")
+
+
+def check_answer(out: Path) -> dict:
+    """Assert the answer files of the finished study at ``out`` agree with each other and with its report;
+    returns ``answer.json``."""
+    data = json.loads((out / "answer.json").read_text(encoding="utf-8"))
+    assert set(data) == {"study", "game", "holds_for", "sentences", "numbers"}
+    sentences = data["sentences"]
+    assert 1 <= len(sentences) <= 5 and any(INTERVAL.search(s) for s in sentences), sentences
+    markdown = (out / "answer.md").read_text(encoding="utf-8")
+    assert f"Holds for: {data['holds_for']}." in markdown
+    assert [line[2:] for line in markdown.splitlines() if line.startswith("- ")] == sentences
+    table = [line.split(" | ") for line in markdown.splitlines() if line.startswith("| ") and "---" not in line][1:]
+    assert len(table) == len(data["numbers"]) > 0
+    for cells, row in zip(table, data["numbers"]):
+        number = {k: (math.nan if v is None else v) for k, v in row.items()}
+        assert cells[0] == f"| {row['question']}" and cells[1] == row["subject"] and cells[2] == row["measure"]
+        assert cells[3] == say(number) and cells[4] == f"{row['n']:,} {row['unit']}", (cells, row)
+    html = (out / "report.html").read_text(encoding="utf-8")
+    assert html.index("<h2>") == html.index("<h2>Verdict</h2>"), "the report opens with the verdict"
+    for sentence in sentences:
+        assert html_escape(sentence, quote=True) in html
+    return data
+
+
+def numbers(data: dict, question: str) -> list[dict]:
+    return [r for r in data["numbers"] if r["question"] == question]
