@@ -40,7 +40,7 @@ from pathlib import Path
 
 import polars as pl
 
-from analysis.batches import batch_frames, cell_wins
+from analysis.batches import NO_EFFECT, batch_frames, cell_effects, cell_wins
 from analysis.stats import mean_interval, wilson
 from simulator.core.batch import cell_dir, load_batch, read_batch
 from simulator.core.designs import sweep_batch, tournament_batch
@@ -311,6 +311,15 @@ def option_effects(games: pl.DataFrame, option: str, units: int) -> pl.DataFrame
     return pl.DataFrame(rows)
 
 
+def _with_effects(effects: pl.DataFrame, sweep, option: str) -> pl.DataFrame:
+    """``effects`` with each value's ``effect`` (:func:`analysis.batches.cell_effects`: ``baseline``, ``no effect:
+    the strategies never reach this rule`` when every game is played as at the default, or ``changes play``)."""
+    data = load_batch(sweep)
+    marks = cell_effects(sweep, data)
+    by_value = {_fmt(c["labels"][option]): marks[c["id"]] for c in data["cells"]}
+    return effects.with_columns(pl.col("value").replace_strict(by_value, default="changes play").alias("effect"))
+
+
 # --- Kamoul: what each card power is worth ---------------------------------------------------------------
 
 
@@ -408,7 +417,9 @@ def study_frames(out) -> dict[str, pl.DataFrame]:
     skill = batch_frames(out / "skill")
     frames["upsets"] = upsets(skill["matrix"], rank_strategies(skill["ratings"], skill["matrix"]))
     units = positions.height
-    frames["options"] = pl.concat([option_effects(option_games(out / "options" / name, game, players, name), name, units)
+    frames["options"] = pl.concat([_with_effects(option_effects(option_games(out / "options" / name, game, players,
+                                                                             name), name, units),
+                                                 out / "options" / name, name)
                                    for name, _ in inputs["option_grids"]], how="vertical_relaxed")
     if inputs["powers"]:
         frames["powers"] = power_values(pl.concat([power_games(out / "powers" / p, p) for p in inputs["powers"]]))
@@ -568,22 +579,35 @@ def _length_numbers(frames: dict) -> tuple[list[dict], str]:
 def _option_numbers(frames: dict) -> tuple[list[dict], str]:
     from analysis.answers import equivalence, number, say
 
-    rows, status_of = [], {}
+    rows = []
     for r in frames["options"].filter(~pl.col("default")).iter_rows(named=True):
-        status = equivalence(r["first_delta_low"], r["first_delta_high"], EPSILON)
+        status = (NO_EFFECT if r.get("effect") == NO_EFFECT
+                  else equivalence(r["first_delta_low"], r["first_delta_high"], EPSILON))
+        if status == "undecided":
+            status += f" at this n ({more_games_text(r['first_delta_low'], r['first_delta_high'], r['n'])})"
         rows.append(number("rule option", f"{r['option']}={r['value']}", "change of the first player's win chance "
                            "against the default, same deals", r["first_delta"], r["first_delta_low"],
                            r["first_delta_high"], n=r["n"], unit="games", kind="percentage points", status=status))
-        previous = status_of.get(r["option"])
-        rank = ("matters", "undecided", "does not matter")
-        status_of[r["option"]] = status if previous is None or rank.index(status) < rank.index(previous) else previous
     matter = sorted((r for r in rows if r["status"] == "matters"), key=lambda r: -abs(r["value"]))
-    counts = {k: sum(1 for v in status_of.values() if v == k) for k in ("matters", "does not matter", "undecided")}
-    text = (f"Rule options ({len(status_of)} swept; an effect inside ±{100 * EPSILON:.0f} point of the first player's "
-            f"win chance does not matter): {counts['matters']} matter"
+    count = {k: sum(1 for r in rows if r["status"].startswith(k)) for k in ("does not matter", "undecided")}
+    never = [r["subject"] for r in rows if r["status"] == NO_EFFECT]
+    options = len({r["subject"].split("=")[0] for r in rows})
+    text = (f"Rule options ({len(rows)} values of {options} options against their defaults; an effect inside "
+            f"±{100 * EPSILON:.0f} point of the first player's win chance does not matter): {len(matter)} matter"
             + (" (" + ", ".join(f"{r['subject']} {say(r)}" for r in matter[:3]) + ")" if matter else "")
-            + f", {counts['does not matter']} do not, {counts['undecided']} undecided at this n.")
+            + f", {count['does not matter']} do not, {count['undecided']} undecided at this n"
+            + (f"; {len(never)} have no effect, the strategies never reach them ({', '.join(never[:4])}"
+               + (", ..." if len(never) > 4 else "") + ")" if never else "") + ".")
     return rows, text
+
+
+def more_games_text(low: float, high: float, n: int) -> str:
+    """How many more games would narrow a paired interval of ``n`` games to ``±EPSILON`` (its half-width falls as
+    ``1/sqrt(n)``, the arithmetic of ``cardsim plan``)."""
+    from analysis.stats import games_for_half_width
+
+    more = games_for_half_width((high - low) / 2, n, EPSILON) - n
+    return f"about {more:,} more games would decide ±{100 * EPSILON:.0f} point"
 
 
 def answer(out):

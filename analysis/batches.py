@@ -236,18 +236,67 @@ def format_tournament(frames: dict, inputs: dict) -> str:
     return "\n".join(lines)
 
 
+NO_EFFECT = "no effect: the strategies never reach this rule"
+
+
+def play_digest(spec: RunSpec, run_dir) -> str:
+    """SHA-256 of the event trace of every row of the run's finest table in game order: two runs with the same
+    digest played the same games move for move (a rule or parameter their play never reaches)."""
+    import hashlib
+
+    table = spec.plugin.tables(spec.level)[0]
+    order = ["game", *([spec.plugin.row_order[table]] if table in spec.plugin.row_order else [])]
+    traces = read_table(run_dir, table).select(*order, "trace").sort(order).collect()
+    return hashlib.sha256(traces["game"].to_numpy().tobytes() + traces["trace"].to_numpy().tobytes()).hexdigest()
+
+
+def baseline_cell(data: dict) -> str:
+    """The id of a sweep's baseline: the cell whose grid values are those of the sweep without its grids (the
+    rule defaults and the seats' own parameter values), else the first cell."""
+    from simulator.core.spec import parse_strategy
+
+    inputs = data["inputs"]
+    plugin = get_game(inputs["game"])
+    defaults = {p.name: p.default for p in plugin.options.params}
+    base_spec = RunSpec.from_dict(data["cells"][0]["spec"])
+    options = plugin.options.resolve({k: v for k, v in inputs["options"].items() if k not in inputs["kinds"]})
+    seat = inputs["seats"][0] if inputs.get("seats") else 0
+    seat_text = inputs["strategies"][seat] if len(inputs["strategies"]) > seat else inputs["strategies"][0]
+    own = parse_strategy(base_spec.plugin, seat_text)
+    params = dict(own.params)
+    expected = {k: (options.get(k, defaults.get(k)) if kind == "option" else params.get(k))
+                for k, kind in inputs["kinds"].items()}
+    for cell in data["cells"]:
+        if all(cell["labels"].get(k) == v for k, v in expected.items()):
+            return cell["id"]
+    return data["cells"][0]["id"]
+
+
+def cell_effects(out, data: dict | None = None) -> dict[str, str]:
+    """Per cell id of the sweep at ``out``: ``baseline``, :data:`NO_EFFECT` (every game played move for move as
+    the baseline's, :func:`play_digest`) or ``changes play``."""
+    data = data or load_batch(out)
+    base = baseline_cell(data)
+    digests = {c["id"]: play_digest(RunSpec.from_dict(c["spec"]), cell_dir(out, c["id"])) for c in data["cells"]}
+    return {cid: "baseline" if cid == base else NO_EFFECT if d == digests[base] else "changes play"
+            for cid, d in digests.items()}
+
+
 def sweep_frames(out) -> dict[str, pl.DataFrame]:
-    """``summary`` and ``outcomes`` of the sweep at ``out`` (see the module doc), grid values as columns."""
+    """``summary`` and ``outcomes`` of the sweep at ``out`` (see the module doc), grid values as columns, and
+    each cell's ``effect`` (:func:`cell_effects`)."""
     data = load_batch(out)
     if data["kind"] != "sweep":
         raise ValueError(f"{out} holds a {data['kind']}, not a sweep")
+    effects = cell_effects(out, data)
     summaries, outcomes = [], []
     for cell in data["cells"]:
         spec = RunSpec.from_dict(cell["spec"])
         finest = read_table(cell_dir(out, cell["id"]), spec.plugin.tables(spec.level)[0])
         labels = [s.label() for s in spec.strategies]
         side = side_table(finest, spec.plugin, spec.players, labels)
-        tag = [pl.lit(cell["id"]).alias("cell")] + [pl.lit(v).alias(k) for k, v in cell["labels"].items()]
+        tag = ([pl.lit(cell["id"]).alias("cell")] + [pl.lit(v).alias(k) for k, v in cell["labels"].items()]
+               + [pl.lit(effects[cell["id"]]).alias("effect")])
         summaries.append(side.select(*tag, pl.all()))
         outcomes.append(outcome_table(finest).select(*tag, pl.all()))
     return {"summary": pl.concat(summaries, how="vertical_relaxed"),
@@ -266,7 +315,13 @@ def format_sweep(frames: dict, inputs: dict) -> str:
              + ("seats" if side == "seat" else "teams"), ""]
     for r in shown.iter_rows(named=True):
         grid = " ".join(f"{k}={_fmt(r[k])}" for k in names)
+        mark = {"baseline": "   (baseline)", NO_EFFECT: f"   ({NO_EFFECT})"}.get(r.get("effect", ""), "")
         lines.append(f"  {r['cell']} {grid:<36} {side} {r[side]} {r['strategy'][:28]:<28} "
                      f"{100 * r['win_rate']:6.2f}% [{100 * r['win_low']:.2f}, {100 * r['win_high']:.2f}]   "
-                     f"points {r['mean_points']:+7.3f} [{r['points_low']:+.3f}, {r['points_high']:+.3f}]")
+                     f"points {r['mean_points']:+7.3f} [{r['points_low']:+.3f}, {r['points_high']:+.3f}]{mark}")
+    same = summary.filter(pl.col("effect") == NO_EFFECT)["cell"].unique().sort().to_list() if "effect" in \
+        summary.columns else []
+    if same:
+        lines += ["", f"{len(same)} cell(s) played every game move for move as the baseline ({', '.join(same)}): "
+                  f"{NO_EFFECT}, not a finding that it does not matter"]
     return "\n".join(lines)

@@ -135,3 +135,12 @@ class SequentialComparison:
             if self.up_done and self.down_done:
                 self.decision = "within delta"
         return self.decision
+
+
+def games_for_half_width(half: float, n: int, target: float) -> int:
+    """The games at which a 95% interval of half-width ``half`` measured on ``n`` games narrows to ``target``
+    (the half-width of a mean falls as ``1/sqrt(n)``: ``n * (half / target)^2``, rounded up; at least ``n``)."""
+    if not (half > 0 and target > 0 and n > 0):
+        return n
+    return max(n, math.ceil(n * (half / target) ** 2))
+

@@ -100,14 +100,16 @@ def _options_tables(options: pl.DataFrame, unit: str, skipped: dict) -> str:
              *_pm(r["first_share"], r["first_low"], r["first_high"], True),
              *_delta(r["first_delta"], r["first_delta_low"], r["first_delta_high"], True),
              *_pm(r["length"], r["length_low"], r["length_high"], False),
-             *_delta(r["length_delta"], r["length_delta_low"], r["length_delta_high"], False)]
+             *_delta(r["length_delta"], r["length_delta_low"], r["length_delta_high"], False),
+             _e("" if r["default"] else r.get("effect", ""))]
             for r in options.iter_rows(named=True)]
     table = _table(["option", "value", "games", "decided", "95% interval", "first position's share", "95% interval",
                     "change in its win rate (points of %)", "95% interval", f"mean length ({unit})", "95% interval",
-                    "change in length", "95% interval"], rows, id="options", numeric=set(range(2, 13)),
+                    "change in length", "95% interval", "effect"], rows, id="options", numeric=set(range(2, 13)),
                    caption="one sweep per rule option, the default strategy at every seat: share of decided games and "
                            "of those won by the first position (equal seats: 1/positions), mean length, and the paired "
-                           "change against the default value on the same deals (95% intervals)")
+                           "change against the default value on the same deals (95% intervals); effect: no effect when every "
+                           "game is played move for move as at the default (the strategies never reach the rule)")
     return table + _table(["option", "why it is not swept"], [[_e(k), _e(v)] for k, v in skipped.items()],
                           id="skipped-options", caption="options left out of the sweeps")
 

@@ -106,14 +106,25 @@ def _tournament_sections(data: dict, frames: dict) -> tuple[str, list]:
 
 
 def _sweep_sections(data: dict, frames: dict) -> tuple[str, list]:
+    from analysis.batches import NO_EFFECT
+
     inputs = data["inputs"]
     grid = [k for k, _ in inputs["grids"]]
     summary, outcomes = frames["summary"], frames["outcomes"]
     side = "team" if "team" in summary.columns else "seat"
     shown = summary if side == "team" else summary.filter(pl.col("seat").is_in(inputs["seats"]))
     labels = {c["id"]: _cell_label(c["labels"]) for c in data["cells"]}
-    out = [_table(["cell", *grid], [[_e(c["id"]), *(_v(c["labels"][k]) for k in grid)] for c in data["cells"]],
-                  id="cells", caption="cells (one run each, same deals)"), "<h2>Results per cell</h2>"]
+    effect = dict(summary.select("cell", "effect").unique().iter_rows()) if "effect" in summary.columns else {}
+    out = [_table(["cell", *grid, "effect"], [[_e(c["id"]), *(_v(c["labels"][k]) for k in grid),
+                                              _e(effect.get(c["id"], ""))] for c in data["cells"]],
+                  id="cells", caption="cells (one run each, same deals); effect: a cell whose every game is played "
+                                      "move for move as the baseline's has no effect (its rule is never reached)")]
+    same = [cid for cid, e in effect.items() if e == NO_EFFECT]
+    if same:
+        out.append(f'<p class="note">{len(same)} cell(s), {_e(", ".join(sorted(same)))}, played every game as the '
+                   f"baseline did: {_e(NO_EFFECT)}. Their equal numbers are not a finding that the rule does not "
+                   "matter.</p>")
+    out.append("<h2>Results per cell</h2>")
     spec = RunSpec.from_dict(data["cells"][0]["spec"])
     finest = spec.plugin.tables(spec.level)[0]
     rows = [[_e(r["cell"]), *(_v(r[k]) for k in grid), _e(f"{side} {r[side]}"), _e(r["strategy"]), _num(r["n"]),

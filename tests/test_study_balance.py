@@ -14,6 +14,7 @@ import pytest
 from polars.testing import assert_frame_equal
 
 from analysis import balance
+from analysis.batches import NO_EFFECT
 from analysis.balance import (chi2_sf, option_effects, pooled_exposure, position_rows,
                               position_table, power_values, rank_strategies, seat_test, skill_by_level, upsets)
 from answer_checks import check_answer, numbers
@@ -322,7 +323,27 @@ def test_the_study_answers_each_question_in_one_line(studies, game):
         assert r["subject"] == f"{o['option']}={o['value']}" and r["value"] == o["first_delta"]
         inside = -balance.EPSILON <= o["first_delta_low"] and o["first_delta_high"] <= balance.EPSILON
         outside = o["first_delta_low"] > 0 or o["first_delta_high"] < 0
-        assert r["status"] == ("matters" if outside else "does not matter" if inside else "undecided")
+        if o["effect"] == NO_EFFECT:  # every game played as at the default: never "does not matter"
+            assert r["status"] == NO_EFFECT and o["first_delta"] == 0
+        elif outside or inside:
+            assert r["status"] == ("matters" if outside else "does not matter")
+        else:
+            assert r["status"].startswith("undecided at this n (about ") and "more games would decide" in r["status"]
+
     lengths = numbers(data, "game length")
     assert len(lengths) == 3 * pl.read_parquet(out / "length_means.parquet").height
+
+
+def test_an_option_the_strategies_never_reach_is_marked_no_effect(tmp_path):
+    """Rami's bots open at 51 or more, so opening_points=40 plays the default's games move for move."""
+    out = tmp_path / "b"
+    result = api.study("balance", "rami", out=out, n=30, seed=1, options=["opening_points"], progress=False)
+    effects = pl.read_parquet(out / "options.parquet").select("value", "effect")
+    marks = dict(effects.iter_rows())
+    assert marks["40"] == NO_EFFECT and marks["51"] == "baseline" and marks["61"] == "changes play", marks
+    row = next(r for r in result["answer"].frame.iter_rows(named=True) if r["subject"] == "opening_points=40")
+    assert row["status"] == NO_EFFECT and "1 have no effect, the strategies never reach them (opening_points=40)" in \
+        result["answer"].text()
+    html = (out / "report.html").read_text(encoding="utf-8")
+    assert NO_EFFECT in html
 

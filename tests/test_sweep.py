@@ -101,3 +101,19 @@ def test_sweep_cli_prints_cells(tmp_path, capsys):
                            "--out", str(tmp_path / "s"))
     assert code == 0 and "call_threshold=2.0" in out and "seat 0" in out and "seat 1" not in out
     assert run_cli(capsys, "sweep", "--help")[0] == 0
+
+
+def test_a_cell_that_plays_the_baselines_games_is_marked_no_effect(tmp_path, capsys):
+    """open-asap never opens under 51 points, so opening_points=40 replays the default's games move for move;
+    61 changes them. A parameter sweep marks the same way (the baseline: the seats' own value)."""
+    from analysis.batches import NO_EFFECT
+
+    code, out, err = run_cli(capsys, "sweep", "rami", "-n", "60", "--option-grid", "opening_points=40,51,61",
+                             "--out", str(tmp_path / "s"))
+    assert code == 0, err
+    effects = dict(api.batch_frames(tmp_path / "s")["summary"].select("opening_points", "effect").unique().iter_rows())
+    assert effects == {40: NO_EFFECT, 51: "baseline", 61: "changes play"}
+    assert f"1 cell(s) played every game move for move as the baseline (c000): {NO_EFFECT}" in out
+    result = api.sweep("kamoul", out=tmp_path / "k", n=200, grids=["call_threshold=0,5"], seats=[0], progress=False)
+    marks = dict(result.frames["summary"].select("call_threshold", "effect").unique().iter_rows())
+    assert set(marks.values()) == {"baseline", "changes play"}
