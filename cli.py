@@ -281,18 +281,21 @@ def duel(game, strategies, delta, alpha, beta, max_games, seed, players, level, 
               help='The own cards you know, by rank: "2 3 RK" (A 2-10 J Q, RK red king = 0, BK black king = 15).')
 @click.option("--unknown", type=int, default=0, show_default=True, help="Own cards you have not seen.")
 @click.option("--turn", type=int, required=True, help="Your own turn number in this hand (1 = your first turn).")
-@click.option("--players", type=int, default=4, show_default=True, help="Number of players (2-6).")
+@click.option("--players", type=int, default=None, help="Number of players (2-6) [default: 4].")
 @click.option("--cumulative", type=int, default=0, show_default=True,
               help="Your cumulative score in the manche (-15 or less / 15 or more: au-score zones).")
-@click.option("--strategy", default="balanced", show_default=True, metavar="NAME[:k=v,...]",
-              help="How everyone plays (and how you play on if you do not call).")
+@click.option("--strategy", default=None, metavar="NAME[:k=v,...]",
+              help="How everyone plays (and how you play on if you do not call) [default: balanced].")
 @click.option("--option", "options", multiple=True, metavar="K=V", help="A rule option, repeatable.")
+@click.option("--spec", "spec_file", type=click.Path(path_type=Path), default=None,
+              help="A TOML file with any of players, seed, strategies (one) and [options] (flags override it).")
 @click.option("--samples", type=int, default=20_000, show_default=True,
               help="Situations to sample (precision: the intervals shrink as 1/sqrt of this).")
-@click.option("--seed", type=int, default=0, show_default=True, help="Seed of the sampled hands.")
+@click.option("--seed", type=int, default=None, help="Seed of the sampled hands [default: 0].")
 @click.option("--threads", type=int, default=None, help="Worker threads (default: all cores). Never changes results.")
 @click.option("--json", "as_json", is_flag=True, help="Print the full answer as JSON.")
-def advise(game, known, unknown, turn, players, cumulative, strategy, options, samples, seed, threads, as_json):
+def advise(game, known, unknown, turn, players, cumulative, strategy, options, spec_file, samples, seed, threads,
+           as_json):
     """Call KAMOUL now or play on? One situation, answered by rollouts of both choices on the same deals.
 
     \b
@@ -312,7 +315,8 @@ def advise(game, known, unknown, turn, players, cumulative, strategy, options, s
     from simulator import api
 
     result = api.advise(game, known=known, unknown=unknown, turn=turn, players=players, cumulative=cumulative,
-                        strategy=strategy, options=list(options), samples=samples, seed=seed, threads=threads)
+                        strategy=strategy, options=list(options), samples=samples, seed=seed, threads=threads,
+                        spec_file=spec_file)
     if as_json:
         import json
 
@@ -498,21 +502,32 @@ def verify(directory, repair, as_json):
 @click.argument("game", required=False)
 @click.option("--out", type=click.Path(path_type=Path), required=True,
               help="Study directory (new, empty, or the same study to resume).")
-@click.option("-n", "n", type=int, required=True,
-              help="How much each part plays. rami-openings: whole games per seating or grid point; kamoul-call: "
+@click.option("-n", "n", type=int, default=None,
+              help="How much each part plays (required unless in --spec). rami-openings: whole games per seating "
+                   "or grid point; kamoul-call: "
                    "manches sampled per player count (one decision per hand) and manches per seating of its "
                    "tournaments; balance: games per cell of its sweeps (the game's finest level), per seating "
                    "of its skill tournament (what the game is won by: Kamoul manches, Rami and Kem's games) and of "
                    "its seats run (the coarsest level).")
-@click.option("--seed", type=int, default=0, show_default=True, help="The seed of every cell.")
+@click.option("--seed", type=int, default=None, help="The seed of every cell [default: 0].")
 @click.option("--players", default=None,
               help="Player counts, comma-separated [rami-openings: 2,3,4,6; kamoul-call: 2,3,4,6; "
                    "balance: the game's default].")
+@click.option("--option", "options", multiple=True, metavar="K=V",
+              help="A rule option every part is played under, repeatable (see `cardsim rules GAME`); the balance "
+                   "study sweeps each option around these.")
+@click.option("--strategy", "strategies", multiple=True, metavar="NAME[:k=v,...]",
+              help="Who plays. kamoul-call: one strategy, whose play the states are sampled from and which plays on "
+                   "(default balanced); rami-openings: two or more, the tournaments' strategies (the first also "
+                   "plays the sweeps); balance: two or more, the skill tournament's (the first also plays the seats "
+                   "run and the rule sweeps).")
+@click.option("--spec", "spec_file", type=click.Path(path_type=Path), default=None,
+              help="A TOML file with any of n, seed, players, strategies and [options] (flags override it).")
 @click.option("--threads", type=int, default=None, help="Worker threads (default: all cores). Never changes results.")
 @click.option("--chunk-size", type=int, default=None, help="Games per Parquet part file. Never changes results.")
 @click.option("--json", "as_json", is_flag=True, help="Print the answer as JSON (OUT/answer.json) instead of text.")
 @click.option("--quiet", is_flag=True, help="No progress bars.")
-def study(name, game, out, n, seed, players, threads, chunk_size, as_json, quiet):
+def study(name, game, out, n, seed, players, options, strategies, spec_file, threads, chunk_size, as_json, quiet):
     """Run a study and write its dataset and OUT/report.html (GAME may be omitted for one-game studies).
 
     \b
@@ -543,8 +558,9 @@ def study(name, game, out, n, seed, players, threads, chunk_size, as_json, quiet
     """
     from simulator import api
 
-    result = api.study(name, game, out=out, n=n, seed=seed, players=players, threads=threads,
-                       chunk_size=chunk_size, progress=not quiet)
+    result = api.study(name, game, out=out, n=n, seed=seed, players=players, options=list(options),
+                       strategies=list(strategies), spec_file=spec_file, threads=threads, chunk_size=chunk_size,
+                       progress=not quiet)
     if result["interrupted"]:
         click.echo(f"interrupted: the finished chunks are kept in {result['path']}; re-run the same command to resume",
                    err=True)

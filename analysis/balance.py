@@ -46,13 +46,17 @@ from simulator.core.batch import cell_dir, load_batch, read_batch
 from simulator.core.designs import sweep_batch, tournament_batch
 from simulator.core.errors import SpecError
 from simulator.core.game import TEAM_KEYS, GamePlugin
-from simulator.core.plan import Part, Plan, check_rounds, check_study_settings, load_study_file
+from simulator.core.plan import (Part, Plan, check_games, check_study_rules, check_study_settings,
+                                 check_study_strategies, load_study_file)
 from simulator.core.spec import RunSpec, _fmt, build_spec
 from simulator.core.store import read_manifest, read_table
 from simulator.games import get_game
 
 STUDY_NAME = "balance"
 BEST, SECOND = "tops-best-random", "tops-best-second"
+STRATEGIES_HELP = ("the skill tournament's strategies, two or more (default: the game's presets with random); the "
+                   "first also plays every seat of the seats run and of the rule sweeps (default: the game's default "
+                   "strategy)")
 
 
 def hints(game):
@@ -224,11 +228,14 @@ def _around(param) -> tuple:
     return tuple(v for v in values if param.low <= v <= param.high)
 
 
-def option_grids(game: str, players: int, names=None) -> tuple[list[tuple[str, list]], dict[str, str]]:
+def option_grids(game: str, players: int, names=None, rules: dict | None = None
+                 ) -> tuple[list[tuple[str, list]], dict[str, str]]:
     """``([(option, values)], skipped)``: every option swept at ``players`` players (see the module doc; ``names``:
     only those) with its values, the default always among them and values the spec refuses at ``players`` players
     dropped; ``skipped``: every option left out (the game's ``balance.skipped``, and those left with a single
-    value) and why."""
+    value) and why. ``rules``: the study's other rule options (each sweep changes one option of those); an
+    option set there is swept around its set value."""
+    rules = dict(rules or {})
     plugin, game_hints = get_game(game), hints(game)
     params = {p.name: p for p in plugin.options.params}
     if names is not None:
@@ -241,16 +248,17 @@ def option_grids(game: str, players: int, names=None) -> tuple[list[tuple[str, l
     for name, p in params.items():
         if name in game_hints.skipped or (names is not None and name not in names):
             continue
+        base = rules.get(name, p.default)
         if p.kind == "bool":
             values = [False, True]
         elif p.kind == "choice":
             values = list(p.choices)
         else:
-            values = sorted(set(game_hints.values.get(name, _around(p))) | {p.default})
+            values = sorted(set(game_hints.values.get(name, _around(p))) | {base})
         kept, refused = [], []
         for v in values:
             try:
-                build_spec(plugin.name, n=1, seed=0, players=players, options={name: v})
+                build_spec(plugin.name, n=1, seed=0, players=players, options={**rules, name: v})
                 kept.append(v)
             except SpecError as err:
                 refused.append(str(err))
@@ -261,12 +269,13 @@ def option_grids(game: str, players: int, names=None) -> tuple[list[tuple[str, l
     return out, skipped
 
 
-def option_games(out, game: str, players: int, option: str) -> pl.DataFrame:
-    """Per cell and game of the option's sweep at ``out``: ``value`` (as text), ``default`` (the option's default
-    value), ``game``, ``length`` (turns; Kem's: ticks), ``first`` (position 0 won), ``decided`` (someone won)."""
+def option_games(out, game: str, players: int, option: str, rules: dict | None = None) -> pl.DataFrame:
+    """Per cell and game of the option's sweep at ``out``: ``value`` (as text), ``default`` (the option's value
+    in the study's ``rules``, else its default), ``game``, ``length`` (turns; Kem's: ticks), ``first`` (position 0
+    won), ``decided`` (someone won)."""
     from analysis.lengths import length_column
 
-    default = {p.name: p.default for p in get_game(game).options.params}[option]
+    default = (rules or {}).get(option, {p.name: p.default for p in get_game(game).options.params}[option])
     frames = []
     for cell in load_batch(out)["cells"]:
         spec = RunSpec.from_dict(cell["spec"])
@@ -418,7 +427,7 @@ def study_frames(out) -> dict[str, pl.DataFrame]:
     frames["upsets"] = upsets(skill["matrix"], rank_strategies(skill["ratings"], skill["matrix"]))
     units = positions.height
     frames["options"] = pl.concat([_with_effects(option_effects(option_games(out / "options" / name, game, players,
-                                                                             name), name, units),
+                                                                             name, inputs.get("rules")), name, units),
                                                  out / "options" / name, name)
                                    for name, _ in inputs["option_grids"]], how="vertical_relaxed")
     if inputs["powers"]:
@@ -452,37 +461,44 @@ def check_study_players(game: str, players) -> int:
 
 
 def plan(out, *, n: int, game: str, seed: int = 0, players=None, threads: int | None = None,
-         chunk_size: int | None = None, options=None, strategies=None, sign_grids=None) -> Plan:
+         chunk_size: int | None = None, swept=None, strategies=None, sign_grids=None, rules: dict | None = None
+         ) -> Plan:
     """The balance study of ``game`` (:func:`simulator.core.plan.execute` runs it into ``out``): ``n`` games per
     cell (at the default level; the skill tournament plays ``n`` games per seating at the level the game is won
     at, :attr:`GamePlugin.judged_level`; the seats run and the best-of-three tournaments play ``n`` games at the
-    game's coarsest level). ``options`` (names) and ``strategies`` narrow the option sweeps and the skill tournament
-    (default: all); ``sign_grids`` replaces the game's ``signs`` grids. The game's ``balance.extras`` add its own
+    game's coarsest level). ``swept`` (option names) narrows the option sweeps (default: all); ``strategies``
+    (:data:`STRATEGIES_HELP`); ``rules``: the rule options every part is played under (each option sweep
+    changes one of them); ``sign_grids`` replaces the game's ``signs`` grids. The game's ``balance.extras`` add its own
     parts: ``powers`` (one sweep per card-power parameter, on seat 0), ``best_of_three`` (the best preset of the
     skill tournament against random and against the second best, at the coarsest level), ``signs`` (a sweep of
     the listed strategy-parameter and option grids)."""
     plugin = get_game(game)
     game_hints = hints(game)
-    n = check_rounds(n)
+    n = check_games(n, "games per cell of the sweeps and per seating of the skill tournament, and games of the "
+                       "seats run (each at the level it names)")
     check_study_settings(n=n, seed=seed, threads=threads, chunk_size=chunk_size)
     players = check_study_players(game, players)
+    rules = check_study_rules(game, rules, players)
     top = plugin.levels[-1]
-    strategies = list(game_hints.skill if strategies is None else strategies)
-    grids, skipped = option_grids(game, players, options)
+    chosen = check_study_strategies(game, strategies, at_least=2, what=STRATEGIES_HELP)
+    strategies = list(game_hints.skill if chosen is None else chosen)
+    seat_strategy = None if chosen is None else [chosen[0]]
+    grids, skipped = option_grids(game, players, swept, rules)
     extras = game_hints.extras
     powers = list(extras.get("powers", ()))
     signs = list(extras["signs"] if sign_grids is None else sign_grids) if "signs" in extras else []
     best_of_three = "best_of_three" in extras
     inputs = {"game": game, "n": n, "seed": seed, "players": players, "seats_level": top,
               "strategies": strategies, "option_grids": [[k, v] for k, v in grids], "skipped": skipped,
-              "powers": powers, "sign_grids": signs}
+              "powers": powers, "sign_grids": signs, "rules": rules, "seat_strategy": seat_strategy}
     if best_of_three:
         inputs["best_of_three"] = True
-    common = dict(n=n, seed=seed, players=players)
-    seats = build_spec(game, level=top, **common)
+    common = dict(n=n, seed=seed, players=players, options=rules)
+    seats = build_spec(game, level=top, strategies=seat_strategy, **common)
     parts = [Part("seats", lambda: seats),
              Part("skill", _fixed(tournament_batch(game, strategies=strategies, **common)), batch_frames)]
-    parts += [Part(f"options/{name}", _fixed(sweep_batch(game, option_grids=[_grid(name, values)], **common)),
+    parts += [Part(f"options/{name}", _fixed(sweep_batch(game, option_grids=[_grid(name, values)],
+                                                         strategies=seat_strategy, **common)),
                    batch_frames) for name, values in grids]
     parts += [Part(f"powers/{p}", _fixed(sweep_batch(game, seats=[0], grids=[f"{p}=1,0"], **common)), batch_frames)
               for p in powers]
@@ -507,7 +523,8 @@ def plan(out, *, n: int, game: str, seed: int = 0, players=None, threads: int | 
             return {"choices": dict(choices)}
         return None
 
-    return Plan(STUDY_NAME, game, inputs, "same GAME, -n, --seed, --players", parts, study_frames, after)
+    return Plan(STUDY_NAME, game, inputs, "same GAME, -n, --seed, --players, --option, --strategy", parts, study_frames,
+                after)
 
 
 def _fixed(batch):

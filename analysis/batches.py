@@ -259,7 +259,7 @@ def baseline_cell(data: dict) -> str:
     plugin = get_game(inputs["game"])
     defaults = {p.name: p.default for p in plugin.options.params}
     base_spec = RunSpec.from_dict(data["cells"][0]["spec"])
-    options = plugin.options.resolve({k: v for k, v in inputs["options"].items() if k not in inputs["kinds"]})
+    options = inputs["options"]  # the sweep's own rule options, resolved (a grid's option at its --option value)
     seat = inputs["seats"][0] if inputs.get("seats") else 0
     seat_text = inputs["strategies"][seat] if len(inputs["strategies"]) > seat else inputs["strategies"][0]
     own = parse_strategy(base_spec.plugin, seat_text)

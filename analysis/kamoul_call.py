@@ -30,7 +30,8 @@ from analysis.answers import Answer, frame_of, number, rules_text, say, signific
 from analysis.stats import mean_interval, wilson
 from analysis.batches import batch_frames, tournament_frames
 from simulator.core.designs import tournament_batch
-from simulator.core.plan import Part, Plan, Step, check_players, check_rounds, check_study_settings, load_study_file
+from simulator.core.plan import (Part, Plan, Step, check_games, check_players, check_study_rules, check_study_settings,
+                                 check_study_strategies, load_study_file)
 from simulator.core.errors import SpecError
 from simulator.kamoul.codes import FC_SPEC_MAX, OUT_FALSE, OUTCOMES, RANK_CODES
 from simulator.kamoul.counterfactual import COLUMNS, Situation, advise_kernel, sample_kernel
@@ -202,6 +203,13 @@ def _rules_and_seats(players: int, strategy: str = STRATEGY, options: dict | Non
     return rules_of(spec), seats_of(spec)
 
 
+def _spec_options(players: int, strategy: str, options: dict | None) -> dict:
+    """The resolved rule options of a Kamoul spec with ``options`` (every option, typed)."""
+    from simulator.core.spec import build_spec
+
+    return dict(build_spec("kamoul", n=1, seed=0, players=players, strategies=[strategy], options=options).options)
+
+
 def sample_frame(rows: np.ndarray) -> pl.DataFrame:
     """Sample rows (``int64[n, len(COLUMNS)]``) as a frame; the outcome codes become their names (``String``)."""
     frame = pl.DataFrame(rows, schema=list(COLUMNS), orient="row")
@@ -210,13 +218,14 @@ def sample_frame(rows: np.ndarray) -> pl.DataFrame:
 
 
 def _run_samples(out, players: int, n: int, seed: int, threads, progress: bool, strategy: str = STRATEGY,
-                 folder: str = "samples") -> bool:
-    """Sample games ``[0, n)`` of ``strategy`` at ``players`` into part files of :data:`CHUNK` games (resumable)."""
+                 folder: str = "samples", options: dict | None = None) -> bool:
+    """Sample games ``[0, n)`` of ``strategy`` at ``players`` under the rule ``options`` into part files of
+    :data:`CHUNK` games (resumable)."""
     from tqdm import tqdm
 
     from simulator.core.batch import frame_is_recorded, write_frame
 
-    rules, seats = _rules_and_seats(players, strategy)
+    rules, seats = _rules_and_seats(players, strategy, options)
     folder = sample_dir(out, players, folder)
     folder.mkdir(parents=True, exist_ok=True)
     starts = range(0, n, CHUNK)
@@ -235,28 +244,36 @@ def _run_samples(out, players: int, n: int, seed: int, threads, progress: bool, 
     return True
 
 
+STRATEGY_HELP = "the strategy whose play the states are sampled from and which plays on (default balanced)"
+
+
 def plan(out, *, n: int, game: str = "kamoul", seed: int = 0, players=None, threads: int | None = None,
-         chunk_size: int | None = None) -> Plan:
+         chunk_size: int | None = None, rules: dict | None = None, strategies=None) -> Plan:
     """The study's plan (:func:`simulator.core.plan.execute` runs it into ``out``): ``n`` sampled manches per
     player count (steps ``samples-<P>p``); the policy they imply, recorded in the study file (``policies``); the
     same sampling from the policy's own play (``samples-policy-<P>p``: is the policy a fixed point?); one
-    tournament of the policy against :data:`PRESETS` per player count (``n`` manches per seating)."""
+    tournament of the policy against :data:`PRESETS` per player count (``n`` manches per seating). ``rules``:
+    the rule options everything is played under; ``strategies``: one strategy, :data:`STRATEGY_HELP`."""
     players = check_players(PLAYERS if players is None else players)
-    n = check_rounds(n)
+    n = check_games(n, "manches sampled per player count and per seating of its tournaments")
     check_study_settings(n=n, seed=seed, threads=threads, chunk_size=chunk_size)
+    rules = check_study_rules(game, rules, players[0])
+    strategy = (check_study_strategies(game, strategies, at_most=1, what=STRATEGY_HELP) or [STRATEGY])[0]
     out = Path(out)
-    inputs = {"game": game, "n": n, "seed": seed, "players": list(players), "strategy": STRATEGY,
-              "presets": list(PRESETS), "tournament_level": TOURNAMENT_LEVEL}
-    for p in players:  # the tournaments' settings, checked before anything runs (the policy not known yet)
-        tournament_batch(game, strategies=["call-table", *PRESETS], n=n, seed=seed, players=p, level=TOURNAMENT_LEVEL)
+    inputs = {"game": game, "n": n, "seed": seed, "players": list(players), "strategy": strategy,
+              "presets": list(PRESETS), "tournament_level": TOURNAMENT_LEVEL, "rules": rules}
+    for p in players:  # every setting, checked before anything runs (the policy is not known yet)
+        _rules_and_seats(p, strategy, rules)
+        tournament_batch(game, strategies=["call-table", *PRESETS], n=n, seed=seed, players=p, level=TOURNAMENT_LEVEL,
+                         options=rules)
     policies: dict[str, str] = {}
 
-    def sampling(p, strategy, folder):
-        return Step(lambda progress: _run_samples(out, p, n, seed, threads, progress, strategy(), folder))
+    def sampling(p, played, folder):
+        return Step(lambda progress: _run_samples(out, p, n, seed, threads, progress, played(), folder, rules))
 
     def tournament(p):
         return tournament_batch(game, strategies=[policies[str(p)], *PRESETS], n=n, seed=seed, players=p,
-                                level=TOURNAMENT_LEVEL)
+                                level=TOURNAMENT_LEVEL, options=rules)
 
     def after(name):
         if name == f"samples-{players[-1]}p":  # every player count sampled: the policy they imply
@@ -265,11 +282,11 @@ def plan(out, *, n: int, game: str = "kamoul", seed: int = 0, players=None, thre
             return {"policies": dict(policies)}
         return None
 
-    parts = [Part(f"samples-{p}p", lambda p=p: sampling(p, lambda: STRATEGY, "samples")) for p in players]
+    parts = [Part(f"samples-{p}p", lambda p=p: sampling(p, lambda: strategy, "samples")) for p in players]
     parts += [Part(f"samples-policy-{p}p", lambda p=p: sampling(p, lambda: policies[str(p)], "samples-policy"))
               for p in players]
     parts += [Part(tournament_dir(out, p).name, lambda p=p: tournament(p), stores=batch_frames) for p in players]
-    return Plan(STUDY_NAME, game, inputs, "same -n, --seed, --players", parts, study_frames, after,
+    return Plan(STUDY_NAME, game, inputs, "same -n, --seed, --players, --option, --strategy", parts, study_frames, after,
                 record={"policies": {}})
 
 
@@ -346,6 +363,7 @@ def advise(*, known: str, unknown: int, turn: int, players: int, cumulative: int
     frame = sample_frame(rows)
     n = frame.height
     result = {"situation": situation.text(), "players": players, "strategy": strategy, "seed": seed,
+              "rules": rules_text("kamoul", dict(_spec_options(players, strategy, options))),
               "games": games, "samples": n, "reach_rate": n / games}
     if n == 0:
         return {**result, "advice": "no answer", "reason": f"in {games:,} hands somebody always called before "
@@ -359,7 +377,7 @@ def advise(*, known: str, unknown: int, turn: int, players: int, cumulative: int
 
 def format_advice(r: dict) -> str:
     """The answer of :func:`advise` as a few lines of text."""
-    head = f"Kamoul, {r['players']} players, {r['strategy']} play: {r['situation']}"
+    head = f"Kamoul, {r['rules']}, {r['players']} players, {r['strategy']} play: {r['situation']}"
     if r["samples"] == 0:
         return f"{head}\n  no answer: {r['reason']}"
 
@@ -371,11 +389,11 @@ def format_advice(r: dict) -> str:
 
     return "\n".join([
         head,
+        f"  advice: {r['advice'].upper()}: calling saves {pts('gain').strip()} points on average (95% interval; "
+        "negative = it costs points)",
         f"  call now: win the hand {pct('call_win')}   expected points {pts('call_points')}   "
         f"false call {pct('false_call')}",
         f"  play on : win the hand {pct('play_win')}   expected points {pts('play_points')}",
-        f"  calling saves {pts('gain')} points on average (95% interval; negative = it costs points)",
-        f"  advice: {r['advice'].upper()}",
         f"  ({r['samples']:,} situations from {r['games']:,} hands, seed {r['seed']}; "
         f"the situation arose in {100 * r['reach_rate']:.1f}% of hands)",
     ])

@@ -25,7 +25,8 @@ import polars as pl
 from analysis.batches import batch_frames, tournament_frames
 from analysis.stats import mean_interval, wilson
 from simulator.core.designs import sweep_batch, tournament_batch
-from simulator.core.plan import Part, Plan, check_games, check_players, check_study_settings, load_study_file
+from simulator.core.plan import (Part, Plan, check_games, check_players, check_study_rules, check_study_settings,
+                                 check_study_strategies, load_study_file)
 
 STUDY_NAME = "rami-openings"
 GAMES = ("rami",)
@@ -104,24 +105,33 @@ def load_study(out, field: str = "--out") -> dict:
     return load_study_file(out, STUDY_NAME, field)
 
 
+STRATEGIES_HELP = ("the opening strategies of the tournaments, two or more (default: the four opening styles); "
+                   "the first also plays every seat of the threshold and joker sweeps")
+
+
 def plan(out, *, n: int, game: str = "rami", seed: int = 0, players=None, thresholds=THRESHOLDS,
-         sweep_players: int = 4, threads: int | None = None, chunk_size: int | None = None) -> Plan:
-    """The study's plan (:func:`simulator.core.plan.execute` runs it into ``out``): one tournament of
-    :data:`STRATEGIES` per player count, the ``opening_points`` sweep and the joker-rules sweep at
-    ``sweep_players`` players, every batch validated before anything is written; then :func:`study_frames`."""
+         sweep_players: int = 4, threads: int | None = None, chunk_size: int | None = None,
+         rules: dict | None = None, strategies=None) -> Plan:
+    """The study's plan (:func:`simulator.core.plan.execute` runs it into ``out``): one tournament of the
+    strategies (:data:`STRATEGIES`, or ``strategies``: :data:`STRATEGIES_HELP`) per player count, the
+    ``opening_points`` sweep and the joker-rules sweep at ``sweep_players`` players, all under the rule options
+    ``rules``, every batch validated before anything is written; then :func:`study_frames`."""
     players = check_players(PLAYERS if players is None else players)
     n = check_games(n, "whole games per seating or grid point")
     check_study_settings(n=n, seed=seed, threads=threads, chunk_size=chunk_size)
-    inputs = {"game": game, "n": n, "seed": seed, "players": list(players), "strategies": list(STRATEGIES),
-              "thresholds": list(thresholds), "joker_grids": list(JOKER_GRIDS), "sweep_players": sweep_players}
-    batches = [(tournament_dir(out, p).name, tournament_batch(game, strategies=list(STRATEGIES), n=n, seed=seed,
-                                                              players=p, level=LEVEL)) for p in players]
-    batches.append(("threshold", sweep_batch(game, n=n, seed=seed, players=sweep_players, seats=[0], level=LEVEL,
-                                             option_grids=[f"opening_points={','.join(str(t) for t in thresholds)}"])))
-    batches.append(("jokers", sweep_batch(game, n=n, seed=seed, players=sweep_players, seats=[0], level=LEVEL,
-                                          option_grids=list(JOKER_GRIDS))))
+    rules = check_study_rules(game, rules, sweep_players)
+    chosen = check_study_strategies(game, strategies, at_least=2, what=STRATEGIES_HELP) or list(STRATEGIES)
+    inputs = {"game": game, "n": n, "seed": seed, "players": list(players), "strategies": chosen,
+              "thresholds": list(thresholds), "joker_grids": list(JOKER_GRIDS), "sweep_players": sweep_players,
+              "rules": rules}
+    batches = [(tournament_dir(out, p).name, tournament_batch(game, strategies=chosen, n=n, seed=seed,
+                                                              players=p, level=LEVEL, options=rules)) for p in players]
+    sweep = dict(n=n, seed=seed, players=sweep_players, seats=[0], level=LEVEL, strategies=[chosen[0]], options=rules)
+    batches.append(("threshold", sweep_batch(game, option_grids=[
+        f"opening_points={','.join(str(t) for t in thresholds)}"], **sweep)))
+    batches.append(("jokers", sweep_batch(game, option_grids=list(JOKER_GRIDS), **sweep)))
     parts = [Part(name, lambda batch=batch: batch, stores=batch_frames) for name, batch in batches]
-    return Plan(STUDY_NAME, game, inputs, "same -n, --seed, --players", parts, study_frames)
+    return Plan(STUDY_NAME, game, inputs, "same -n, --seed, --players, --option, --strategy", parts, study_frames)
 
 
 def answer(out):

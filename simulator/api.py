@@ -302,21 +302,34 @@ def duel(game: str, *, strategies: list[str], delta: float = 0.05, alpha: float 
                  progress=progress)
 
 
-def advise(game: str, *, known: str, unknown: int = 0, turn: int, players: int = 4, cumulative: int = 0,
-           strategy: str = "balanced", options: dict | list[str] | None = None, samples: int = 20_000, seed: int = 0,
-           threads: int | None = None) -> dict:
+def advise(game: str, *, known: str, unknown: int = 0, turn: int, players: int | None = None, cumulative: int = 0,
+           strategy: str | None = None, options: dict | list[str] | None = None, samples: int = 20_000,
+           seed: int | None = None, threads: int | None = None, spec_file: str | Path | None = None) -> dict:
     """Call KAMOUL now or play on, in one situation (``analysis.kamoul_call.advise``); see ``cardsim advise
-    --help``. Returns the win probability, expected points and points saved by calling, with 95% intervals."""
+    --help``. ``spec_file``: a TOML file with any of ``players``, ``seed``, one ``strategies`` entry and
+    ``[options]`` (the arguments given here override it). Returns the win probability, expected points and
+    points saved by calling, with 95% intervals."""
     from analysis.kamoul_call import GAMES as ADVISE_GAMES
     from analysis.kamoul_call import advise as _advise
     from simulator.core.backends import check_threads
 
     if game not in ADVISE_GAMES:
         raise SpecError("GAME", game, f"{', '.join(ADVISE_GAMES)} (the games advise knows)")
-
+    base = _study_spec_file(spec_file, game)
+    unused = sorted(set(base) & {"n"})
+    if unused:
+        raise SpecError(f"--spec {unused[0]}", base[unused[0]], "players, seed, strategies, [options] (advise "
+                        "samples --samples situations)")
+    listed = base.get("strategies") or []
+    if len(listed) > 1:
+        raise SpecError("--spec strategies", ",".join(listed), "one strategy (everyone plays it)")
+    players = players if players is not None else (base["players"][0] if base.get("players") else 4)
+    rules = dict(base.get("options", {}))
+    rules.update(_options_dict(options))
     check_threads(threads)
     return _advise(known=known, unknown=unknown, turn=turn, players=players, cumulative=cumulative,
-                   strategy=strategy, options=_options_dict(options), seed=seed, samples=samples, threads=threads)
+                   strategy=strategy or (listed[0] if listed else "balanced"), options=rules,
+                   seed=seed if seed is not None else base.get("seed", 0), samples=samples, threads=threads)
 
 
 def report(run: str | Path, out: str | Path, pdf: str | Path | None = None, *, title: str | None = None) -> dict:
@@ -402,21 +415,33 @@ def read_batch(out: str | Path, table: str | None = None) -> pl.LazyFrame:
 # --- studies: compositions of batches with their own frames and report (analysis/studies.py) ----------
 
 
-def study(name: str, game: str | None = None, *, out: str | Path, n: int, seed: int = 0, players=None,
-          threads: int | None = None, chunk_size: int | None = None, progress: bool = True,
-          report: bool = True, **settings) -> dict:
+def study(name: str, game: str | None = None, *, out: str | Path, n: int | None = None, seed: int | None = None,
+          players=None, options: dict | list[str] | None = None, strategies: list[str] | None = None,
+          spec_file: str | Path | None = None, threads: int | None = None, chunk_size: int | None = None,
+          progress: bool = True, report: bool = True, **settings) -> dict:
     """Run (or resume) the study ``name`` on ``game`` into ``out`` and, once complete, write
-    ``out/report.html``; see ``cardsim study --help``. ``settings``: the study's own keyword arguments (e.g. the
-    balance study's ``options`` and ``strategies``). Returns ``{"path", "interrupted", "frames", "html", "answer"}``
-    (the :class:`~analysis.answers.Answer`, also written to ``out/answer.md`` and ``out/answer.json``)."""
+    ``out/report.html``; see ``cardsim study --help``. ``options``: rule options everything is played under;
+    ``strategies``: what each study lets you choose (its module's ``STRATEGY_HELP``/``STRATEGIES_HELP``);
+    ``spec_file``: a TOML file with any of ``n``, ``seed``, ``players``, ``strategies`` and ``[options]`` (the
+    arguments given here override it). ``settings``: the study's own keyword arguments (e.g. the balance study's
+    ``swept``). Returns ``{"path", "interrupted", "frames", "html", "answer"}`` (the
+    :class:`~analysis.answers.Answer`, also written to ``out/answer.md`` and ``out/answer.json``)."""
     from analysis.studies import check_game, study_def
     from reports.study_reports import REPORTS
     from simulator.core.plan import execute
 
     definition = study_def(name)
     game = check_game(definition, game)
-    plan = definition.module.plan(out, game=game, n=n, seed=seed, players=players, threads=threads,
-                                  chunk_size=chunk_size, **settings)
+    base = _study_spec_file(spec_file, game)
+    rules = dict(base.get("options", {}))
+    rules.update(_options_dict(options))
+    n = n if n is not None else base.get("n")
+    if n is None:
+        raise SpecError("-n", None, "a number of games >= 1, on the command line or as n in --spec")
+    plan = definition.module.plan(out, game=game, n=n, seed=seed if seed is not None else base.get("seed", 0),
+                                  players=players if players is not None else base.get("players"), threads=threads,
+                                  chunk_size=chunk_size, rules=rules, strategies=strategies or base.get("strategies"),
+                                  **settings)
     done = execute(plan, out, threads=threads, chunk_size=chunk_size, progress=progress)
     result = {"path": done.path, "interrupted": done.interrupted, "frames": done.frames, "html": None, "answer": None}
     if not done.interrupted:
@@ -424,6 +449,20 @@ def study(name: str, game: str | None = None, *, out: str | Path, n: int, seed: 
         if report:
             result["html"] = REPORTS[name](out, Path(out) / "report.html", frames=done.frames)
     return result
+
+
+def _study_spec_file(spec_file, game: str) -> dict:
+    """The keys of a study's ``--spec`` TOML file (those of a run spec but ``level``: a study plays its own)."""
+    if not spec_file:
+        return {}
+    base = read_spec_file(spec_file)
+    if "game" in base and base["game"] != game:
+        raise SpecError("--spec game", base["game"], f"{game} (the game of the study)", "does not match")
+    if "level" in base:
+        raise SpecError("--spec level", base["level"], "no level: each study plays its own units (see -n)")
+    if isinstance(base.get("players"), int) and not isinstance(base.get("players"), bool):
+        base["players"] = [base["players"]]
+    return base
 
 
 def write_answer(name: str, out: str | Path):

@@ -337,7 +337,7 @@ def test_the_study_answers_each_question_in_one_line(studies, game):
 def test_an_option_the_strategies_never_reach_is_marked_no_effect(tmp_path):
     """Rami's bots open at 51 or more, so opening_points=40 plays the default's games move for move."""
     out = tmp_path / "b"
-    result = api.study("balance", "rami", out=out, n=30, seed=1, options=["opening_points"], progress=False)
+    result = api.study("balance", "rami", out=out, n=30, seed=1, swept=["opening_points"], progress=False)
     effects = pl.read_parquet(out / "options.parquet").select("value", "effect")
     marks = dict(effects.iter_rows())
     assert marks["40"] == NO_EFFECT and marks["51"] == "baseline" and marks["61"] == "changes play", marks

@@ -190,10 +190,6 @@ def open_study(out: str | Path, name: str, inputs: dict, how: str):
         yield path
 
 
-def check_rounds(n) -> int:
-    return check_games(n, "rounds per cell")
-
-
 def check_games(n, unit: str) -> int:
     """``n`` as a study's ``-n``: a count of ``unit`` (e.g. "whole games per seating") in [1, 10^12]."""
     if isinstance(n, bool) or not isinstance(n, int) or not 1 <= n <= 10**12:
@@ -216,6 +212,38 @@ def check_study_settings(*, n: int, seed, threads, chunk_size) -> None:
         if -(-n // chunk_size) > MAX_CHUNKS:
             raise SpecError("--chunk-size", chunk_size, f"an integer >= {-(-n // MAX_CHUNKS):,} for -n {n:,} (at most "
                             f"{MAX_CHUNKS:,} chunks in one run)", f"makes {-(-n // chunk_size):,} chunks")
+
+
+def check_study_rules(game: str, options: dict | None, players: int | None = None) -> dict:
+    """The rule options a study plays (``--option K=V``), validated as a run's are (one-line :class:`SpecError`
+    naming ``--option K``); returns the given options only, as typed values, in name order (stored in the
+    study's inputs, so a changed one is refused on resume)."""
+    from simulator.core.spec import build_spec
+
+    if not options:
+        return {}
+    spec = build_spec(game, n=1, seed=0, players=players, options=dict(options))
+    resolved = dict(spec.options)
+    return {k: resolved[k] for k in sorted(options)}
+
+
+def check_study_strategies(game: str, strategies, *, at_least: int = 1, at_most: int | None = None,
+                           what: str = "") -> list[str] | None:
+    """``--strategy`` of a study: ``None`` (the study's own) or the strategy texts, each validated as a run's
+    (one-line :class:`SpecError`), between ``at_least`` and ``at_most`` of them; ``what`` says what they set."""
+    from simulator.core.game import get_game
+    from simulator.core.spec import parse_strategy
+
+    if not strategies:
+        return None
+    texts = [str(t) for t in strategies]
+    count = f"{at_least}" + ("" if at_most == at_least else f" to {at_most}" if at_most else " or more")
+    if len(texts) < at_least or (at_most is not None and len(texts) > at_most):
+        raise SpecError("--strategy", len(texts), f"{count} strategies ({what})", "strategies given")
+    plugin = get_game(game)
+    for text in texts:
+        parse_strategy(plugin, text)
+    return texts
 
 
 def check_players(players, allowed=range(2, 7)) -> tuple[int, ...]:
