@@ -18,6 +18,7 @@ from reports.html import (_e, _exposure_figures, _exposure_section, _figures, _f
                           _interval_pct, _lengths_section, _num, _page, _pct, _png, _sign_exposure, _summary_section,
                           _table, check_output, check_run, verdict_section, write_atomic)
 from reports.batch_html import batch_part
+from analysis.answers import rules_text
 from simulator.core.spec import _fmt
 from simulator.games import get_game
 
@@ -42,9 +43,14 @@ def _delta(mid, lo, hi, pct: bool) -> list[str]:
 
 def _description(data: dict) -> str:
     inputs = data["inputs"]
+    plugin = get_game(inputs["game"])
+    seat = (inputs.get("seat_strategy") or [plugin.default_strategy])[0]
     rows = [["study", "balance"], ["game", _e(inputs["game"])], ["players", _e(inputs["players"])],
-            ["games per cell (n)", _e(f"{inputs['n']:,}")],
-            ["seats run", _e(f"{inputs['n']:,} {inputs['seats_level']}, the default strategy at every seat")],
+            ["-n (what it counts)", _e(f"{inputs['n']:,}: {plugin.levels[0]} per cell of the rule sweeps, "
+                                       f"{plugin.judged_level} per seating of the skill tournament, "
+                                       f"{inputs['seats_level']} in the seats run")],
+            ["rule options played", _e(rules_text(inputs["game"], inputs.get("rules")))],
+            ["seats run", _e(f"{inputs['n']:,} {inputs['seats_level']}, {seat} at every seat")],
             ["seed", _e(inputs["seed"]) + " (the same deals in every cell)"],
             ["skill tournament", "<br>".join(_e(s) for s in inputs["strategies"])],
             ["rule options swept", "<br>".join(_e(f"{k}: {', '.join(_fmt(x) for x in v)}") for k, v in inputs["option_grids"])]]

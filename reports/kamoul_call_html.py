@@ -9,6 +9,7 @@ from pathlib import Path
 import polars as pl
 
 from analysis.kamoul_call import STUDY_NAME, load_study, strategy_label, study_frames, tournament_dir
+from analysis.answers import rules_text
 from reports.html import _e, _interval, _interval_pct, _num, _pct, _png, _table, check_output, write_study_page
 from reports.kamoul_call import plot_call_gain, plot_call_win, plot_gain_by_turn, plot_policy_gain
 from reports.batch_html import batch_part
@@ -23,7 +24,10 @@ METHOD = ("Each sampled state is one decision of one player at the start of one 
 
 
 def _description(inputs: dict, policies: dict) -> str:
-    rows = [["study", _e(STUDY_NAME)], ["game", "kamoul"], ["manches sampled per player count (n)", _num(inputs["n"])],
+    rows = [["study", _e(STUDY_NAME)], ["game", "kamoul"],
+            ["-n (what it counts)", _e(f"{inputs['n']:,} manches, sampled per player count and per seating of the "
+                                       "tournaments")],
+            ["rule options played", _e(rules_text("kamoul", inputs.get("rules")))],
             ["seed", _e(inputs["seed"])], ["players", _e(", ".join(map(str, inputs["players"])))],
             ["real play (and play on)", _e(inputs["strategy"])], ["presets compared", _e(", ".join(inputs["presets"]))],
             ["tournament level", _e(f"{inputs['tournament_level']} ({inputs['n']:,} per seating)")]]

@@ -12,11 +12,14 @@ import polars as pl
 from analysis.rami_openings import STUDY_NAME, load_study, study_frames, tournament_dir
 from reports.batch_html import batch_part
 from reports.html import _e, _interval, _interval_pct, _num, _pct, _png, _table, check_output, write_study_page
+from analysis.answers import rules_text
 from reports.studies import plot_opening_turns, plot_rami_sec, plot_ratings_by_players
 
 
 def _description(inputs: dict) -> str:
-    rows = [["study", _e(STUDY_NAME)], ["game", _e(inputs["game"])], ["rounds per cell (n)", _e(f"{inputs['n']:,}")],
+    rows = [["study", _e(STUDY_NAME)], ["game", _e(inputs["game"])],
+            ["-n (what it counts)", _e(f"{inputs['n']:,} whole games per seating or grid point")],
+            ["rule options played", _e(rules_text(inputs["game"], inputs.get("rules")))],
             ["seed", _e(inputs["seed"]) + " (the same deals in every cell)"],
             ["players (tournaments)", _e(", ".join(map(str, inputs["players"])))],
             ["strategies", "<br>".join(_e(s) for s in inputs["strategies"])],

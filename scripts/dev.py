@@ -37,7 +37,7 @@ def setup() -> None:
 def main_job() -> None:
     out = ROOT / "runs" / "kamoul-call"
     run(str(BIN / "cardsim"), "study", "kamoul-call", "-n", "5000", "--seed", "1", "--out", str(out))
-    print(f"\nreport: {out / 'report.html'}\ndata: {out / 'samples'} (Parquet rollouts), {out / 'call_value.parquet'}, "
+    print(f"\nthe answer: {out / 'answer.md'} (and answer.json)\nreport: {out / 'report.html'}\ndata: {out / 'samples'} (Parquet rollouts), {out / 'call_value.parquet'}, "
           f"{out / 'policy.parquet'}, {out / 'gain.parquet'}, tournaments in {out}/tournament-<P>p/")
 
 

@@ -35,6 +35,11 @@ def check_answer(out: Path) -> dict:
     assert html.index("<h2>") == html.index("<h2>Verdict</h2>"), "the report opens with the verdict"
     for sentence in sentences:
         assert html_escape(sentence, quote=True) in html
+    # the report names what -n counts, and the rules the study was played under
+    n = json.loads((out / "_study.json").read_text(encoding="utf-8"))["inputs"]["n"]
+    assert f"<td>-n (what it counts)</td><td>{n:,}" in html.replace("\n", "") or \
+        re.search(rf"-n \(what it counts\)</t[dh]>\s*<td[^>]*>{n:,}[ :]", html), "the report names the unit of -n"
+    assert "rule options played" in html
     return data
 
 
