@@ -68,7 +68,7 @@ def cli():
 @click.argument("game", metavar="GAME")
 @click.option("-n", "n", type=int, default=None, help="Number of games at --level (e.g. hands). Required unless in --spec.")
 @click.option("--seed", type=int, default=None, help="Run seed (default 0). Game i depends only on (seed, i).")
-@click.option("--out", type=click.Path(path_type=Path), required=True,
+@click.option("--out", type=click.Path(), required=True,
               help="Run directory (new, empty, or the same run to resume).")
 @_seat_options
 @click.option("--threads", type=int, default=None, help="Worker threads (default: all cores; with --scheduler, numba threads per task, default 1). "
@@ -107,7 +107,7 @@ def simulate(game, n, seed, out, players, level, strategies, options, threads, c
         click.echo(f"interrupted: the finished chunks are kept in {out}; re-run the same command to resume", err=True)
         sys.exit(130)
     if not quiet:
-        click.echo(_write_summary(out))
+        click.echo(_write_summary(Path(out)))
 
 
 def _write_summary(out: Path) -> str:
@@ -159,7 +159,7 @@ def strategies(game):
 @cli.command("new-strategy")
 @click.argument("game", metavar="GAME")
 @click.argument("name", metavar="NAME")
-@click.option("--out", type=click.Path(path_type=Path), default=Path("."), show_default=True,
+@click.option("--out", type=click.Path(), default=".", show_default=True,
               help="Directory to write NAME.py and test_NAME.py into (created if needed; existing files are kept).")
 def new_strategy(game, name, out):
     """Write a strategy module for GAME that plays like the default strategy, and a test file for it.
@@ -188,8 +188,8 @@ def rules(game):
 
 @cli.command()
 @click.argument("run_dir", metavar="RUN", type=click.Path(path_type=Path))
-@click.option("--out", type=click.Path(path_type=Path), required=True, help="The HTML file to write (its folder must exist).")
-@click.option("--pdf", type=click.Path(path_type=Path), default=None,
+@click.option("--out", type=click.Path(), required=True, help="The HTML file to write (its folder must exist).")
+@click.option("--pdf", type=click.Path(), default=None,
               help="Also print the report to this PDF (needs Chromium: apt-get install chromium).")
 @click.option("--title", default=None, help="The report's title (default: game and run name).")
 def report(run_dir, out, pdf, title):
@@ -374,7 +374,7 @@ def _batch_options(f):
                      "for a tournament, what the game is won by (Kamoul manches, Rami and Kem's games); for a sweep, "
                      "the finest level (hands | rounds | manches).")(f)
     f = click.option("--players", type=int, default=None, help="Number of players (default 4).")(f)
-    f = click.option("--out", type=click.Path(path_type=Path), required=True,
+    f = click.option("--out", type=click.Path(), required=True,
                      help="Batch directory (new, empty, or the same batch to resume).")(f)
     f = click.option("--seed", type=int, default=0, show_default=True,
                      help="The seed of every cell: game i is dealt from (seed, i) in every cell.")(f)
@@ -500,7 +500,7 @@ def verify(directory, repair, as_json):
 @cli.command()
 @click.argument("name", metavar="STUDY")
 @click.argument("game", required=False)
-@click.option("--out", type=click.Path(path_type=Path), required=True,
+@click.option("--out", type=click.Path(), required=True,
               help="Study directory (new, empty, or the same study to resume).")
 @click.option("-n", "n", type=int, default=None,
               help="How much each part plays (required unless in --spec). rami-openings: whole games per seating "
@@ -629,6 +629,11 @@ def main(argv: list[str] | None = None) -> int:
     except MemoryError:
         click.echo("Error: out of memory; use a smaller --chunk-size (and fewer --threads), then re-run the same "
                    "command: what is finished is kept", err=True)
+        return 1
+    except ImportError as err:  # a library loaded on first use (pyarrow's Parquet, numba) failed to load
+        first = (str(err).strip().splitlines() or [""])[0][:160]
+        click.echo(f"Error: a library could not be loaded ({first}): too little memory or a broken installation; "
+                   "raise the memory limit, or reinstall with python3 scripts/dev.py setup", err=True)
         return 1
     except Exception as err:  # noqa: BLE001 - a bug: one line by default, the traceback when asked for
         if os.environ.get("CARDSIM_DEBUG"):

@@ -14,6 +14,7 @@ from pathlib import Path
 import polars as pl
 
 from simulator.core.errors import SpecError
+from simulator.core.outputs import check_output_dir, check_output_file
 from simulator.core.game import reference_note, replay_text, trace_hashes
 from simulator.games import get_game
 from simulator.core.runner import RunResult, run
@@ -69,6 +70,7 @@ def simulate(game: str, *, out: str | Path, n: int | None = None, seed: int | No
     """
     spec = make_spec(game, n=n, seed=seed, players=players, level=level, strategies=strategies, options=options,
                      spec_file=spec_file)
+    check_output_dir(out)
     note = reference_note(spec)
     if note:
         print(note, file=sys.stderr)
@@ -186,7 +188,7 @@ def new_strategy(game: str, name: str, out: str | Path):
     """``cardsim new-strategy``: write ``<out>/<name>.py`` and its test; see :mod:`simulator.core.scaffold`."""
     from simulator.core.scaffold import new_strategy as write
 
-    return write(game, name, out)
+    return write(game, name, check_output_dir(out))
 
 
 def strategies_text(game: str) -> str:
@@ -340,9 +342,9 @@ def report(run: str | Path, out: str | Path, pdf: str | Path | None = None, *, t
     from reports.html import build_any_report, check_output, check_source, print_pdf, require_chromium
 
     check_source(run)
-    check_output(out, "--out")
+    check_output(check_output_file(out, "--out"), "--out")
     if pdf is not None:
-        check_output(pdf, "--pdf")
+        check_output(check_output_file(pdf, "--pdf"), "--pdf")
         if Path(pdf).resolve() == Path(out).resolve():
             raise SpecError("--pdf", str(pdf), "a path other than --out", "is the HTML file's path")
         require_chromium(pdf)
@@ -393,7 +395,7 @@ def _run_and_store(batch, out, threads, chunk_size, progress):
     from analysis.batches import batch_frames
     from simulator.core.batch import result_writer, run_batch
 
-    return run_batch(batch, out, chunk_size=chunk_size, threads=threads, progress=progress,
+    return run_batch(batch, check_output_dir(out), chunk_size=chunk_size, threads=threads, progress=progress,
                      on_complete=result_writer(batch.kind, batch_frames))
 
 
@@ -432,6 +434,7 @@ def study(name: str, game: str | None = None, *, out: str | Path, n: int | None 
 
     definition = study_def(name)
     game = check_game(definition, game)
+    check_output_dir(out)
     base = _study_spec_file(spec_file, game)
     rules = dict(base.get("options", {}))
     rules.update(_options_dict(options))

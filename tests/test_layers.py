@@ -33,7 +33,7 @@ def project_modules() -> dict[str, Path]:
 
 def layer_of(module: str) -> str:
     parts = module.split(".")
-    if module == "cli":
+    if module in ("cli", "simulator.launch"):  # the console script starts the command line: the top layer
         return "cli"
     if module == "simulator.api":
         return "api"

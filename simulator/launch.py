@@ -1,0 +1,55 @@
+"""The ``cardsim`` console script: starts the command line so that nothing at start-up prints a traceback.
+
+Importing the command line loads numpy, numba, polars and the games, which takes a second or more: a Ctrl-C in
+that time, or a memory limit the imports hit, would otherwise end in a long ``KeyboardInterrupt`` or
+``MemoryError`` traceback. This module imports nothing heavy itself; it imports :mod:`cli` inside the handlers
+and gives those cases the command line's own one-line endings (Ctrl-C: ``aborted``, exit 130; out of memory or
+a broken installation: one line, exit 1). Everything after start-up is :func:`cli.main`'s.
+"""
+
+from __future__ import annotations
+
+import sys
+import warnings
+
+
+def _say(line: str) -> None:
+    try:
+        sys.stderr.write(line + "\n")
+        sys.stderr.flush()
+    except (OSError, ValueError):  # a closed or broken stderr: nothing more to do
+        pass
+
+
+def start(argv: list[str] | None = None) -> int:
+    """Import the command line and run it; the exit code, with start-up interruptions and failures as one line."""
+    try:
+        with warnings.catch_warnings():  # a library's import-time warning (polars under a memory limit) is not
+            warnings.simplefilter("ignore")  # the user's business; the failure that follows is reported below
+            from cli import main
+    except KeyboardInterrupt:
+        _say("aborted")
+        return 130
+    except MemoryError:
+        _say("Error: cardsim could not start (out of memory); free some memory or raise the limit, then re-run")
+        return 1
+    except (ImportError, OSError) as err:
+        first = (str(err).strip().splitlines() or [""])[0][:160]
+        _say(f"Error: cardsim could not start ({type(err).__name__}: {first}): too little memory or a broken "
+             "installation; raise the memory limit, or reinstall with python3 scripts/dev.py setup")
+        return 1
+    try:
+        return main(argv)
+    except KeyboardInterrupt:  # between the command's own handlers
+        _say("aborted")
+        return 130
+
+
+def console() -> None:
+    """Console-script entry point (``[project.scripts] cardsim``)."""
+    code = start()
+    try:
+        sys.stdout.flush()
+    except (OSError, ValueError, KeyboardInterrupt):
+        pass
+    sys.exit(code)
