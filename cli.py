@@ -353,15 +353,16 @@ def opening(hand, decks, opening_points, as_json):
 
         click.echo(json.dumps(result))
         return
-    click.echo(f"hand: {' '.join(result['hand'])} ({len(result['hand'])} cards, {result['decks']} deck(s))")
-    verdict = "yes" if result["can_open"] else "no"
+    verdict = "yes" if result["can_open"] else f"no: {result['why_not']}"
     click.echo(f"can open: {verdict} (best opening {result['points']} points; {result['threshold']} needed)")
+    click.echo(f"hand: {' '.join(result['hand'])} ({len(result['hand'])} cards, {result['decks']} deck(s))"
+               + (f"; read {', '.join(result['read'])}" if result["read"] else ""))
     if result["melds"]:
         click.echo("melds:")
         for meld in result["melds"]:
             click.echo("  " + " ".join(meld))
     else:
-        click.echo("melds: none (no tierce franche in this hand)")
+        click.echo("melds: none")
 
 
 def _batch_options(f):

@@ -33,7 +33,8 @@ from simulator.core.designs import tournament_batch
 from simulator.core.plan import (Part, Plan, Step, check_games, check_players, check_study_rules, check_study_settings,
                                  check_study_strategies, load_study_file)
 from simulator.core.errors import SpecError
-from simulator.kamoul.codes import FC_SPEC_MAX, OUT_FALSE, OUTCOMES, RANK_CODES
+from simulator.kamoul.codes import (FC_SPEC_MAX, OUT_FALSE, OUTCOMES, RANK_CODE_BLACK_KING, RANK_CODE_RED_KING,
+                                   RANK_CODES)
 from simulator.kamoul.counterfactual import COLUMNS, Situation, advise_kernel, sample_kernel
 from strategies.kamoul.call_table import MAX_UNSEEN_COLUMN, table_text
 
@@ -343,6 +344,22 @@ def check_situation(known: str, unknown: int, turn: int, cumulative: int) -> Sit
     return Situation(codes, unknown, turn, cumulative)
 
 
+def check_possible(situation: Situation, hand_size: int, decks: int) -> None:
+    """:class:`SpecError` for a situation no deal can reach: more own cards than the hand is dealt (K2; a hand grows
+    only by penalty cards, which the sampled play never gives before a call), or more copies of a rank than the
+    decks hold (4 per deck, 2 red and 2 black kings)."""
+    total = len(situation.known) + situation.unknown
+    if total > hand_size:
+        raise SpecError("--known/--unknown", f"{len(situation.known)}+{situation.unknown} cards",
+                        f"at most hand_size = {hand_size} own cards in all (--option hand_size=N for another deal)")
+    for code in set(situation.known):
+        count = situation.known.count(code)
+        most = (2 if code in (RANK_CODE_RED_KING, RANK_CODE_BLACK_KING) else 4) * decks
+        if count > most:
+            raise SpecError("--known", " ".join(RANK_CODES[c] for c in situation.known),
+                            f"at most {most} {RANK_CODES[code]} with {decks} deck(s)", f"holds {count}")
+
+
 def advise(*, known: str, unknown: int, turn: int, players: int, cumulative: int = 0, strategy: str = STRATEGY,
            options: dict | None = None, seed: int = 0, samples: int = 20_000, max_games: int = 1_000_000,
            threads: int | None = None) -> dict:
@@ -351,9 +368,11 @@ def advise(*, known: str, unknown: int, turn: int, players: int, cumulative: int
     then being the ``known`` cards and ``unknown`` unseen ones. Plays batches of games until ``samples``
     situations (or ``max_games`` games). Returns the estimates with 95% intervals and the advice."""
     situation = check_situation(known, unknown, turn, cumulative)
-    if isinstance(samples, bool) or not isinstance(samples, int) or samples < 100:
-        raise SpecError("--samples", samples, "a number of sampled situations >= 100")
+    if isinstance(samples, bool) or not isinstance(samples, int) or not 100 <= samples <= max_games:
+        raise SpecError("--samples", samples, f"a number of sampled situations from 100 to {max_games:,} (at most one "
+                        "per hand, and advise plays at most that many hands)")
     rules, seats = _rules_and_seats(players, strategy, options, seed)
+    check_possible(situation, rules.hand_size, rules.n_decks)
     parts, games, batch = [], 0, 50_000
     while games < max_games and sum(len(p) for p in parts) < samples:
         stop = min(max_games, games + batch)

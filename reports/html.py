@@ -378,8 +378,12 @@ def print_pdf(html_path: str | Path, pdf_path: str | Path, *, timeout: float = 1
     with tempfile.TemporaryDirectory(prefix="cardsim-chromium-") as profile:
         cmd = [chromium, *CHROMIUM_FLAGS, f"--user-data-dir={profile}", "--no-pdf-header-footer",
                f"--print-to-pdf={tmp}", Path(html_path).resolve().as_uri()]
+        # Chromium also writes under $HOME (.config/chromium, crash reports) whatever --user-data-dir says: give it
+        # the temporary profile as its home so that the user's is left untouched
+        env = {**os.environ, "HOME": profile, "XDG_CONFIG_HOME": str(Path(profile) / "config"),
+               "XDG_CACHE_HOME": str(Path(profile) / "cache")}
         try:
-            done = subprocess.run(cmd, capture_output=True, timeout=timeout, check=False)
+            done = subprocess.run(cmd, capture_output=True, timeout=timeout, check=False, env=env)
             ok = done.returncode == 0 and tmp.is_file() and tmp.stat().st_size > 0
             if not ok:
                 last = (done.stderr.decode(errors="replace").strip().splitlines() or ["no output"])[-1]

@@ -54,7 +54,11 @@ def _options_dict(options) -> dict:
         key, sep, value = str(item).partition("=")
         if not sep or not key.strip():
             raise SpecError("--option", item, "key=value, e.g. --option snap_chain=true")
-        out[key.strip()] = value.strip()
+        key, value = key.strip(), value.strip()
+        if key in out and out[key] != value:
+            raise SpecError(f"--option {key}", value, f"one value per option (it is also given as {out[key]})",
+                            "is given twice with different values")
+        out[key] = value
     return out
 
 
@@ -244,13 +248,15 @@ def rami_opening(hand_text: str, *, decks: int = 2, opening_points: int = 51) ->
     if not tokens:
         raise SpecError("--hand", hand_text, 'card names separated by spaces, e.g. "7H 8H 9H KS KH KD JK"',
                         "holds no card")
-    cards = []
+    cards, read = [], []
     for tok in tokens:
         try:
             cards.append(parse_card(tok))
         except ValueError:
             raise SpecError("--hand", tok, "cards such as AH 10D KS JK (rank A 2-10 J Q K, suit C D H S; JK joker)",
                             "is not a card") from None
+        if card_name(cards[-1]) != tok:
+            read.append(f"{tok} as {card_name(cards[-1])}")
     for card, count in Counter(cards).items():
         most = 2 * decks if card == JOKER else decks
         if count > most:
@@ -259,8 +265,17 @@ def rami_opening(hand_text: str, *, decks: int = 2, opening_points: int = 51) ->
     result = best_opening(cards, threshold=opening_points)
     melds = [[("JK=" + card_name(c)) if i == m.joker else card_name(c) for i, c in enumerate(m.cards)]
              for m in result.melds]
-    return {"hand": [card_name(c) for c in cards], "decks": decks, "threshold": opening_points,
-            "can_open": result.can_open, "points": result.points, "melds": melds}
+    if result.can_open:
+        reason = ""
+    elif result.melds:
+        reason = f"the best opening is worth {result.points} points, short of {opening_points}"
+    elif best_opening(cards, threshold=0, opening_single_meld=True).melds:
+        reason = ("the hand holds a tierce franche but no second combination beside it (R7: a tierce franche and "
+                  "at least one more meld)")
+    else:
+        reason = "the hand holds no tierce franche (a run of three natural cards of one suit)"
+    return {"hand": [card_name(c) for c in cards], "read": read, "decks": decks, "threshold": opening_points,
+            "can_open": result.can_open, "points": result.points, "melds": melds, "why_not": reason}
 
 
 def plan(*, p1: float, p2: float, alpha: float = 0.05, power: float = 0.8, paired_rho: float = 0.0) -> dict:

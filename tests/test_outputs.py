@@ -90,3 +90,17 @@ def test_a_report_may_be_written_beside_a_datasets_data(datasets, capsys):
     (study / "copy.html").unlink()
     code, out, err = run_cli(capsys, "verify", str(study))
     assert code == 0, out + err
+
+
+def test_a_name_that_cannot_be_recorded_is_refused_before_anything_is_written(datasets, tmp_path, capsys,
+                                                                           monkeypatch):
+    monkeypatch.chdir(tmp_path)
+    bad = "bad" + b"\xff\xfe".decode("utf-8", "surrogateescape") + "name"
+    long = "x" * 300
+    for out, says in ((bad, "not UTF-8"), (f"deep/{long}/run", "a name of 300 bytes")):
+        code, _, err = run_cli(capsys, "simulate", "kamoul", "-n", "20", "--out", out)
+        assert code == 2 and says in err and len(err.strip().splitlines()) == 1, err
+        code, _, err = run_cli(capsys, "report", str(datasets / "k"), "--out", out + ".html")
+        assert code == 2 and says in err, err
+    assert os.listdir(tmp_path) == []
+

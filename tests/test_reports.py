@@ -176,10 +176,15 @@ def test_report_html_holds_the_spec_the_tables_with_intervals_and_the_captions(r
     assert {"fig-wins", "fig-points", "fig-outcomes"} | {f"fig-length-{t}" for t in tables} <= ids
 
 
-def test_report_escapes_text_and_pdf_prints(reports, tmp_path):
+def test_report_escapes_text_and_pdf_prints(reports, tmp_path, monkeypatch):
     run = reports["kems"].parent / "kems"
     title = '<script>alert("x")</script> & co'
+    home = tmp_path.parent / f"{tmp_path.name}-home"
+    home.mkdir()
+    for name in ("HOME", "XDG_CONFIG_HOME", "XDG_CACHE_HOME"):
+        monkeypatch.setenv(name, str(home) if name == "HOME" else str(home / name.lower()))
     result = api.report(run, tmp_path / "r.html", pdf=tmp_path / "r.pdf", title=title)
+    assert list(home.iterdir()) == []  # Chromium wrote nothing in the user's home (its profile is temporary)
     text = result["html"].read_text(encoding="utf-8")
     assert "<script>" not in text and "&lt;script&gt;" in text
     assert parse(result["html"]).title == title

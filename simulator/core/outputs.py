@@ -46,9 +46,33 @@ def enclosing_datasets(path: Path) -> list[tuple[Path, str]]:
     return [(parent, kind) for parent in resolved.parents if (kind := dataset_kind(parent)) is not None]
 
 
+NAME_MAX, PATH_MAX = 255, 4096  # bytes of one path component and of a whole path (Linux, macOS: 1024)
+
+
 def _empty(path, field: str, what: str) -> None:
     if path is None or str(path) == "":
         raise SpecError(field, "", what, "is empty (it would write into the current directory)")
+    check_name(path, field)
+
+
+def check_name(path, field: str) -> None:
+    """A path cardsim can write and record: UTF-8 encodable (its manifests are UTF-8 JSON), each component at most
+    :data:`NAME_MAX` bytes, the whole at most :data:`PATH_MAX`; checked before anything (a parent included) is
+    created."""
+    text = str(path)
+    try:
+        encoded = text.encode("utf-8")
+    except UnicodeEncodeError:
+        shown = text.encode("utf-8", "backslashreplace").decode("ascii", "backslashreplace")
+        raise SpecError(field, shown, "a path whose every name is valid UTF-8 text",
+                        "holds bytes that are not UTF-8") from None
+    longest = max((len(part.encode("utf-8")) for part in Path(text).parts), default=0)
+    if longest > NAME_MAX:
+        raise SpecError(field, text[:60] + "…", f"a path whose every name is at most {NAME_MAX} bytes",
+                        f"has a name of {longest} bytes")
+    full = len(str(Path(text).resolve(strict=False)).encode("utf-8"))
+    if full > PATH_MAX:
+        raise SpecError(field, text[:60] + "…", f"a path of at most {PATH_MAX} bytes", f"is {full} bytes long")
 
 
 def check_output_dir(path, field: str = "--out") -> Path:

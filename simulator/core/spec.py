@@ -213,6 +213,20 @@ def read_spec_file(path: str | Path) -> dict:
     unknown = sorted(set(data) - set(TOML_KEYS))
     if unknown:
         raise SpecError(f"--spec {p.name}", unknown[0], ", ".join(TOML_KEYS), "is not a spec key")
+    kinds = {"game": (str,), "n": (int,), "seed": (int,), "players": (int, list), "level": (str,)}
+    for key, types in kinds.items():
+        value = data.get(key)
+        if key in data and (isinstance(value, bool) or not isinstance(value, types) or
+                            (isinstance(value, list) and not all(isinstance(v, int) and not isinstance(v, bool)
+                                                                 for v in value))):
+            what = {"game": "a game name in quotes", "n": "a whole number, without quotes",
+                    "seed": "a whole number, without quotes",
+                    "players": "a whole number without quotes (a study: or a list of them, [2, 4])",
+                    "level": "a level name in quotes"}[key]
+            raise SpecError(f"--spec {p.name}: {key}", value, what, f"is a TOML {type(value).__name__}")
+    if "strategies" in data and "strategy" in data:
+        raise SpecError(f"--spec {p.name}: strategy", "[[strategy]]", "either strategies = [...] or [[strategy]] "
+                        "tables, not both", "is given beside strategies")
     out: dict = {k: data[k] for k in ("game", "n", "seed", "players", "level") if k in data}
     raw = data.get("strategies", data.get("strategy"))
     if raw is not None:
