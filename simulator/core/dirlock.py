@@ -53,7 +53,10 @@ class DirLock:
                 entry[1] += 1
                 self.held = True
                 return self
-            fd = os.open(self.directory / LOCK_NAME, os.O_RDWR | os.O_CREAT | os.O_CLOEXEC, 0o644)
+            lock = self.directory / LOCK_NAME
+            if lock.is_symlink():  # never follow it: opening it would create or truncate a file elsewhere
+                os.unlink(lock)
+            fd = os.open(lock, os.O_RDWR | os.O_CREAT | os.O_CLOEXEC | os.O_NOFOLLOW, 0o644)
             try:
                 fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
             except BlockingIOError:

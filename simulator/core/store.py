@@ -408,7 +408,9 @@ class Finding:
     not on disk), ``damaged`` (listed, other bytes than recorded, or unreadable), ``foreign`` (a file that
     is not a part of this run: another run's part, another file), ``unlisted`` (a whole part of this run
     the manifest does not list yet, left by a kill: adopted by the next open) or ``stray`` (a part of this
-    run for a chunk not every table finished: removed by the next open). ``path`` is relative to the run."""
+    run for a chunk not every table finished: removed by the next open) or ``symlink`` (a symbolic link among
+    the run's own entries: never followed, removed by repair or the next open, its target untouched). ``path``
+    is relative to the run."""
 
     problem: str
     path: str
@@ -431,7 +433,7 @@ class Inspection:
 
     def unsound(self) -> list[Finding]:
         """The findings that make the dataset differ from its manifest (all but ``unlisted``/``stray``)."""
-        return [f for f in self.findings if f.problem in ("missing", "damaged", "foreign")]
+        return [f for f in self.findings if f.problem in ("missing", "damaged", "foreign", "symlink")]
 
 
 def _part_meta(file: Path) -> dict[str, str] | None:
@@ -463,9 +465,37 @@ def _decodes(file: Path) -> bool:
 def _table_entries(path: Path, table: str) -> dict[str, Path]:
     folder = path / table
     try:
-        return {e.name: e for e in folder.iterdir()} if folder.is_dir() else {}
+        return {e.name: e for e in folder.iterdir()} if folder.is_dir() and not folder.is_symlink() else {}
     except OSError:
         return {}
+
+
+SYMLINK_DETAIL = "a symbolic link: not followed (repair removes the link, never what it points to)"
+
+
+def run_symlinks(path: Path, tables) -> list[str]:
+    """Relative paths of the symbolic links among a run's own entries (its table folders and their files, the
+    quarantine, the temporary folder, the lock, the manifest): none is ever followed, so that nothing outside
+    the run directory is read as its data, moved into its quarantine or truncated by its lock."""
+    names = [*tables, QUARANTINE_NAME, TMP_NAME, LOCK_NAME, MANIFEST_NAME]
+    links = [name for name in names if (path / name).is_symlink()]
+    for table in tables:
+        if table not in links:
+            links += [f"{table}/{name}" for name, entry in sorted(_table_entries(path, table).items())
+                      if entry.is_symlink()]
+    return links
+
+
+def _linked(path: Path, key: str) -> bool:
+    """Whether the part ``key`` (``table/name``) is a link or lies in a linked table folder."""
+    return (path / key).is_symlink() or (path / key.split("/", 1)[0]).is_symlink()
+
+
+def _linked_finding(path: Path, key: str, chunk: Chunk) -> "Finding":
+    """A listed part that is a link (``symlink``), or lies in a linked table folder (``missing``: not read)."""
+    if (path / key).is_symlink():
+        return Finding("symlink", key, SYMLINK_DETAIL, chunk)
+    return Finding("missing", key, "its table folder is a symbolic link (not followed)", chunk)
 
 
 def inspect_run(path: Path, spec_json: str, tables, chunks: list[Chunk], records: dict[str, dict] | None,
@@ -475,7 +505,9 @@ def inspect_run(path: Path, spec_json: str, tables, chunks: list[Chunk], records
     of this run (every table, footer of this run, decodable, not overlapping a kept chunk) are kept too,
     with fresh records. Reads the disk only."""
     tables = tuple(tables)
-    findings: list[Finding] = []
+    links = run_symlinks(path, tables)
+    findings: list[Finding] = [Finding("symlink", link, SYMLINK_DETAIL) for link in links
+                               if "/" not in link]  # a linked part is reported with its chunk below
     kept, out_records = [], {}
     listed_names = {t: set() for t in tables}
     for chunk in chunks:
@@ -484,6 +516,9 @@ def inspect_run(path: Path, spec_json: str, tables, chunks: list[Chunk], records
             key = part_key(table, *chunk)
             listed_names[table].add(part_name(*chunk))
             file = path / key
+            if _linked(path, key):
+                findings.append(_linked_finding(path, key, chunk))
+                continue
             record = None if records is None else records.get(key)
             problem = part_problem(file, record) if records is None or record is not None else "damaged"
             if problem is None and record is None:  # legacy manifest: trust a footer of this run, then record it
@@ -512,6 +547,9 @@ def inspect_run(path: Path, spec_json: str, tables, chunks: list[Chunk], records
                 continue
             key = f"{table}/{name}"
             chunk = parse_part_name(name)
+            if entry.is_symlink():
+                findings.append(Finding("symlink", key, SYMLINK_DETAIL))
+                continue
             if chunk is None or not entry.is_file():
                 findings.append(Finding("foreign", key, "not a part file of this run"))
                 continue
@@ -540,7 +578,10 @@ def inspect_run(path: Path, spec_json: str, tables, chunks: list[Chunk], records
 
 
 def quarantine(path: Path, relative: str) -> str:
-    """Move ``path/relative`` into ``path/_quarantine/relative`` (a free name); the new relative path."""
+    """Move ``path/relative`` into ``path/_quarantine/relative`` (a free name); the new relative path. A linked
+    quarantine folder is replaced by a real one first (never moved into)."""
+    if (path / QUARANTINE_NAME).is_symlink():
+        os.unlink(path / QUARANTINE_NAME)
     target = path / QUARANTINE_NAME / relative
     target.parent.mkdir(parents=True, exist_ok=True)
     stem, k = target, 0
@@ -558,12 +599,16 @@ def apply_inspection(path: Path, tables, found: Inspection) -> list[str]:
     done = [f"chunk {c[0]}-{c[1]}: whole parts the manifest did not list yet, adopted" for c in found.adopted]
     kept = set(found.kept)
     for f in found.findings:
-        if f.problem in ("damaged", "foreign") and (path / f.path).exists():
+        if f.problem == "symlink" and (path / f.path).is_symlink():
+            os.unlink(path / f.path)  # the link itself; what it points to is not the run's
+            done.append(f"symlink {f.path}: removed (what it pointed to is untouched)")
+        elif f.problem in ("damaged", "foreign") and (path / f.path).exists():
             done.append(f"{f.problem} {f.path}: moved to {quarantine(path, f.path)}")
         elif f.problem == "stray":
             (path / f.path).unlink(missing_ok=True)
             done.append(f"stray {f.path}: removed")
-    dropped = {f.chunk for f in found.findings if f.chunk is not None and f.problem in ("missing", "damaged", "foreign")}
+    dropped = {f.chunk for f in found.findings
+               if f.chunk is not None and f.problem in ("missing", "damaged", "foreign", "symlink")}
     for chunk in sorted(c for c in dropped if c not in kept):
         for table in tables:
             sibling = path / part_key(table, *chunk)

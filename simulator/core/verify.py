@@ -19,6 +19,7 @@ reports as before. Verification reads everything and writes nothing; repair writ
 from __future__ import annotations
 
 import json
+import os
 import shutil
 from collections import Counter
 from pathlib import Path
@@ -29,6 +30,7 @@ from simulator.core.store import (
     FORMAT,
     MANIFEST_NAME,
     QUARANTINE_NAME,
+    SYMLINK_DETAIL,
     TMP_NAME,
     Finding,
     RunStore,
@@ -58,7 +60,8 @@ def _has_parts(path: Path) -> bool:
 
 
 def _table_dirs(path: Path) -> list[Path]:
-    return [d for d in sorted(path.iterdir()) if d.is_dir() and not d.name.startswith((".", "_"))]
+    """The sub-directories of ``path`` verify looks into; a symbolic link is never one (it is not followed)."""
+    return [d for d in sorted(path.iterdir()) if d.is_dir() and not d.is_symlink() and not d.name.startswith((".", "_"))]
 
 
 def verify(path: str | Path, repair: bool = False) -> dict:
@@ -208,6 +211,12 @@ def _verify_study(path: Path, prefix: str, repair: bool, totals: dict, depth: in
         except (OSError, ValueError, AssertionError, RecursionError):
             _add(totals, prefix, [Finding("manifest", STUDY_NAME, "unreadable or not a study file")])
         _verify_ledger(path, prefix, totals)
+    for link in sorted(e for e in path.iterdir() if e.is_symlink()):
+        if repair:
+            os.unlink(link)  # the link, never its target
+            totals["repairs"].append(f"{prefix}{link.name}: symbolic link removed (what it pointed to is untouched)")
+        else:
+            _add(totals, prefix, [Finding("symlink", link.name, SYMLINK_DETAIL)])
     for sub in _table_dirs(path) if depth < MAX_DEPTH else []:
         kind = kind_of(sub)
         name = f"{prefix}{sub.name}/"
