@@ -24,6 +24,13 @@ from simulator.games import GAMES
 GAME_HELP = ", ".join(GAMES)
 
 
+def _notices(quiet: bool) -> None:
+    """``--quiet`` also silences the compile notices (simulator/core/compiling.py)."""
+    from simulator.core.compiling import NOTICES
+
+    NOTICES["enabled"] = not quiet
+
+
 def _seat_options(f):
     f = click.option("--option", "options", multiple=True, metavar="K=V",
                      help="A rule option, repeatable (see `cardsim rules GAME`).")(f)
@@ -95,6 +102,8 @@ def simulate(game, n, seed, out, players, level, strategies, options, threads, c
     flight. With --scheduler, a lost cluster stops the run with exit code 3, finished chunks kept.
     """
     from simulator import api
+
+    _notices(quiet)
 
     if scheduler and scheduler != "local":
         from simulator.core.dask_backend import quiet_dask_logs
@@ -175,6 +184,30 @@ def new_strategy(game, name, out):
                f"  try it:  cardsim tournament {game} --strategy {written.module}:{name} --strategy "
                f"{api.get_game(game).default_strategy} -n 20000 --out runs/{name}\n"
                f"  test it: python -m pytest {written.test}")
+
+
+@cli.command()
+@click.argument("games", metavar="[GAME]...", nargs=-1)
+@click.option("--quiet", is_flag=True, help="No compile notices, no summary line.")
+def warm(games, quiet):
+    """Compile the kernels of GAME (default: every game) ahead, so that later commands start at once.
+
+    The first run of a kernel on a machine compiles it (about a minute per game, said by a notice); the
+    compiled code is kept in ~/.cache/cardsim (CARDSIM_CACHE_DIR moves it). Kamoul also compiles its
+    rollout kernels (study kamoul-call, advise). A kernel already compiled is only loaded.
+
+    \b
+    Example:
+      cardsim warm kamoul
+    """
+    import time
+
+    from simulator import api
+
+    begin = time.perf_counter()
+    done = api.warm(list(games), quiet=quiet)
+    if not quiet:
+        click.echo(f"ready: {', '.join(done)} ({time.perf_counter() - begin:.0f} s)")
 
 
 @cli.command()
@@ -261,6 +294,8 @@ def duel(game, strategies, delta, alpha, beta, max_games, seed, players, level, 
       cardsim duel kamoul --strategy aggressive --strategy balanced --delta 0.03
     """
     from simulator import api
+
+    _notices(quiet)
 
     result = api.duel(game, strategies=list(strategies), delta=delta, alpha=alpha, beta=beta, max_games=max_games,
                       seed=seed, players=players, level=level, options=list(options), threads=threads,
@@ -422,6 +457,8 @@ def tournament(game, strategies, n, seed, out, players, level, options, threads,
     from analysis.batches import format_tournament
     from simulator import api
 
+    _notices(quiet)
+
     result = api.tournament(game, strategies=list(strategies), out=out, n=n, seed=seed, players=players, level=level,
                             options=list(options), threads=threads, chunk_size=chunk_size, progress=not quiet)
     _finish_batch(result, format_tournament, quiet)
@@ -455,6 +492,8 @@ def sweep(game, grids, option_grids, seats, strategies, n, seed, out, players, l
     """
     from analysis.batches import format_sweep
     from simulator import api
+
+    _notices(quiet)
 
     result = api.sweep(game, out=out, n=n, grids=list(grids), option_grids=list(option_grids), seats=list(seats),
                        seed=seed, players=players, level=level, strategies=list(strategies), options=list(options),
@@ -559,6 +598,8 @@ def study(name, game, out, n, seed, players, options, strategies, spec_file, thr
     """
     from simulator import api
 
+    _notices(quiet)
+
     result = api.study(name, game, out=out, n=n, seed=seed, players=players, options=list(options),
                        strategies=list(strategies), spec_file=spec_file, threads=threads, chunk_size=chunk_size,
                        progress=not quiet)
@@ -605,6 +646,7 @@ def main(argv: list[str] | None = None) -> int:
     an untrustworthy dataset or an operating-system or resource failure, 3 on a failed cluster, 130 on Ctrl-C."""
     previous = warnings.showwarning
     warnings.showwarning = _one_line_warnings
+    _notices(False)  # a previous in-process call's --quiet does not carry over
     try:
         code = cli.main(args=argv, prog_name="cardsim", standalone_mode=False)
         if isinstance(code, int):  # click returns an Exit's code when not standalone
@@ -645,6 +687,7 @@ def main(argv: list[str] | None = None) -> int:
         return 1
     finally:
         warnings.showwarning = previous
+        _notices(False)
     return 0
 
 

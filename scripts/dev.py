@@ -36,43 +36,24 @@ def setup() -> None:
 
 def main_job() -> None:
     out = ROOT / "runs" / "kamoul-call"
+    run(str(BIN / "cardsim"), "warm", "kamoul")  # says what it compiles and how long it takes, the first time
     run(str(BIN / "cardsim"), "study", "kamoul-call", "-n", "5000", "--seed", "1", "--out", str(out))
     print(f"\nthe answer: {out / 'answer.md'} (and answer.json)\nreport: {out / 'report.html'}\ndata: {out / 'samples'} (Parquet rollouts), {out / 'call_value.parquet'}, "
           f"{out / 'policy.parquet'}, {out / 'gain.parquet'}, tournaments in {out}/tournament-<P>p/")
 
 
-WARM_UP = {
-    game: f"""
-from simulator.core.spec import build_spec
-from simulator.games import GAMES
-plugin = GAMES[{game!r}]
-for level in plugin.levels[:1]:
-    plugin.simulate_chunk(build_spec({game!r}, n=1, seed=0, level=level), 0, 1, 1)
-print("compiled {game}", flush=True)
-"""
-    for game in ("kamoul", "rami", "kems")
-}
-WARM_UP["kamoul rollouts"] = """
-from analysis.kamoul_call import _rules_and_seats
-from simulator.kamoul.counterfactual import Situation, advise_kernel, sample_kernel
-rules, seats = _rules_and_seats(2)
-sample_kernel(rules, seats, 0, 0, 1)
-advise_kernel(rules, seats, Situation((1,), 1, 1), 0, 0, 1)
-print("compiled kamoul rollouts", flush=True)
-"""
-# two queues of about equal compile time, one per core (measured with an empty cache, two at a time: kamoul 74 s,
-# rollouts 34 s; rami 69 s, kems 64 s). Kernels compiled for users' strategy files are not warmed up: each
-# belongs to one xdist group, so one worker compiles it while the other runs tests.
-WARM_UP_QUEUES = (("kamoul", "kamoul rollouts"), ("rami", "kems"))
+# two queues of about equal compile time, one per core (measured alone with an empty cache, docs/architecture.md:
+# kamoul 68 s + its rollout kernels 30 s; rami 47 s + kems 50 s). Kernels compiled for users' strategy files are
+# not warmed up: each belongs to one xdist group, so one worker compiles it while the other runs tests.
+WARM_UP_QUEUES = (("kamoul",), ("rami", "kems"))
 
 
 def warm_up() -> None:
-    """Compile every game's kernels into numba's on-disk cache, the queues in parallel (one thread each)."""
+    """Compile every game's kernels into numba's on-disk cache (`cardsim warm`), the queues in parallel."""
     print("+ compiling the kernels, two queues in parallel:", " | ".join(", ".join(q) for q in WARM_UP_QUEUES), flush=True)
 
     def queue_ok(queue) -> bool:
-        return all(subprocess.run([str(BIN / "python"), "-c", WARM_UP[name]], cwd=ROOT).returncode == 0
-                   for name in queue)
+        return subprocess.run([str(BIN / "cardsim"), "warm", *queue], cwd=ROOT).returncode == 0
 
     with ThreadPoolExecutor(len(WARM_UP_QUEUES)) as pool:
         if not all(pool.map(queue_ok, WARM_UP_QUEUES)):

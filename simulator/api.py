@@ -195,6 +195,31 @@ def new_strategy(game: str, name: str, out: str | Path):
     return write(game, name, check_output_dir(out))
 
 
+def warm(games: list[str] | None = None, *, quiet: bool = False) -> list[str]:
+    """``cardsim warm``: compile the kernels of ``games`` (default: every game; each game's ``warm_extra`` too, e.g.
+    Kamoul's rollout kernels for ``study kamoul-call`` and ``advise``) into the on-disk cache, each with the compile notice
+    (:mod:`simulator.core.compiling`); returns what was warmed. A kernel already cached costs a load."""
+    from simulator.core.compiling import NOTICES
+    from simulator.games import GAMES
+
+    names = list(dict.fromkeys(games)) if games else list(GAMES)
+    for name in names:
+        get_game(name)  # an unknown game: SpecError before anything compiles
+    previous, NOTICES["enabled"] = NOTICES["enabled"], not quiet
+    try:
+        done = []
+        for name in names:
+            plugin = GAMES[name]
+            plugin.simulate_chunk(build_spec(name, n=1, seed=0, level=plugin.levels[0]), 0, 1, 1)
+            done.append(name)
+            for label, compile_them in plugin.warm_extra:
+                compile_them()
+                done.append(label)
+        return done
+    finally:
+        NOTICES["enabled"] = previous
+
+
 def strategies_text(game: str) -> str:
     """Registered strategies of ``game`` with their declared parameters."""
     plugin = get_game(game)

@@ -207,7 +207,9 @@ class GamePlugin:
     * ``row_position(side, players)``: a polars expression of that side's position from the deal in each row of
       the finest table (0 = the side that plays first); ``position_names`` = the names of the first position,
       of another one (``{k}`` = its ordinal) and of the last;
-    * ``balance``: :class:`BalanceHints`; ``report_sections``: the game's own sections of a run report, by name.
+    * ``balance``: :class:`BalanceHints`; ``report_sections``: the game's own sections of a run report, by name;
+    * ``warm_extra``: ``(label, compile)`` pairs of the game's other kernels that ``cardsim warm`` compiles beside
+      its simulation kernel (Kamoul: the rollout kernels of its call study and ``advise``).
 
     ``home`` is the name of the module whose ``PLUGIN`` this is: a plugin is pickled as that name, so a run spec
     travels to a cluster's workers without copying the game. :func:`declare_game` builds a plugin from a game
@@ -237,6 +239,7 @@ class GamePlugin:
     position_names: tuple[str, str, str] = ("first to play", "plays {k}", "plays {k} (the dealer)")
     balance: BalanceHints | None = None
     report_sections: tuple[str, ...] = ()
+    warm_extra: tuple[tuple[str, Callable[[], None]], ...] = ()
     contract: object = None  # the strategy contract (simulator.core.decisions.Contract); None: built-ins only
     strategy_template: str | None = None  # the jinja2 template of `cardsim new-strategy` (a path); None: not yet
 

@@ -31,6 +31,7 @@ from numba import prange
 from simulator.core.block_kernel import block_games
 from simulator.core.blocks import block_count, first_fault_in_game_order
 from simulator.core.cards import DECK_SIZE
+from simulator.core.compiling import compile_notice
 from simulator.core.game import kernel_seats
 from simulator.core.jit import njit
 from simulator.core.records import gather_blocks
@@ -201,6 +202,7 @@ def _advise_game(game, seed, rules, seats, template, cum_focal, state, scratch, 
 
 
 SAMPLE, ADVISE = 0, 1
+ROLLOUT_COMPILE_SECONDS = 30  # measured: the compile notice's "about N s"
 
 
 @njit(parallel=True)
@@ -246,8 +248,9 @@ def sample_kernel(rules: Rules, seats, seed: int, start: int, stop: int, threads
     n_blocks = block_count(stop - start, threads)
     cap = 16 * -(-(stop - start) // n_blocks)
     while True:
-        rows, counts = _rollout_blocks(SAMPLE, seed, start, stop, kernel_rules, seats, new_force(), 0, n_blocks,
-                                       cap)
+        with compile_notice(_rollout_blocks, "Kamoul rollout", ROLLOUT_COMPILE_SECONDS):
+            rows, counts = _rollout_blocks(SAMPLE, seed, start, stop, kernel_rules, seats, new_force(), 0, n_blocks,
+                                           cap)
         first_fault_in_game_order(seats.fault, lambda: _rollout_blocks(
             SAMPLE, seed, start, stop, kernel_rules, seats, new_force(), 0, n_blocks, cap))
         raise_fault(seats.fault, _labels(seat_objects))
@@ -263,8 +266,9 @@ def advise_kernel(rules: Rules, seats, situation: Situation, seed: int, start: i
     kernel_rules, seats = _arrays(rules, seats)
     n_blocks = block_count(stop - start, threads)
     cap = -(-(stop - start) // n_blocks)
-    rows, counts = _rollout_blocks(ADVISE, seed, start, stop, kernel_rules, seats, situation.force(),
-                                   situation.cum, n_blocks, cap)
+    with compile_notice(_rollout_blocks, "Kamoul rollout", ROLLOUT_COMPILE_SECONDS):
+        rows, counts = _rollout_blocks(ADVISE, seed, start, stop, kernel_rules, seats, situation.force(),
+                                       situation.cum, n_blocks, cap)
     first_fault_in_game_order(seats.fault, lambda: _rollout_blocks(
         ADVISE, seed, start, stop, kernel_rules, seats, situation.force(), situation.cum, n_blocks, cap))
     raise_fault(seats.fault, _labels(seat_objects))
@@ -323,3 +327,16 @@ def advise_reference(rules: Rules, seats, situation: Situation, seed: int, start
         if row is not None:
             rows.append(row)
     return np.array(rows, dtype=np.int64).reshape(-1, len(COLUMNS))
+
+
+def warm() -> None:
+    """Compile (or load) the rollout kernels of ``study kamoul-call`` and ``advise``: one game of each mode."""
+    from simulator.core.game import seats_of
+    from simulator.core.spec import build_spec
+    from simulator.kamoul.engine import rules_of
+
+    spec = build_spec("kamoul", n=1, seed=0, players=2)
+    rules, seats = rules_of(spec), seats_of(spec)
+    sample_kernel(rules, seats, 0, 0, 1)
+    advise_kernel(rules, seats, Situation((1,), 1, 1), 0, 0, 1)
+

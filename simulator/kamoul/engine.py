@@ -10,6 +10,7 @@ import numpy as np
 import polars as pl
 
 from simulator.core.blocks import first_fault_in_game_order, gather, play_in_blocks
+from simulator.core.compiling import compile_notice
 from simulator.core.game import kernel_seats, runs_on_reference, seats_of  # noqa: F401  (seats_of re-exported for replay and tests)
 from simulator.core.spec import RunSpec
 from simulator.kamoul import kernels, records
@@ -17,6 +18,8 @@ from simulator.kamoul.match import Game, play_games
 from simulator.kamoul.records import LEVEL, LEVELS
 from simulator.kamoul.rules import Rules
 from strategies.kamoul.answers import raise_fault
+
+KERNELS, COMPILE_SECONDS = "Kamoul", 65  # what the compile notice names, and its measured time (s)
 
 # first guess of rows per game, per level and table; a block that overflows is re-run with more room
 _ROWS_PER_GAME = {
@@ -57,7 +60,8 @@ def raw_kernel(spec: RunSpec, start: int, stop: int, threads: int | None = None,
     def kernel(n_blocks, caps):
         return kernels.simulate(spec.seed, start, stop, level, rules, seats, n_blocks, caps, n_cols)
 
-    outputs, counts = play_in_blocks(kernel, stop - start, threads, _ROWS_PER_GAME[spec.level])
+    with compile_notice(kernels.simulate, KERNELS, COMPILE_SECONDS):
+        outputs, counts = play_in_blocks(kernel, stop - start, threads, _ROWS_PER_GAME[spec.level])
     first_fault_in_game_order(seats.fault, lambda: play_in_blocks(kernel, stop - start, threads,
                                                                   _ROWS_PER_GAME[spec.level]))
     raise_fault(seats.fault, labels)

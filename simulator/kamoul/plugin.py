@@ -12,6 +12,13 @@ import strategies.kamoul as strategies
 from strategies.kamoul.policy import CONTRACT
 
 
+def warm_rollouts() -> None:
+    """Compile the rollout kernels (imported only when asked: simulating does not need them)."""
+    from simulator.kamoul.counterfactual import warm
+
+    warm()
+
+
 def row_position(seat: int, players: int) -> pl.Expr:
     """K3: the dealer's left plays first, so seat ``p`` plays ``(p - dealer - 1) mod P``-th in a hand."""
     return (seat - pl.col("dealer").cast(pl.Int64) - 1) % players
@@ -27,6 +34,7 @@ PLUGIN = declare_game(
     strategy_template=str(Path(strategies.__file__).with_name("strategy_template.py.j2")),
     lower_is_better=True,
     row_position=row_position,
+    warm_extra=(("kamoul rollouts", warm_rollouts),),
     position_names=("first to play (dealer's left)", "plays {k}", "plays {k} (the dealer)"),
     balance=BalanceHints(
         skill=("random", "balanced", "cautious", "aggressive"),

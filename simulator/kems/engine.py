@@ -11,12 +11,15 @@ import numba
 import numpy as np
 import polars as pl
 
+from simulator.core.compiling import compile_notice
 from simulator.core.game import Seat, seat_arrays, seat_list
 from simulator.core.records import gather_blocks
 from simulator.kems import kernels, records
 from simulator.kems.reference import LEVELS, play_games, seat_model
 from simulator.kems.rules import Rules, check_players, rules_arrays
 from strategies.kems import STRATEGIES
+
+KERNELS, COMPILE_SECONDS = "Kem's", 50  # what the compile notice names, and its measured time (s)
 
 # first guess of rows per game, per level and table (manches, games); a block that overflows is re-run bigger
 _ROWS_PER_GAME = {"manches": (1, 1), "games": (16, 1)}
@@ -53,8 +56,9 @@ def raw_kernel(rules: Rules, seats, seed: int, start: int, stop: int, level: str
     n_cols = np.array([records.n_cols(t, P) for t in LEVELS], dtype=np.int64)
     while True:
         caps = np.maximum(factors * per_block, 1)
-        manches, traces, games, counts = kernels.simulate(seed, start, stop, level_id, int_rules, float_rules, deck,
-                                                          sids, prm, model, n_blocks, caps, n_cols)
+        with compile_notice(kernels.simulate, KERNELS, COMPILE_SECONDS):
+            manches, traces, games, counts = kernels.simulate(seed, start, stop, level_id, int_rules, float_rules,
+                                                              deck, sids, prm, model, n_blocks, caps, n_cols)
         if (counts <= caps[None, :]).all():
             break
         factors = factors * 2

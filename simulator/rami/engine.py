@@ -15,6 +15,7 @@ import numpy as np
 import polars as pl
 
 from simulator.core.blocks import first_fault_in_game_order, gather, play_in_blocks
+from simulator.core.compiling import compile_notice
 from simulator.core.errors import SpecError
 from simulator.core.game import kernel_seats, seat_list
 from simulator.rami import kernels, records
@@ -22,6 +23,8 @@ from simulator.rami.reference import LEVELS, Seat, play_games
 from simulator.rami.rules import Rules, check_players, kernel_rules_of
 from strategies.rami import STRATEGIES
 from strategies.rami.answers import raise_fault
+
+KERNELS, COMPILE_SECONDS = "Rami", 45  # what the compile notice names, and its measured time (s)
 
 # first guess of rows per game, per level and table (rounds, games); a block that overflows is re-run bigger
 _ROWS_PER_GAME = {"rounds": (1, 1), "games": (16, 1)}
@@ -56,7 +59,8 @@ def raw_kernel(rules: Rules, seats, seed: int, start: int, stop: int, level: str
     def kernel(n_blocks, caps):
         return kernels.simulate(seed, start, stop, level_id, variant, packed, n_blocks, caps, n_cols)
 
-    (rounds, traces, games), counts = play_in_blocks(kernel, stop - start, threads, _ROWS_PER_GAME[level])
+    with compile_notice(kernels.simulate, KERNELS, COMPILE_SECONDS):
+        (rounds, traces, games), counts = play_in_blocks(kernel, stop - start, threads, _ROWS_PER_GAME[level])
     first_fault_in_game_order(packed.fault, lambda: play_in_blocks(kernel, stop - start, threads,
                                                                    _ROWS_PER_GAME[level]))
     raise_fault(packed.fault, [s.label or f"kernel id {s.sid}" for s in seats])
