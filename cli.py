@@ -24,6 +24,30 @@ from simulator.games import GAMES
 GAME_HELP = ", ".join(GAMES)
 
 
+def _complete_game(ctx, param, incomplete):
+    """Shell completion of GAME (click's ``shell_complete``)."""
+    return [name for name in GAMES if name.startswith(incomplete)]
+
+
+def _game_of(ctx):
+    """The game typed before the word being completed: the parsed GAME, or (when click stopped parsing at the
+    option still waiting for its value) the first word of the command's own arguments that names a game."""
+    words = [ctx.params.get("game"), *ctx.args, *(ctx.parent.args if ctx.parent is not None else [])]
+    return next((GAMES[w] for w in words if isinstance(w, str) and w in GAMES), None)
+
+
+def _complete_strategy(ctx, param, incomplete):
+    """Shell completion of --strategy: the game's registered strategy names."""
+    plugin = _game_of(ctx)
+    return [] if plugin is None else [name for name in plugin.strategies if name.startswith(incomplete)]
+
+
+def _complete_option(ctx, param, incomplete):
+    """Shell completion of --option: the game's rule option names, each followed by ``=``."""
+    plugin = _game_of(ctx)
+    return [] if plugin is None else [f"{name}=" for name in plugin.options.names() if name.startswith(incomplete)]
+
+
 def _notices(quiet: bool) -> None:
     """``--quiet`` also silences the compile notices (simulator/core/compiling.py)."""
     from simulator.core.compiling import NOTICES
@@ -32,9 +56,9 @@ def _notices(quiet: bool) -> None:
 
 
 def _seat_options(f):
-    f = click.option("--option", "options", multiple=True, metavar="K=V",
+    f = click.option("--option", "options", multiple=True, shell_complete=_complete_option, metavar="K=V",
                      help="A rule option, repeatable (see `cardsim rules GAME`).")(f)
-    f = click.option("--strategy", "strategies", multiple=True, metavar="NAME[:k=v,...]",
+    f = click.option("--strategy", "strategies", multiple=True, shell_complete=_complete_strategy, metavar="NAME[:k=v,...]",
                      help="Strategy for all seats, or repeat once per seat (see `cardsim strategies GAME`).")(f)
     f = click.option("--level", default=None, metavar="LEVEL",
                      help="What one game is: hands | manches | parties | tops (Kamoul; default hands); "
@@ -43,9 +67,11 @@ def _seat_options(f):
     return f
 
 
-@click.group(context_settings={"help_option_names": ["-h", "--help"], "max_content_width": 100})
+@click.group(context_settings={"help_option_names": ["-h", "--help"], "max_content_width": 100},
+             invoke_without_command=True)
 @click.version_option(__version__, prog_name="cardsim")
-def cli():
+@click.pass_context
+def cli(ctx):
     """Monte-Carlo strategy simulator for Kamoul, Rami "Kracouil" and Kem's.
 
     Simulate millions of games with pluggable strategies, store every result as Parquet, replay any
@@ -69,10 +95,12 @@ def cli():
       cardsim advise kamoul --known "2 3 RK" --unknown 1 --turn 6 --players 4
       cardsim study kamoul-call -n 20000 --out runs/kamoul-call
     """
+    if ctx.invoked_subcommand is None:  # `cardsim` alone: the help, not an error
+        click.echo(ctx.get_help())
 
 
 @cli.command()
-@click.argument("game", metavar="GAME")
+@click.argument("game", metavar="GAME", shell_complete=_complete_game)
 @click.option("-n", "n", type=int, default=None, help="Number of games at --level (e.g. hands). Required unless in --spec.")
 @click.option("--seed", type=int, default=None, help="Run seed (default 0). Game i depends only on (seed, i).")
 @click.option("--out", type=click.Path(), required=True,
@@ -133,19 +161,32 @@ def _write_summary(out: Path) -> str:
 
 
 @cli.command()
-@click.argument("game", metavar="GAME")
+@click.argument("game", metavar="GAME", shell_complete=_complete_game)
 @click.option("--seed", type=int, default=None, help="The run seed (default: the run's, or 0).")
-@click.option("--game", "index", type=int, required=True, help="Index of the game to replay.")
+@click.option("--index", "index", type=int, default=None, help="Index of the game to replay (0 = the first).")
+@click.option("--game", "old_index", type=int, default=None, hidden=True,
+              help="Deprecated spelling of --index (GAME is the game's name).")
 @click.option("--run", "run_dir", type=click.Path(path_type=Path), default=None,
               help="A run directory: replay with its spec and check the replay against it.")
 @_seat_options
-def replay(game, seed, index, run_dir, players, level, strategies, options):
+def replay(game, seed, index, old_index, run_dir, players, level, strategies, options):
     """Print the play-by-play of one game: every card, peek, swap, snap, call and score.
 
     Without --run, the game is played from --seed and the same seat and rule options as `simulate`.
+
+    \b
+    Example:
+      cardsim replay kamoul --index 42 --run runs/k1
     """
     from simulator import api
 
+    if old_index is not None:
+        if index is not None and index != old_index:
+            raise SpecError("--game", old_index, "--index alone (--game is its old spelling)", "differs from --index")
+        click.echo("note: --game is deprecated, use --index (GAME is the game's name)", err=True)
+        index = old_index
+    if index is None:
+        raise SpecError("--index", None, "the index of the game to replay, e.g. --index 42")
     if run_dir is not None:
         given = [name for name, value in (("--players", players), ("--level", level), ("--strategy", strategies),
                                           ("--option", options)) if value]
@@ -157,7 +198,7 @@ def replay(game, seed, index, run_dir, players, level, strategies, options):
 
 
 @cli.command()
-@click.argument("game", metavar="GAME")
+@click.argument("game", metavar="GAME", shell_complete=_complete_game)
 def strategies(game):
     """List GAME's strategies and their parameters (name, default, range, meaning)."""
     from simulator import api
@@ -166,7 +207,7 @@ def strategies(game):
 
 
 @cli.command("new-strategy")
-@click.argument("game", metavar="GAME")
+@click.argument("game", metavar="GAME", shell_complete=_complete_game)
 @click.argument("name", metavar="NAME")
 @click.option("--out", type=click.Path(), default=".", show_default=True,
               help="Directory to write NAME.py and test_NAME.py into (created if needed; existing files are kept).")
@@ -211,7 +252,7 @@ def warm(games, quiet):
 
 
 @cli.command()
-@click.argument("game", metavar="GAME")
+@click.argument("game", metavar="GAME", shell_complete=_complete_game)
 def rules(game):
     """List GAME's rule options with their defaults, allowed values and rule numbers."""
     from simulator import api
@@ -263,8 +304,8 @@ def plan(p1, p2, alpha, power, paired_rho):
 
 
 @cli.command()
-@click.argument("game")
-@click.option("--strategy", "strategies", multiple=True, metavar="NAME[:k=v,...]", required=True,
+@click.argument("game", shell_complete=_complete_game)
+@click.option("--strategy", "strategies", multiple=True, shell_complete=_complete_strategy, metavar="NAME[:k=v,...]", required=True,
               help="Strategy A, then strategy B (give --strategy twice).")
 @click.option("--delta", type=float, default=0.05, show_default=True,
               help="Smallest edge worth detecting: A's share of won duels away from 50% by this much.")
@@ -275,7 +316,7 @@ def plan(p1, p2, alpha, power, paired_rho):
 @click.option("--players", type=int, default=None, help="Number of players (default: the game's).")
 @click.option("--level", default=None, metavar="LEVEL",
               help="What one game is (default: what the game is won by: Kamoul manches, Rami and Kem's games).")
-@click.option("--option", "options", multiple=True, metavar="K=V", help="A rule option, repeatable.")
+@click.option("--option", "options", multiple=True, shell_complete=_complete_option, metavar="K=V", help="A rule option, repeatable.")
 @click.option("--threads", type=int, default=None, help="Worker threads (default: all cores). Never changes results.")
 @click.option("--json", "as_json", is_flag=True, help="Print the full answer as JSON.")
 @click.option("--quiet", is_flag=True, help="No progress bar.")
@@ -311,7 +352,7 @@ def duel(game, strategies, delta, alpha, beta, max_games, seed, players, level, 
 
 
 @cli.command()
-@click.argument("game")
+@click.argument("game", shell_complete=_complete_game)
 @click.option("--known", required=True, metavar="CARDS",
               help='The own cards you know, by rank: "2 3 RK" (A 2-10 J Q, RK red king = 0, BK black king = 15).')
 @click.option("--unknown", type=int, default=0, show_default=True, help="Own cards you have not seen.")
@@ -319,9 +360,9 @@ def duel(game, strategies, delta, alpha, beta, max_games, seed, players, level, 
 @click.option("--players", type=int, default=None, help="Number of players (2-6) [default: 4].")
 @click.option("--cumulative", type=int, default=0, show_default=True,
               help="Your cumulative score in the manche (-15 or less / 15 or more: au-score zones).")
-@click.option("--strategy", default=None, metavar="NAME[:k=v,...]",
+@click.option("--strategy", default=None, shell_complete=_complete_strategy, metavar="NAME[:k=v,...]",
               help="How everyone plays (and how you play on if you do not call) [default: balanced].")
-@click.option("--option", "options", multiple=True, metavar="K=V", help="A rule option, repeatable.")
+@click.option("--option", "options", multiple=True, shell_complete=_complete_option, metavar="K=V", help="A rule option, repeatable.")
 @click.option("--spec", "spec_file", type=click.Path(path_type=Path), default=None,
               help="A TOML file with any of players, seed, strategies (one) and [options] (flags override it).")
 @click.option("--samples", type=int, default=20_000, show_default=True,
@@ -404,7 +445,7 @@ def _batch_options(f):
     f = click.option("--quiet", is_flag=True, help="No progress bars and no printed table.")(f)
     f = click.option("--chunk-size", type=int, default=None, help="Games per Parquet part file. Never changes results.")(f)
     f = click.option("--threads", type=int, default=None, help="Worker threads (default: all cores). Never changes results.")(f)
-    f = click.option("--option", "options", multiple=True, metavar="K=V",
+    f = click.option("--option", "options", multiple=True, shell_complete=_complete_option, metavar="K=V",
                      help="A rule option for every cell, repeatable (see `cardsim rules GAME`).")(f)
     f = click.option("--level", default=None, metavar="LEVEL", help="What one game is (as in `simulate`). Default: "
                      "for a tournament, what the game is won by (Kamoul manches, Rami and Kem's games); for a sweep, "
@@ -431,8 +472,8 @@ def _finish_batch(result, text_of, quiet: bool) -> None:
 
 
 @cli.command()
-@click.argument("game", metavar="GAME")
-@click.option("--strategy", "strategies", multiple=True, required=True, metavar="NAME[:k=v,...]",
+@click.argument("game", metavar="GAME", shell_complete=_complete_game)
+@click.option("--strategy", "strategies", multiple=True, shell_complete=_complete_strategy, required=True, metavar="NAME[:k=v,...]",
               help="A strategy of the tournament; repeat for each (at least 2).")
 @_batch_options
 def tournament(game, strategies, n, seed, out, players, level, options, threads, chunk_size, quiet):
@@ -465,14 +506,14 @@ def tournament(game, strategies, n, seed, out, players, level, options, threads,
 
 
 @cli.command()
-@click.argument("game", metavar="GAME")
+@click.argument("game", metavar="GAME", shell_complete=_complete_game)
 @click.option("--grid", "grids", multiple=True, metavar='"PARAM=V1,V2,..."',
               help="Values of a strategy parameter to sweep, on the seats of --seat; repeatable.")
 @click.option("--option-grid", "option_grids", multiple=True, metavar='"OPTION=V1,V2,..."',
               help="Values of a rule option to sweep (overrides the same --option); repeatable.")
 @click.option("--seat", "seats", multiple=True, type=int, metavar="K",
               help="Apply --grid to seat K only (repeatable; default: every seat).")
-@click.option("--strategy", "strategies", multiple=True, metavar="NAME[:k=v,...]",
+@click.option("--strategy", "strategies", multiple=True, shell_complete=_complete_strategy, metavar="NAME[:k=v,...]",
               help="The seats' strategies, one for all or one per seat, as in `simulate`.")
 @_batch_options
 def sweep(game, grids, option_grids, seats, strategies, n, seed, out, players, level, options, threads, chunk_size,
@@ -539,7 +580,7 @@ def verify(directory, repair, as_json):
 
 @cli.command()
 @click.argument("name", metavar="STUDY")
-@click.argument("game", required=False)
+@click.argument("game", required=False, shell_complete=_complete_game)
 @click.option("--out", type=click.Path(), required=True,
               help="Study directory (new, empty, or the same study to resume).")
 @click.option("-n", "n", type=int, default=None,
@@ -553,10 +594,10 @@ def verify(directory, repair, as_json):
 @click.option("--players", default=None,
               help="Player counts, comma-separated [rami-openings: 2,3,4,6; kamoul-call: 2,3,4,6; "
                    "balance: the game's default].")
-@click.option("--option", "options", multiple=True, metavar="K=V",
+@click.option("--option", "options", multiple=True, shell_complete=_complete_option, metavar="K=V",
               help="A rule option every part is played under, repeatable (see `cardsim rules GAME`); the balance "
                    "study sweeps each option around these.")
-@click.option("--strategy", "strategies", multiple=True, metavar="NAME[:k=v,...]",
+@click.option("--strategy", "strategies", multiple=True, shell_complete=_complete_strategy, metavar="NAME[:k=v,...]",
               help="Who plays. kamoul-call: one strategy, whose play the states are sampled from and which plays on "
                    "(default balanced); rami-openings: two or more, the tournaments' strategies (the first also "
                    "plays the sweeps); balance: two or more, the skill tournament's (the first also plays the seats "

@@ -110,7 +110,7 @@ def replay(game: str, *, seed: int | None = None, index: int, run_dir: str | Pat
     """The play-by-play of game ``index``: from a stored run's spec, or from the given settings."""
     plugin = get_game(game)
     if isinstance(index, bool) or not isinstance(index, int) or not 0 <= index < MAX_N:
-        raise SpecError("--game", index, f"a game index in [0, {MAX_N - 1}]")
+        raise SpecError("--index", index, f"a game index in [0, {MAX_N - 1}]")
     if run_dir is not None:
         spec = run_spec(run_dir)
         if spec.game != game:
@@ -121,7 +121,7 @@ def replay(game: str, *, seed: int | None = None, index: int, run_dir: str | Pat
         spec = make_spec(game, n=max(index + 1, 1), seed=seed if seed is not None else 0, players=players,
                          level=level, strategies=strategies, options=options)
     if index < 0 or (run_dir is not None and index >= spec.n):
-        raise SpecError("--game", index, f"a game index in [0, {spec.n - 1}]" if run_dir else "a game index >= 0")
+        raise SpecError("--index", index, f"a game index in [0, {spec.n - 1}]" if run_dir else "a game index >= 0")
     text = replay_text(spec, index)
     if run_dir is not None:
         text += "\n" + _check_against_run(spec, run_dir, index)

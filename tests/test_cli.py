@@ -142,16 +142,37 @@ def test_unknown_game_and_bad_number(tmp_path, capsys):
 
 
 def test_replay_shows_every_move_and_matches_the_stored_run(existing_run, capsys):
-    code, out, err = run_cli(capsys, "replay", "kamoul", "--game", "17", "--run", str(existing_run))
+    code, out, err = run_cli(capsys, "replay", "kamoul", "--index", "17", "--run", str(existing_run))
     assert code == 0, err
     assert "peeks at own position" in out and "reveal P0" in out and "draws" in out
     assert "matches the stored run" in out
-    code2, out2, _ = run_cli(capsys, "replay", "kamoul", "--seed", "4", "--game", "17")
+    code2, out2, err2 = run_cli(capsys, "replay", "kamoul", "--seed", "4", "--game", "17")  # the old spelling
     assert code2 == 0 and out2.split("replay check")[0].strip() == out.split("replay check")[0].strip()
+    assert err2 == "note: --game is deprecated, use --index (GAME is the game's name)\n"
+
+
+def test_cardsim_alone_prints_the_help_and_exits_0(capsys):
+    code, out, err = run_cli(capsys)
+    assert code == 0 and out.startswith("Usage: cardsim") and "simulate" in out and err == ""
+
+
+def test_game_and_strategy_names_complete(monkeypatch):
+    """Through click's completion protocol (what `eval "$(_CARDSIM_COMPLETE=bash_source cardsim)"` sets up)."""
+    from click.shell_completion import ShellComplete
+
+    def complete(*words):
+        return [c.value for c in ShellComplete(cli.cli, {}, "cardsim", "_CARDSIM_COMPLETE").get_completions(
+            list(words[:-1]), words[-1])]
+
+    assert complete("simulate", "kam") == ["kamoul"]
+    assert set(complete("duel", "")) >= {"kamoul", "rami", "kems"}
+    assert complete("simulate", "kamoul", "--strategy", "bal") == ["balanced"]
+    assert complete("tournament", "rami", "--strategy", "open-") == ["open-asap", "open-big"]
+    assert "snap_chain=" in complete("simulate", "kamoul", "--option", "snap_")
 
 
 def test_replay_of_a_missing_run_or_game_is_one_line(tmp_path, existing_run, capsys):
-    code, _, err = run_cli(capsys, "replay", "kamoul", "--game", "1", "--run", str(tmp_path / "nothing"))
+    code, _, err = run_cli(capsys, "replay", "kamoul", "--index", "1", "--run", str(tmp_path / "nothing"))
     assert code == 2 and len(err.strip().splitlines()) == 1
-    code, _, err = run_cli(capsys, "replay", "kamoul", "--game", "999999", "--run", str(existing_run))
-    assert code == 2 and "--game" in err
+    code, _, err = run_cli(capsys, "replay", "kamoul", "--index", "999999", "--run", str(existing_run))
+    assert code == 2 and "--index" in err

@@ -101,7 +101,7 @@ def test_simulate(places, game, n, seed, players, level, strategies, options, th
 @given(game=GAMES, index=st.one_of(st.integers(-2, 3), st.sampled_from([2**31, 2**63, 10**12])), seed=st.one_of(st.none(), INTS), run=st.one_of(st.none(), PATHS),
        players=st.one_of(st.none(), st.integers(-1, 7)), strategies=st.lists(NAMES, max_size=2))
 def test_replay(places, game, index, seed, run, players, strategies):
-    args = ["replay", game, "--game", str(index)] + maybe("--seed", seed) + maybe("--players", players)
+    args = ["replay", game, "--index", str(index)] + maybe("--seed", seed) + maybe("--players", players)
     args += [x for s in strategies for x in ("--strategy", s)]
     if run is not None:
         args += ["--run", a_path(places, run)]

@@ -153,10 +153,10 @@ def test_spec_files_are_checked_before_reading(tmp_path, capsys, spec, says):
 
 def test_replay_run_refuses_what_it_would_ignore(capsys, dirs):
     for extra in (["--players", "3"], ["--level", "manches"], ["--strategy", "random"], ["--option", "snap_chain=true"]):
-        code, _, err = run_cli(capsys, "replay", "kamoul", "--game", "3", "--run", dirs / "run", *extra)
+        code, _, err = run_cli(capsys, "replay", "kamoul", "--index", "3", "--run", dirs / "run", *extra)
         assert code == 2 and extra[0] in one_line(err) and "with --run" in one_line(err)
-    code, _, err = run_cli(capsys, "replay", "kamoul", "--game", str(2**63))
-    assert code == 2 and one_line(err).startswith("Error: --game: ")
+    code, _, err = run_cli(capsys, "replay", "kamoul", "--index", str(2**63))
+    assert code == 2 and one_line(err).startswith("Error: --index: ")
 
 
 def test_report_pdf_into_an_unwritable_place_leaves_nothing(tmp_path, capsys, dirs):
@@ -222,7 +222,7 @@ def test_report_and_replay_refuse_a_damaged_run_and_resume_restores_it(tmp_path,
     data = bytearray(original)
     data[len(data) // 3] ^= 0x01
     part.write_bytes(bytes(data))
-    for args in (["report", run, "--out", tmp_path / "r.html"], ["replay", "kamoul", "--game", "1", "--run", run]):
+    for args in (["report", run, "--out", tmp_path / "r.html"], ["replay", "kamoul", "--index", "1", "--run", run]):
         code, _, err = run_cli(capsys, *args)
         assert code == 1 and f"`cardsim verify {run}`" in one_line(err) and "is damaged" in one_line(err)
     assert not (tmp_path / "r.html").exists()

@@ -79,21 +79,21 @@ def test_replay_shows_exchanges_signs_and_calls_and_matches_the_stored_run(kems_
     lazy = pl.scan_parquet(kems_run / "manches").collect()
     called = lazy.filter((pl.col("why") == "sign") & (pl.col("outcome") == "kems") & (pl.col("exchanges") > 0))
     game = int(called["game"].min())
-    code, out, err = run_cli(capsys, "replay", "kems", "--game", str(game), "--run", str(kems_run))
+    code, out, err = run_cli(capsys, "replay", "kems", "--index", str(game), "--run", str(kems_run))
     assert code == 0, err
     assert f"kems game {game} of seed 3" in out and "Top!" in out
     assert re.search(r"^t +\d+ +[\d.]+s  P\d takes \w+, gives \w+", out, re.M)           # exchanges, at a tick
     assert re.search(r"P(\d) makes the team sign \(seen by (P\d(, )?)+\)", out)          # signs, and who saw them
     assert re.search(r"P\d calls KEM'S! P\d shows", out) and "manche 0: kems" in out
     assert "matches the stored run" in out
-    code2, out2, _ = run_cli(capsys, "replay", "kems", "--seed", "3", "--game", str(game))
+    code2, out2, _ = run_cli(capsys, "replay", "kems", "--seed", "3", "--index", str(game))
     assert code2 == 0 and out2.strip() == out.split("replay check")[0].strip()
 
 
 def test_replay_check_notices_a_different_trace(kems_run, capsys, monkeypatch):
     real = api_module.trace_hashes
     monkeypatch.setattr(api_module, "trace_hashes", lambda spec, index: [h ^ 1 for h in real(spec, index)])
-    code, out, err = run_cli(capsys, "replay", "kems", "--game", "3", "--run", str(kems_run))
+    code, out, err = run_cli(capsys, "replay", "kems", "--index", "3", "--run", str(kems_run))
     assert code == 0, err
     assert "MISMATCH" in out and "matches the stored run" not in out
 
@@ -146,6 +146,6 @@ def test_bad_simulate_input_is_one_line_exit_2_and_touches_nothing(tmp_path, cap
 @pytest.mark.parametrize("extra,field", [(["--option", "deck=36"], "deck"), (["--players", "5"], "--players"),
                                          (["--strategy", "balanced:sigma=2"], "sigma")])
 def test_bad_replay_input_is_one_line_exit_2(capsys, extra, field):
-    code, stdout, err = run_cli(capsys, "replay", "kems", "--seed", "1", "--game", "0", *extra)
+    code, stdout, err = run_cli(capsys, "replay", "kems", "--seed", "1", "--index", "0", *extra)
     lines = err.strip().splitlines()
     assert code == 2 and len(lines) == 1 and field in lines[0] and "Traceback" not in err and stdout == ""

@@ -57,11 +57,11 @@ def test_simulate_prints_a_summary_per_round_and_game(tmp_path, capsys):
 
 
 def test_replay_matches_the_stored_run(rami_run, capsys):
-    code, out, err = run_cli(capsys, "replay", "rami", "--game", "7", "--run", str(rami_run))
+    code, out, err = run_cli(capsys, "replay", "rami", "--index", "7", "--run", str(rami_run))
     assert code == 0, err
     assert "rami game 7 of seed 3" in out and "deal by P" in out and "discards" in out
     assert "matches the stored run" in out
-    code2, out2, _ = run_cli(capsys, "replay", "rami", "--seed", "3", "--game", "7")
+    code2, out2, _ = run_cli(capsys, "replay", "rami", "--seed", "3", "--index", "7")
     assert code2 == 0 and out2.strip() == out.split("replay check")[0].strip()
 
 
