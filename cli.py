@@ -199,11 +199,24 @@ def replay(game, seed, index, old_index, run_dir, players, level, strategies, op
 
 @cli.command()
 @click.argument("game", metavar="GAME", shell_complete=_complete_game)
-def strategies(game):
-    """List GAME's strategies and their parameters (name, default, range, meaning)."""
+@click.option("--all", "full", is_flag=True, help="Every parameter of every strategy, presets included.")
+@click.option("--json", "as_json", is_flag=True, help="Every strategy and parameter as JSON.")
+def strategies(game, full, as_json):
+    """List GAME's strategies: each family's parameters (default, range, meaning) once, and what each preset
+    changes.
+
+    \b
+    Example:
+      cardsim strategies kamoul
+    """
     from simulator import api
 
-    click.echo(api.strategies_text(game))
+    if as_json:
+        import json
+
+        click.echo(json.dumps(api.strategies_data(game)))
+        return
+    click.echo(api.strategies_text(game, full=full))
 
 
 @cli.command("new-strategy")

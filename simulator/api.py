@@ -220,15 +220,44 @@ def warm(games: list[str] | None = None, *, quiet: bool = False) -> list[str]:
         NOTICES["enabled"] = previous
 
 
-def strategies_text(game: str) -> str:
-    """Registered strategies of ``game`` with their declared parameters."""
+def strategies_text(game: str, *, full: bool = False) -> str:
+    """Registered strategies of ``game``: each family with its declared parameters once and, per preset, only the
+    parameter values where it differs from its family (``full``: every strategy with every parameter)."""
+    from simulator.core.spec import _fmt
+
     plugin = get_game(game)
     lines = [f"{game} strategies (use --strategy NAME or NAME:param=value,...; default {plugin.default_strategy}):"]
+    shown: list = []  # the families listed in full so far
     for s in plugin.strategies.values():
-        lines.append(f"\n{s.name}: {s.doc}")
-        for p in s.params.params:
-            lines.append(f"    {p.describe()}")
+        family = plugin.strategies.get(s.family)
+        if full or family is None or family is s:
+            lines.append(f"\n{s.name}: {s.doc}")
+            names = {p.name: p for p in s.params.params}
+            built_on = next((f for f in shown if f.params.params and all(
+                q.name in names and names[q.name].default == q.default for q in f.params.params)), None)
+            own = [p for p in s.params.params if built_on is None or p.name not in built_on.params.by_name]
+            if built_on is not None and not full:
+                lines.append(f"    the parameters of {built_on.name} (above, same defaults), and:")
+            lines += [f"    {p.describe()}" for p in (s.params.params if full else own)]
+            shown.append(s)
+            continue
+        base = {p.name: p.default for p in family.params.params}
+        changed = [f"{p.name}={_fmt(p.default)}" for p in s.params.params if base.get(p.name) != p.default]
+        lines.append(f"\n{s.name}: {s.doc}\n    = {family.name}" + (f" with {', '.join(changed)}" if changed else
+                                                                        " (the family's defaults)"))
+    if not full:
+        lines.append("\n(cardsim strategies GAME --all lists every parameter of every strategy; --json too)")
     return "\n".join(lines)
+
+
+def strategies_data(game: str) -> list[dict]:
+    """``cardsim strategies --json``: every strategy with its family and every parameter (name, kind, default,
+    bounds or choices, meaning, rule)."""
+    plugin = get_game(game)
+    return [{"name": s.name, "family": s.family or s.name, "doc": s.doc,
+             "params": [{"name": p.name, "kind": p.kind, "default": p.default, "low": p.low, "high": p.high,
+                         "choices": list(p.choices), "doc": p.doc, "rule": p.rule} for p in s.params.params]}
+            for s in plugin.strategies.values()]
 
 
 def rules_text(game: str) -> str:

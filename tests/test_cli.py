@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import hashlib
+import json
 from pathlib import Path
 
 import pandas as pd
@@ -149,6 +150,29 @@ def test_replay_shows_every_move_and_matches_the_stored_run(existing_run, capsys
     code2, out2, err2 = run_cli(capsys, "replay", "kamoul", "--seed", "4", "--game", "17")  # the old spelling
     assert code2 == 0 and out2.split("replay check")[0].strip() == out.split("replay check")[0].strip()
     assert err2 == "note: --game is deprecated, use --index (GAME is the game's name)\n"
+
+
+def test_strategies_lists_each_family_once_and_what_each_preset_changes(capsys):
+    from simulator.games import GAMES
+
+    code, out, _ = run_cli(capsys, "strategies", "kamoul")
+    assert code == 0 and out.count("memory_noise = 0.0") == 1  # heuristic's parameters, listed once
+    assert "\ncautious: " in out and "= heuristic with call_threshold=1.0" in out
+    assert "balanced: heuristic preset" in out and "= heuristic (the family's defaults)" in out
+    code, full, _ = run_cli(capsys, "strategies", "kamoul", "--all")
+    assert full.count("memory_noise = 0.0") == 5 and len(full.splitlines()) > 2 * len(out.splitlines())
+    code, raw, _ = run_cli(capsys, "strategies", "kamoul", "--json")
+    listed = {s["name"]: s for s in json.loads(raw)}
+    plugin = GAMES["kamoul"]
+    assert list(listed) == list(plugin.strategies)
+    for name, sdef in plugin.strategies.items():
+        assert {p["name"]: p["default"] for p in listed[name]["params"]} == {p.name: p.default for p in sdef.params.params}
+        family = plugin.strategies.get(sdef.family)
+        if family is not None and family is not sdef:  # the compact line names exactly the changed defaults
+            line = out.split(f"\n{name}: ", 1)[1].splitlines()[1]
+            changed = {p.name for p in sdef.params.params if family.params.by_name[p.name].default != p.default}
+            assert {item.split("=")[0] for item in line.split(" with ", 1)[1].split(", ")} == changed if changed \
+                else line.endswith("(the family's defaults)")
 
 
 def test_cardsim_alone_prints_the_help_and_exits_0(capsys):

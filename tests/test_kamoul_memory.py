@@ -180,7 +180,7 @@ def test_K12_misremembering_makes_the_noisy_players_calls_false_more_often(noisy
 
 @rule("K13")
 def test_K13_cardsim_strategies_lists_memory_noise_with_its_default():
-    text = api.strategies_text("kamoul")
+    text = api.strategies_text("kamoul", full=True)
     for family in ("heuristic", "cautious", "balanced", "aggressive", "call-table"):
         block = text.split(f"\n{family}: ", 1)[1].split("\n\n", 1)[0]
         assert "memory_noise = 0.0  (a number in [0.0, 1.0]) [K13]" in block, family
