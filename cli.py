@@ -118,9 +118,10 @@ def cli(ctx):
 @click.option("--collect", type=click.Choice(["workers", "client"]), default="workers", show_default=True,
               help="With --scheduler: who writes the part files; 'workers' needs --out on storage shared "
                    "by the workers and this machine (same path), 'client' brings results back here.")
-@click.option("--quiet", is_flag=True, help="No progress bar and no summary.")
+@click.option("--json", "as_json", is_flag=True, help="Print the summary's tables as JSON instead of text.")
+@click.option("--quiet", is_flag=True, help="No progress bar and no printed summary (summary.md is still written).")
 def simulate(game, n, seed, out, players, level, strategies, options, threads, chunk_size, spec_file, scheduler,
-             collect, quiet):
+             collect, as_json, quiet):
     """Play N games of GAME and write them to a run directory.
 
     The run directory holds one folder per table (Kamoul: hands/, and manches/, parties/, tops/ at higher
@@ -143,11 +144,24 @@ def simulate(game, n, seed, out, players, level, strategies, options, threads, c
     if result.interrupted:
         click.echo(f"interrupted: the finished chunks are kept in {out}; re-run the same command to resume", err=True)
         sys.exit(130)
-    if not quiet:
-        click.echo(_write_summary(Path(out)))
+    text, summary = _write_summary(Path(out))  # written whether printed or not
+    if as_json:
+        import json
+
+        click.echo(json.dumps(_frames_json(summary)))
+    elif not quiet:
+        click.echo(text)
 
 
-def _write_summary(out: Path) -> str:
+def _frames_json(frames: dict) -> dict:
+    """The polars frames of a result as JSON-ready row lists (other values as they are, a spec as its dict)."""
+    import polars as pl
+
+    return {k: (v.to_dicts() if isinstance(v, pl.DataFrame) else v.to_dict() if hasattr(v, "to_dict") else v)
+            for k, v in frames.items()}
+
+
+def _write_summary(out: Path) -> tuple[str, dict]:
     from analysis.summary import format_summary, run_summary
     from reports.summary import save_summary_figure
 
@@ -157,7 +171,7 @@ def _write_summary(out: Path) -> str:
 
     write_bytes_atomic(Path(out) / "summary.md", (text + "\n").encode("utf-8"))
     save_summary_figure(summary, out / "summary.png")
-    return text + f"\n\nrun directory: {out}  (summary.md, summary.png, {summary.get('table', 'hands')}/ …)"
+    return text + f"\n\nrun directory: {out}  (summary.md, summary.png, {summary.get('table', 'hands')}/ …)", summary
 
 
 @cli.command()
@@ -266,10 +280,25 @@ def warm(games, quiet):
 
 @cli.command()
 @click.argument("game", metavar="GAME", shell_complete=_complete_game)
-def rules(game):
-    """List GAME's rule options with their defaults, allowed values and rule numbers."""
+@click.option("--json", "as_json", is_flag=True, help="Every rule option as JSON.")
+def rules(game, as_json):
+    """List GAME's rule options with their defaults, allowed values and rule numbers.
+
+    \b
+    Example:
+      cardsim rules kamoul
+    """
     from simulator import api
 
+    if as_json:
+        import json
+
+        from simulator.games import get_game
+
+        click.echo(json.dumps([{"name": p.name, "kind": p.kind, "default": p.default, "low": p.low, "high": p.high,
+                                "choices": list(p.choices), "doc": p.doc, "rule": p.rule}
+                               for p in get_game(game).options.params]))
+        return
     click.echo(api.rules_text(game))
 
 
@@ -279,7 +308,8 @@ def rules(game):
 @click.option("--pdf", type=click.Path(), default=None,
               help="Also print the report to this PDF (needs Chromium: apt-get install chromium).")
 @click.option("--title", default=None, help="The report's title (default: game and run name).")
-def report(run_dir, out, pdf, title):
+@click.option("--quiet", is_flag=True, help="Print nothing (the files are written all the same).")
+def report(run_dir, out, pdf, title, quiet):
     """Write one self-contained HTML report of the run directory RUN: its spec, the summary tables with
     95% intervals, and the charts (win rates, points, outcome kinds, length of each level) embedded.
     RUN may also be a tournament or sweep directory: win-rate matrix, points gap and ratings, or the
@@ -288,7 +318,8 @@ def report(run_dir, out, pdf, title):
     from simulator import api
 
     result = api.report(run_dir, out, pdf=pdf, title=title)
-    click.echo(f"report: {result['html']}" + (f" and {result['pdf']}" if result["pdf"] else ""))
+    if not quiet:
+        click.echo(f"report: {result['html']}" + (f" and {result['pdf']}" if result["pdf"] else ""))
 
 
 @cli.command()
@@ -298,7 +329,8 @@ def report(run_dir, out, pdf, title):
 @click.option("--power", type=float, default=0.8, show_default=True, help="Chance of detecting the difference.")
 @click.option("--rho", "paired_rho", type=float, default=0.0, show_default=True,
               help="Correlation of A's and B's results on the same deal (paired designs gain from it).")
-def plan(p1, p2, alpha, power, paired_rho):
+@click.option("--json", "as_json", is_flag=True, help="Print the answer as JSON.")
+def plan(p1, p2, alpha, power, paired_rho, as_json):
     """How many games do I need to tell win rates P1 and P2 apart?
 
     A fixed-size two-sided test at ALPHA with POWER. With common random numbers (tournaments and sweeps play
@@ -312,6 +344,11 @@ def plan(p1, p2, alpha, power, paired_rho):
     from simulator import api
 
     r = api.plan(p1=p1, p2=p2, alpha=alpha, power=power, paired_rho=paired_rho)
+    if as_json:
+        import json
+
+        click.echo(json.dumps(r))
+        return
     click.echo(f"games per strategy: {r['games']:,}  (to tell {p1:.1%} from {p2:.1%}, two-sided alpha {alpha}, "
                f"power {power:.0%}, paired correlation {paired_rho}; independent samples: {r['games_unpaired']:,})")
 
@@ -455,6 +492,7 @@ def opening(hand, decks, opening_points, as_json):
 
 
 def _batch_options(f):
+    f = click.option("--json", "as_json", is_flag=True, help="Print the verdict and tables as JSON instead of text.")(f)
     f = click.option("--quiet", is_flag=True, help="No progress bars and no printed table.")(f)
     f = click.option("--chunk-size", type=int, default=None, help="Games per Parquet part file. Never changes results.")(f)
     f = click.option("--threads", type=int, default=None, help="Worker threads (default: all cores). Never changes results.")(f)
@@ -472,12 +510,21 @@ def _batch_options(f):
     return f
 
 
-def _finish_batch(result, text_of, quiet: bool) -> None:
+def _finish_batch(result, text_of, quiet: bool, as_json: bool = False) -> None:
     if result.interrupted:
         click.echo(f"interrupted: the finished chunks are kept in {result.path}; re-run the same command to resume",
                    err=True)
         sys.exit(130)
-    if not quiet:
+    if as_json:
+        import json
+
+        payload = {"kind": result.batch.kind, "inputs": result.batch.inputs, **_frames_json(result.frames)}
+        if result.batch.kind == "tournament":
+            from analysis.batches import tournament_verdict
+
+            payload["verdict"] = tournament_verdict(result.frames, result.batch.inputs).splitlines()
+        click.echo(json.dumps(payload, default=str))
+    elif not quiet:
         click.echo(text_of(result.frames, result.batch.inputs))
         click.echo(f"\nbatch directory: {result.path}  (_batch.json, cells/cell=<id>/, "
                    + ("matrix.parquet, ratings.parquet)" if result.batch.kind == "tournament"
@@ -489,7 +536,7 @@ def _finish_batch(result, text_of, quiet: bool) -> None:
 @click.option("--strategy", "strategies", multiple=True, shell_complete=_complete_strategy, required=True, metavar="NAME[:k=v,...]",
               help="A strategy of the tournament; repeat for each (at least 2).")
 @_batch_options
-def tournament(game, strategies, n, seed, out, players, level, options, threads, chunk_size, quiet):
+def tournament(game, strategies, n, seed, out, players, level, options, threads, chunk_size, quiet, as_json):
     """Play every pair of strategies against each other, seats rotated, on identical deals.
 
     For each pair (A, B) the strategies take turns over the seats (Kem's: over the teams): the distinct
@@ -515,7 +562,7 @@ def tournament(game, strategies, n, seed, out, players, level, options, threads,
 
     result = api.tournament(game, strategies=list(strategies), out=out, n=n, seed=seed, players=players, level=level,
                             options=list(options), threads=threads, chunk_size=chunk_size, progress=not quiet)
-    _finish_batch(result, format_tournament, quiet)
+    _finish_batch(result, format_tournament, quiet, as_json)
 
 
 @cli.command()
@@ -530,7 +577,7 @@ def tournament(game, strategies, n, seed, out, players, level, options, threads,
               help="The seats' strategies, one for all or one per seat, as in `simulate`.")
 @_batch_options
 def sweep(game, grids, option_grids, seats, strategies, n, seed, out, players, level, options, threads, chunk_size,
-          quiet):
+          quiet, as_json):
     """Run a grid of strategy parameters and rule options as one dataset, every cell on the same deals.
 
     The cells are every combination of the grids' values (first grid slowest); each is an ordinary run
@@ -552,7 +599,7 @@ def sweep(game, grids, option_grids, seats, strategies, n, seed, out, players, l
     result = api.sweep(game, out=out, n=n, grids=list(grids), option_grids=list(option_grids), seats=list(seats),
                        seed=seed, players=players, level=level, strategies=list(strategies), options=list(options),
                        threads=threads, chunk_size=chunk_size, progress=not quiet)
-    _finish_batch(result, format_sweep, quiet)
+    _finish_batch(result, format_sweep, quiet, as_json)
 
 
 @cli.command()
