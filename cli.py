@@ -119,7 +119,7 @@ def cli(ctx):
               help="With --scheduler: who writes the part files; 'workers' needs --out on storage shared "
                    "by the workers and this machine (same path), 'client' brings results back here.")
 @click.option("--json", "as_json", is_flag=True, help="Print the summary's tables as JSON instead of text.")
-@click.option("--quiet", is_flag=True, help="No progress bar and no printed summary (summary.md is still written).")
+@click.option("--quiet", is_flag=True, help="No progress bar and no summary.")
 def simulate(game, n, seed, out, players, level, strategies, options, threads, chunk_size, spec_file, scheduler,
              collect, as_json, quiet):
     """Play N games of GAME and write them to a run directory.
@@ -144,12 +144,14 @@ def simulate(game, n, seed, out, players, level, strategies, options, threads, c
     if result.interrupted:
         click.echo(f"interrupted: the finished chunks are kept in {out}; re-run the same command to resume", err=True)
         sys.exit(130)
-    text, summary = _write_summary(Path(out))  # written whether printed or not
+    if quiet and not as_json:  # no summary: a game whose finest table has no winner cannot be summarised
+        return
+    text, summary = _write_summary(Path(out))
     if as_json:
         import json
 
         click.echo(json.dumps(_frames_json(summary)))
-    elif not quiet:
+    else:
         click.echo(text)
 
 
