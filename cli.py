@@ -185,7 +185,8 @@ def _write_summary(out: Path) -> tuple[str, dict]:
 @click.option("--run", "run_dir", type=click.Path(path_type=Path), default=None,
               help="A run directory: replay with its spec and check the replay against it.")
 @_seat_options
-def replay(game, seed, index, old_index, run_dir, players, level, strategies, options):
+@click.option("--quiet", is_flag=True, help="No notices on stderr (the play-by-play is still printed).")
+def replay(game, seed, index, old_index, run_dir, players, level, strategies, options, quiet):
     """Print the play-by-play of one game: every card, peek, swap, snap, call and score.
 
     Without --run, the game is played from --seed and the same seat and rule options as `simulate`.
@@ -196,10 +197,12 @@ def replay(game, seed, index, old_index, run_dir, players, level, strategies, op
     """
     from simulator import api
 
+    _notices(quiet)
     if old_index is not None:
         if index is not None and index != old_index:
             raise SpecError("--game", old_index, "--index alone (--game is its old spelling)", "differs from --index")
-        click.echo("note: --game is deprecated, use --index (GAME is the game's name)", err=True)
+        if not quiet:
+            click.echo("note: --game is deprecated, use --index (GAME is the game's name)", err=True)
         index = old_index
     if index is None:
         raise SpecError("--index", None, "the index of the game to replay, e.g. --index 42")
@@ -422,8 +425,9 @@ def duel(game, strategies, delta, alpha, beta, max_games, seed, players, level, 
 @click.option("--seed", type=int, default=None, help="Seed of the sampled hands [default: 0].")
 @click.option("--threads", type=int, default=None, help="Worker threads (default: all cores). Never changes results.")
 @click.option("--json", "as_json", is_flag=True, help="Print the full answer as JSON.")
+@click.option("--quiet", is_flag=True, help="No notices on stderr (the answer is still printed).")
 def advise(game, known, unknown, turn, players, cumulative, strategy, options, spec_file, samples, seed, threads,
-           as_json):
+           as_json, quiet):
     """Call KAMOUL now or play on? One situation, answered by rollouts of both choices on the same deals.
 
     \b
@@ -442,6 +446,7 @@ def advise(game, known, unknown, turn, players, cumulative, strategy, options, s
     """
     from simulator import api
 
+    _notices(quiet)
     result = api.advise(game, known=known, unknown=unknown, turn=turn, players=players, cumulative=cumulative,
                         strategy=strategy, options=list(options), samples=samples, seed=seed, threads=threads,
                         spec_file=spec_file)

@@ -44,3 +44,12 @@ def test_report_quiet_prints_nothing(tmp_path, capsys):
     api.simulate("rami", out=tmp_path / "r", n=20, progress=False)
     code, out, err = run_cli(capsys, "report", str(tmp_path / "r"), "--out", str(tmp_path / "r.html"), "--quiet")
     assert code == 0 and out == "" and err == "" and (tmp_path / "r.html").is_file()
+
+
+def test_advise_and_replay_quiet_print_their_answer_and_nothing_on_stderr(capsys):
+    code, out, err = run_cli(capsys, "advise", "kamoul", "--known", "2 3", "--turn", "3", "--samples", "300",
+                             "--quiet")
+    assert code == 0 and "advice: " in out and err == ""
+    code, out, err = run_cli(capsys, "replay", "rami", "--game", "2", "--quiet")  # the deprecated spelling too
+    assert code == 0 and out and err == ""
+
