@@ -298,11 +298,7 @@ def rules(game, as_json):
     if as_json:
         import json
 
-        from simulator.games import get_game
-
-        click.echo(json.dumps([{"name": p.name, "kind": p.kind, "default": p.default, "low": p.low, "high": p.high,
-                                "choices": list(p.choices), "doc": p.doc, "rule": p.rule}
-                               for p in get_game(game).options.params]))
+        click.echo(json.dumps(api.rules_data(game)))
         return
     click.echo(api.rules_text(game))
 

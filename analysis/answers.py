@@ -24,6 +24,7 @@ from __future__ import annotations
 import json
 import math
 from dataclasses import dataclass
+from pathlib import Path
 
 import polars as pl
 
@@ -133,7 +134,5 @@ def rules_text(game: str, options: dict | None) -> str:
 
 def stored_frames(out, names) -> dict[str, pl.DataFrame]:
     """The study's frames as it stored them (``OUT/<name>.parquet``), those of ``names`` that exist."""
-    from pathlib import Path
-
     return {name: pl.read_parquet(Path(out) / f"{name}.parquet") for name in names
             if (Path(out) / f"{name}.parquet").is_file()}

@@ -40,7 +40,8 @@ from pathlib import Path
 
 import polars as pl
 
-from analysis.batches import NO_EFFECT, batch_frames, cell_effects, cell_wins
+from analysis.answers import Answer, equivalence, frame_of, number, rules_text, say, significance, stored_frames
+from analysis.batches import NO_EFFECT, batch_frames, cell_effects, cell_wins, rank_strategies
 from analysis.stats import mean_interval, wilson
 from simulator.core.batch import cell_dir, load_batch, read_batch
 from simulator.core.designs import sweep_batch, tournament_batch
@@ -151,18 +152,6 @@ def seat_test(table: pl.DataFrame, alpha: float = 0.05) -> pl.DataFrame:
 
 
 # --- luck versus skill -----------------------------------------------------------------------------------
-
-
-def rank_strategies(ratings: pl.DataFrame, matrix: pl.DataFrame) -> list[str]:
-    """Strategies best first: by Bradley–Terry rating when the fit exists, else by mean win rate against the others
-    (an undefined rate counts as 1/2); ties keep the ratings' order."""
-    names = ratings["strategy"].to_list()
-    if ratings.height and bool(ratings["fitted"].all()):
-        score = dict(zip(names, ratings["rating"].to_list()))
-    else:
-        mean = matrix.group_by("strategy").agg(pl.col("win_rate").fill_nan(0.5).fill_null(0.5).mean())
-        score = dict(mean.iter_rows())
-    return sorted(names, key=lambda s: -score.get(s, 0.0))
 
 
 def upsets(matrix: pl.DataFrame, order: list[str]) -> pl.DataFrame:
@@ -541,8 +530,6 @@ EPSILON = 0.01  # a rule option does not matter when its effect on the first pla
 
 
 def _seat_numbers(frames: dict, plugin: GamePlugin) -> tuple[list[dict], str]:
-    from analysis.answers import number, say
-
     unit = f"decided {plugin.levels[0]}"
     positions, test = frames["positions"], frames["seat_test"].row(0, named=True)
     rows = [number("seat advantage", r["label"], f"share of {unit} won", r["share"], r["share_low"],
@@ -560,8 +547,6 @@ def _seat_numbers(frames: dict, plugin: GamePlugin) -> tuple[list[dict], str]:
 
 
 def _skill_numbers(frames: dict, level: str) -> tuple[list[dict], str]:
-    from analysis.answers import number, say, significance
-
     upsets_frame = frames["upsets"]
     if not upsets_frame.height:
         return [], "Skill: the skill tournament has a single strategy: nothing to compare."
@@ -577,8 +562,6 @@ def _skill_numbers(frames: dict, level: str) -> tuple[list[dict], str]:
 
 
 def _length_numbers(frames: dict) -> tuple[list[dict], str]:
-    from analysis.answers import number, say
-
     rows, parts = [], []
     for r in frames["length_means"].iter_rows(named=True):
         unit_one = r["table"].removesuffix("s")
@@ -594,8 +577,6 @@ def _length_numbers(frames: dict) -> tuple[list[dict], str]:
 
 
 def _option_numbers(frames: dict) -> tuple[list[dict], str]:
-    from analysis.answers import equivalence, number, say
-
     rows = []
     for r in frames["options"].filter(~pl.col("default")).iter_rows(named=True):
         status = (NO_EFFECT if r.get("effect") == NO_EFFECT
@@ -631,8 +612,6 @@ def answer(out):
     """The study's verdict (:class:`analysis.answers.Answer`), one sentence per question: seat and dealer
     advantage, luck against skill, game length, and the rule options (each matters, does not matter within
     ±:data:`EPSILON`, or is undecided at this n)."""
-    from analysis.answers import Answer, frame_of, rules_text, stored_frames
-
     data = load_study(out)
     game, inputs = data["game"], data["inputs"]
     plugin = get_game(game)

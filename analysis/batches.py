@@ -144,19 +144,27 @@ def _pct(rate: float, low: float, high: float) -> str:
     return f"{100 * rate:.1f}% [{100 * low:.1f}, {100 * high:.1f}]"
 
 
+def rank_strategies(ratings: pl.DataFrame, matrix: pl.DataFrame) -> list[str]:
+    """Strategies best first: by Bradley–Terry rating when the fit exists, else by mean win rate against the others
+    (an undefined rate counts as 1/2); ties keep the ratings' order."""
+    names = ratings["strategy"].to_list()
+    if ratings.height and bool(ratings["fitted"].all()):
+        score = dict(zip(names, ratings["rating"].to_list()))
+    else:
+        mean = matrix.group_by("strategy").agg(pl.col("win_rate").fill_nan(0.5).fill_null(0.5).mean())
+        score = dict(mean.iter_rows())
+    return sorted(names, key=lambda s: -score.get(s, 0.0))
+
+
 def leader(frames: dict) -> dict:
     """The strongest strategy of a tournament's frames and its margin over the next best: ``order`` (best first:
     by Bradley–Terry rating, or by share of won games when the ratings are undefined), ``how`` (which of the
-    two), ``row`` (the best's ratings row: ``wins`` of ``games`` decided), ``share`` (``(rate, low, high)`` of
+    two, :func:`rank_strategies`), ``row`` (the best's ratings row: ``wins`` of ``games`` decided), ``share`` (``(rate, low, high)`` of
     those, Wilson 95%) and ``pair`` (the matrix row of the best against the second)."""
     ratings = frames["ratings"]
-    if ratings["fitted"].all():
-        order = ratings["strategy"].to_list()
-        how = "rated first (Bradley–Terry)"
-    else:
-        order = ratings.with_columns((pl.col("wins") / pl.col("games").clip(1)).alias("share")).sort(
-            "share", descending=True)["strategy"].to_list()
-        how = "first by share of won games (ratings undefined: some strategy never won or never lost)"
+    order = rank_strategies(ratings, frames["matrix"])
+    how = ("rated first (Bradley–Terry)" if ratings["fitted"].all() else
+           "first by mean win rate against the others (ratings undefined: some strategy never won or never lost)")
     row = ratings.filter(pl.col("strategy") == order[0]).row(0, named=True)
     pair = frames["matrix"].filter((pl.col("strategy") == order[0]) & (pl.col("opponent") == order[1])).row(
         0, named=True)
@@ -258,11 +266,10 @@ def baseline_cell(data: dict) -> str:
     inputs = data["inputs"]
     plugin = get_game(inputs["game"])
     defaults = {p.name: p.default for p in plugin.options.params}
-    base_spec = RunSpec.from_dict(data["cells"][0]["spec"])
     options = inputs["options"]  # the sweep's own rule options, resolved (a grid's option at its --option value)
     seat = inputs["seats"][0] if inputs.get("seats") else 0
     seat_text = inputs["strategies"][seat] if len(inputs["strategies"]) > seat else inputs["strategies"][0]
-    own = parse_strategy(base_spec.plugin, seat_text)
+    own = parse_strategy(plugin, seat_text)
     params = dict(own.params)
     expected = {k: (options.get(k, defaults.get(k)) if kind == "option" else params.get(k))
                 for k, kind in inputs["kinds"].items()}

@@ -204,13 +204,6 @@ def _rules_and_seats(players: int, strategy: str = STRATEGY, options: dict | Non
     return rules_of(spec), seats_of(spec)
 
 
-def _spec_options(players: int, strategy: str, options: dict | None) -> dict:
-    """The resolved rule options of a Kamoul spec with ``options`` (every option, typed)."""
-    from simulator.core.spec import build_spec
-
-    return dict(build_spec("kamoul", n=1, seed=0, players=players, strategies=[strategy], options=options).options)
-
-
 def sample_frame(rows: np.ndarray) -> pl.DataFrame:
     """Sample rows (``int64[n, len(COLUMNS)]``) as a frame; the outcome codes become their names (``String``)."""
     frame = pl.DataFrame(rows, schema=list(COLUMNS), orient="row")
@@ -382,7 +375,7 @@ def advise(*, known: str, unknown: int, turn: int, players: int, cumulative: int
     frame = sample_frame(rows)
     n = frame.height
     result = {"situation": situation.text(), "players": players, "strategy": strategy, "seed": seed,
-              "rules": rules_text("kamoul", dict(_spec_options(players, strategy, options))),
+              "rules": rules_text("kamoul", check_study_rules("kamoul", options, players)),
               "games": games, "samples": n, "reach_rate": n / games}
     if n == 0:
         return {**result, "advice": "no answer", "reason": f"in {games:,} hands somebody always called before "

@@ -22,7 +22,8 @@ from pathlib import Path
 
 import polars as pl
 
-from analysis.batches import batch_frames, tournament_frames
+from analysis.answers import Answer, frame_of, number, rules_text, say, significance
+from analysis.batches import batch_frames, leader, tournament_frames
 from analysis.stats import mean_interval, wilson
 from simulator.core.designs import sweep_batch, tournament_batch
 from simulator.core.plan import (Part, Plan, check_games, check_players, check_study_rules, check_study_settings,
@@ -138,9 +139,6 @@ def answer(out):
     """The study's verdict (:class:`analysis.answers.Answer`): per player count, the opening styles ranked by
     whole games (Bradley–Terry, Elo scale with 95% intervals), the winner, and its share of decided games against
     the second best with the interval and whether it is significant."""
-    from analysis.answers import Answer, frame_of, number, rules_text, say, significance
-    from analysis.batches import leader
-
     data = load_study(out)
     rows, sentences = [], []
     for players in data["inputs"]["players"]:

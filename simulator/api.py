@@ -254,10 +254,18 @@ def strategies_data(game: str) -> list[dict]:
     """``cardsim strategies --json``: every strategy with its family and every parameter (name, kind, default,
     bounds or choices, meaning, rule)."""
     plugin = get_game(game)
-    return [{"name": s.name, "family": s.family or s.name, "doc": s.doc,
-             "params": [{"name": p.name, "kind": p.kind, "default": p.default, "low": p.low, "high": p.high,
-                         "choices": list(p.choices), "doc": p.doc, "rule": p.rule} for p in s.params.params]}
+    return [{"name": s.name, "family": s.family or s.name, "doc": s.doc, "params": _param_rows(s.params)}
             for s in plugin.strategies.values()]
+
+
+def rules_data(game: str) -> list[dict]:
+    """``cardsim rules --json``: every rule option (name, kind, default, bounds or choices, meaning, rule)."""
+    return _param_rows(get_game(game).options)
+
+
+def _param_rows(params) -> list[dict]:
+    return [{"name": p.name, "kind": p.kind, "default": p.default, "low": p.low, "high": p.high,
+             "choices": list(p.choices), "doc": p.doc, "rule": p.rule} for p in params.params]
 
 
 def rules_text(game: str) -> str:
