@@ -185,7 +185,7 @@ def strategy_label(text: str) -> str:
 def scan_samples(out, folder: str = "samples") -> pl.LazyFrame:
     """Every sample of the study at ``out`` (``samples``: from :data:`STRATEGY`'s play; ``samples-policy``: from
     the derived policy's) with its ``players`` column (a lazy scan: no need to fit in memory)."""
-    from simulator.core.batch import checked_files
+    from simulator.core.ledger import checked_files
 
     files = checked_files(sorted((Path(out) / folder).glob("players=*/*.parquet")))  # checksummed, listed only
     return pl.scan_parquet([str(f) for f in files], hive_partitioning=True)
@@ -217,7 +217,7 @@ def _run_samples(out, players: int, n: int, seed: int, threads, progress: bool, 
     :data:`CHUNK` games (resumable)."""
     from tqdm import tqdm
 
-    from simulator.core.batch import frame_is_recorded, write_frame
+    from simulator.core.ledger import frame_is_recorded, write_frame
 
     rules, seats = _rules_and_seats(players, strategy, options)
     folder = sample_dir(out, players, folder)

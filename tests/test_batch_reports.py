@@ -115,8 +115,9 @@ def test_report_of_a_broken_batch_is_one_line_exit_2(tmp_path, capsys):
     (tmp_path / "b" / "_batch.json").write_text("{not json", encoding="utf-8")
     (tmp_path / "neither").mkdir()
     (tmp_path / "neither" / "cells").mkdir()
-    for bad in ("b", "neither"):
+    for bad in ("b", "neither"):  # damaged metadata is a dataset fault (exit 1, what to run); not a dataset: exit 2
         code, out, err = run_cli(capsys, "report", str(tmp_path / bad), "--out", str(tmp_path / "r.html"))
-        assert code == 2 and out == "" and len(err.strip().splitlines()) == 1 and err.startswith("Error: RUN:")
+        assert code == (1 if bad == "b" else 2) and out == "" and len(err.strip().splitlines()) == 1
+        assert err.startswith("Error: RUN:") if bad == "neither" else f"{tmp_path / 'b' / '_batch.json'} is unreadable" in err
         assert "Traceback" not in err and ("neither a run, a batch nor a study" in err) == (bad == "neither")
     assert not (tmp_path / "r.html").exists()

@@ -6,6 +6,7 @@ line with exit 1 and a dataset that the same command resumes."""
 from __future__ import annotations
 
 import hashlib
+import json
 import shutil
 import subprocess
 from pathlib import Path
@@ -14,6 +15,7 @@ import pytest
 
 import cli
 from simulator import api
+from simulator.core.sealed import sealed, unsealed
 from simulator.core.store import read_table
 
 
@@ -107,7 +109,11 @@ def test_a_batch_cell_id_outside_the_batch_is_refused(tmp_path, capsys, dirs):
     text = (batch / "_batch.json").read_text().replace('"id": "c000"', '"id": "../../run"', 1)
     (batch / "_batch.json").write_text(text)
     code, _, err = run_cli(capsys, "report", batch, "--out", tmp_path / "b.html")
-    assert code == 2 and "bad cell '../../run'" in one_line(err)
+    assert code == 1 and "_batch.json is damaged" in one_line(err)  # its checksum: nothing of it is trusted
+    text = json.dumps(sealed(unsealed(json.loads(text))))  # the same edit, sealed: the field check refuses the id
+    (batch / "_batch.json").write_text(text)
+    code, _, err = run_cli(capsys, "report", batch, "--out", tmp_path / "b.html")
+    assert code == 1 and "_batch.json: field cells[0] is not a cell" in one_line(err)
     assert not (tmp_path / "b.html").exists()
 
 

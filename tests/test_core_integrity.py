@@ -343,7 +343,7 @@ def test_a_damaged_dataset_fails_polars_free(finished):
 def test_a_study_s_own_files_are_checksummed(tmp_path):
     """Frames and samples a study or batch writes itself go to its _checksums.json: readers and verify check
     them, and a damaged one counts as not written (a resume writes it again)."""
-    from simulator.core.batch import checked_files, frame_is_recorded, write_frame
+    from simulator.core.ledger import checked_files, frame_is_recorded, read_ledger, write_frame
 
     study = tmp_path / "study"
     study.mkdir()
@@ -352,7 +352,7 @@ def test_a_study_s_own_files_are_checksummed(tmp_path):
     sample.parent.mkdir(parents=True)
     write_frame(sample, pl.DataFrame({"x": list(range(10))}))
     write_frame(study / "policy.parquet", pl.DataFrame({"t": [1, 2]}))
-    ledger = json.loads((study / "_checksums.json").read_text())
+    ledger = read_ledger(study)
     assert set(ledger) == {"policy.parquet", "samples/players=2/part-0000000000-0000000010.parquet"}
     assert checked_files([sample]) == [sample] and frame_is_recorded(sample)
     stray = sample.with_name("part-0000000010-0000000020.parquet")

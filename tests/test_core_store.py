@@ -11,7 +11,7 @@ import pyarrow.parquet as pq
 import pytest
 
 import fakegame
-from simulator.core.errors import DatasetError, SpecError
+from simulator.core.errors import MetadataError, DatasetError, SpecError
 from simulator.core.runner import run
 from simulator.core.store import (
     FORMAT,
@@ -213,7 +213,7 @@ def test_corrupt_manifest_refused_unchanged(tmp_path, content):
     run(spec, out, chunk_size=4, progress=False)
     (out / MANIFEST_NAME).write_bytes(content)
     before = snapshot(out)
-    with pytest.raises(SpecError, match=MANIFEST_NAME):
+    with pytest.raises(MetadataError, match=f"{MANIFEST_NAME}.*--repair"):
         run(spec, out, progress=False)
     assert snapshot(out) == before
 

@@ -222,7 +222,9 @@ def test_report_of_something_that_is_not_a_run_is_one_line_exit_2(tmp_path, caps
     out = tmp_path / "out"
     out.mkdir()
     code, stdout, err = run_cli(capsys, "report", str(run), "--out", str(out / "r.html"), "--pdf", str(out / "r.pdf"))
-    assert code == 2 and stdout == "" and len(err.strip().splitlines()) == 1 and err.startswith("Error: RUN:")
+    damaged = which in ("corrupt", "foreign")  # a run whose manifest is damaged: exit 1 and what to run
+    assert code == (1 if damaged else 2) and stdout == "" and len(err.strip().splitlines()) == 1
+    assert f"{run / '_manifest.json'}" in err and "--repair" in err if damaged else err.startswith("Error: RUN:")
     assert "Traceback" not in err and list(out.iterdir()) == []
 
 

@@ -20,6 +20,7 @@ from analysis.balance import (chi2_sf, option_effects, pooled_exposure, position
 from answer_checks import check_answer, numbers
 from simulator import api
 from simulator.core.game import get_game
+from simulator.core.sealed import sealed, unsealed
 from test_reports import browser, parse, render, run_cli  # noqa: F401  (browser: the shared Chromium fixture)
 
 GAMES = ("kamoul", "rami", "kems")
@@ -298,9 +299,9 @@ def test_an_unfinished_study_has_no_report(studies, tmp_path, capsys):
 
     copy = tmp_path / "unfinished"
     shutil.copytree(studies["kamoul"], copy)
-    data = json.loads((copy / "_study.json").read_text())
+    data = unsealed(json.loads((copy / "_study.json").read_text()))
     assert data.pop("complete") is True and data.pop("choices")
-    (copy / "_study.json").write_text(json.dumps(data))
+    (copy / "_study.json").write_text(json.dumps(sealed(data)))  # as a study stopped before its end writes it
     code, out, err = run_cli(capsys, "report", str(copy), "--out", str(tmp_path / "x.html"))
     assert code == 2 and out == "" and len(err.strip().splitlines()) == 1 and "not finished" in err, err
     assert not (tmp_path / "x.html").exists()

@@ -26,7 +26,6 @@ second writer is refused (:mod:`simulator.core.dirlock`).
 
 from __future__ import annotations
 
-import io
 import itertools
 import json
 import re
@@ -37,10 +36,12 @@ import polars as pl
 
 from simulator.core.backends import check_threads
 from simulator.core.dirlock import DirLock
-from simulator.core.errors import SpecError
+from simulator.core.errors import MetadataError, SpecError
+from simulator.core.ledger import LEDGER_NAME, write_frame
+from simulator.core.sealed import seal_problem, sealed, unsealed
 from simulator.core.runner import chunk_size_for, run
-from simulator.core.spec import RunSpec
-from simulator.core.store import MANIFEST_NAME, is_housekeeping, read_table, write_bytes_atomic, write_json_atomic
+from simulator.core.spec import RunSpec, spec_dict_problem
+from simulator.core.store import MANIFEST_NAME, is_housekeeping, read_table, write_json_atomic
 
 BATCH_FORMAT = "cardsim-batch/1"
 BATCH_NAME = "_batch.json"
@@ -104,7 +105,9 @@ def cell_ids(count: int) -> list[str]:
 
 def check_batch_dir(out: str | Path, batch: Batch) -> None:
     """Refuse (``SpecError``, nothing written) a directory that cannot hold ``batch``: a file, a run, a study,
-    another batch, or a non-empty directory that is not a batch."""
+    another batch, or a non-empty directory that is not a batch. A batch whose ``_batch.json`` was set aside
+    by ``cardsim verify --repair`` (damaged) is accepted when what it holds is this batch's: its cells (each
+    run's manifest has its cell's spec), its result frames and ledger (:func:`_check_orphan_cells`)."""
     path = Path(out)
     if not path.exists():
         return
@@ -116,7 +119,9 @@ def check_batch_dir(out: str | Path, batch: Batch) -> None:
             raise SpecError("--out", str(path), BATCH_ALLOWED, "holds a single run, not a tournament or sweep")
         if (path / STUDY_NAME).exists():
             raise SpecError("--out", str(path), BATCH_ALLOWED, f"holds a study ({STUDY_NAME}), not a tournament or sweep")
-        if not all(is_housekeeping(e.name) for e in path.iterdir()):
+        if (path / CELLS).is_dir():
+            _check_orphan_cells(path, batch)
+        elif not all(is_housekeeping(e.name) for e in path.iterdir()):
             raise SpecError("--out", str(path), BATCH_ALLOWED, "is not empty and is not a cardsim batch (no _batch.json)")
         return
     stored = load_batch(path, "--out")
@@ -126,72 +131,63 @@ def check_batch_dir(out: str | Path, batch: Batch) -> None:
                         f"holds a different batch (differs in: {', '.join(what) or 'cells'})")
 
 
+def _check_orphan_cells(path: Path, batch: Batch) -> None:
+    """A batch directory without its ``_batch.json``: every entry must be this batch's (``cells/cell=<id>`` of
+    one of its cells, holding nothing or a run of that cell's spec; its result frames; the ledger; housekeeping
+    and quarantine), else :class:`SpecError`. Then the batch file can be written again without losing a row."""
+    from simulator.core.store import QUARANTINE_NAME, load_manifest_file
+
+    own = {CELLS: None, LEDGER_NAME: None, QUARANTINE_NAME: None,
+           **{f"{name}.parquet": None for name in RESULT_FRAMES.get(batch.kind, ())}}
+    strangers = [e.name for e in path.iterdir() if e.name not in own and not is_housekeeping(e.name)]
+    specs = {f"cell={cell.id}": cell.spec.to_json() for cell in batch.cells}
+    for entry in sorted((path / CELLS).iterdir()):
+        if entry.name not in specs or entry.is_symlink() or not entry.is_dir():
+            strangers.append(f"{CELLS}/{entry.name}")
+        elif (entry / MANIFEST_NAME).is_file():
+            stored = load_manifest_file(entry / MANIFEST_NAME)["spec"]
+            if json.dumps(stored, sort_keys=True, separators=(",", ":")) != specs[entry.name]:
+                strangers.append(f"{CELLS}/{entry.name}")
+    if strangers:
+        raise SpecError("--out", str(path), BATCH_ALLOWED, f"has no {BATCH_NAME} and holds what is not this batch's "
+                        f"({', '.join(strangers[:3])})")
+
+
+BATCH_HINT = "`cardsim verify {dir} --repair` sets it aside; the command that wrote the batch then writes it again"
+
+
 def load_batch(out: str | Path, field: str = "batch") -> dict:
-    """The parsed ``_batch.json`` of ``out``; one-line :class:`SpecError` when ``out`` is not a batch or its
-    file is not one (every cell must have an id that is a plain folder name, labels and a spec)."""
+    """What ``_batch.json`` of ``out`` says: :class:`SpecError` when ``out`` is not a batch, :class:`MetadataError`
+    naming the file and field when its file is unreadable, fails its checksum or is not one (every cell must
+    have an id that is a plain folder name, labels with the same keys as the other cells' and a spec)."""
     meta = Path(out) / BATCH_NAME
     if not meta.is_file():
         raise SpecError(field, str(out), "a tournament or sweep directory", "is not a batch (no _batch.json)")
+    hint = BATCH_HINT.format(dir=out)
     try:
         data = json.loads(meta.read_text(encoding="utf-8"))
     except (OSError, UnicodeDecodeError, json.JSONDecodeError, RecursionError) as err:
-        raise SpecError(field, str(meta), "a cardsim batch file", f"is unreadable ({err})") from None
-    if not isinstance(data, dict) or data.get("format") != BATCH_FORMAT or not isinstance(data.get("cells"), list):
-        raise SpecError(field, str(meta), f"a cardsim batch file ({BATCH_FORMAT})", "is not a valid batch file")
-    ids = set()
-    for cell in data["cells"]:
+        raise MetadataError(meta, "", f"is unreadable ({err})", hint) from None
+    if seal_problem(data):
+        raise MetadataError(meta, "", seal_problem(data), hint)
+    data = unsealed(data)
+    if data.get("format") != BATCH_FORMAT or not isinstance(data.get("cells"), list) or data.get("kind") not in RESULT_FRAMES:
+        raise MetadataError(meta, "", f"is not a valid batch file ({BATCH_FORMAT}, a kind, cells)", hint)
+    if not isinstance(data.get("inputs"), dict):
+        raise MetadataError(meta, "inputs", "is not an object", hint)
+    ids, keys = set(), None
+    for k, cell in enumerate(data["cells"]):
         ok = (isinstance(cell, dict) and isinstance(cell.get("id"), str) and CELL_ID.match(cell["id"])
               and isinstance(cell.get("labels"), dict) and isinstance(cell.get("spec"), dict))
-        if not ok or cell["id"] in ids:
-            shown = cell.get("id") if isinstance(cell, dict) else cell
-            raise SpecError(field, str(meta), f"a cardsim batch file ({BATCH_FORMAT}: cells with distinct ids made "
-                            "of letters, digits, '-' and '_', labels and a spec)", f"has a bad cell {shown!r}")
+        if not ok or cell["id"] in ids or (keys is not None and set(cell["labels"]) != keys):
+            raise MetadataError(meta, f"cells[{k}]", "is not a cell (a distinct id made of letters, digits, '-' and "
+                                "'_', labels with the same keys as the other cells', a spec)", hint)
+        bad = spec_dict_problem(cell["spec"])
+        if bad:
+            raise MetadataError(meta, f"cells[{k}].{bad[0]}", bad[1], hint)
         ids.add(cell["id"])
+        keys = set(cell["labels"])
     return data
-
-
-def _write_json_atomic(path: Path, data: dict) -> None:
-    write_json_atomic(path, data)
-
-
-LEDGER_NAME = "_checksums.json"  # a batch's or study's own frames and files: relative path -> {size, sha256}
-
-
-def ledger_root(path: Path) -> Path | None:
-    """The batch or study directory a file at ``path`` belongs to (the nearest of its folders, up to four
-    levels up, that holds ``_batch.json`` or ``_study.json``), or ``None``."""
-    for folder in list(Path(path).parents)[:4]:
-        if (folder / BATCH_NAME).is_file() or (folder / STUDY_NAME).is_file():
-            return folder
-    return None
-
-
-def read_ledger(root: Path) -> dict:
-    try:
-        data = json.loads((root / LEDGER_NAME).read_text(encoding="utf-8"))
-    except (OSError, ValueError, RecursionError):
-        return {}
-    return data if isinstance(data, dict) else {}
-
-
-def write_frame(path: Path, frame: pl.DataFrame) -> None:
-    """Write a result frame atomically (encoded in memory, then a fsynced temporary file and a rename): a
-    full disk or a killed process leaves the previous file or none, never half of one. Inside a batch or
-    study directory its size and sha256 go to that directory's ``_checksums.json`` (which readers of the
-    frame, :func:`checked_files`, and ``cardsim verify`` check)."""
-    from simulator.core.store import part_record
-
-    buffer = io.BytesIO()
-    frame.write_parquet(buffer)
-    data = buffer.getvalue()
-    path = Path(path)
-    write_bytes_atomic(path, data)
-    root = ledger_root(path)
-    if root is not None:
-        ledger = read_ledger(root)
-        record = part_record(data, frame.height)
-        ledger[str(path.relative_to(root))] = {"size": record["size"], "sha256": record["sha256"]}
-        write_json_atomic(root / LEDGER_NAME, dict(sorted(ledger.items())))
 
 
 RESULT_FRAMES = {"tournament": ("matrix", "ratings"), "sweep": ("summary", "outcomes")}  # written on completion
@@ -209,44 +205,6 @@ def result_writer(kind: str, compute):
         return frames
 
     return write
-
-
-def frame_is_recorded(path: Path) -> bool:
-    """``True`` when the file at ``path`` is whole: listed by its batch's or study's ledger with these bytes
-    (a folder without a ledger: when it exists). A resume writes again what is not."""
-    from simulator.core.store import part_problem
-
-    path = Path(path)
-    root = ledger_root(path)
-    ledger = read_ledger(root) if root is not None else {}
-    if not ledger:
-        return path.exists()
-    record = ledger.get(str(path.relative_to(root)))
-    return record is not None and part_problem(path, record) is None
-
-
-def checked_files(paths) -> list[Path]:
-    """The files among ``paths`` that their batch's or study's ledger lists, each checked against its size
-    and sha256 (:class:`DatasetError` naming the file and what to run); a folder without a ledger (written
-    by an older cardsim) is read as it is, a file its ledger does not list is left out."""
-    from simulator.core.errors import DatasetError
-    from simulator.core.store import VERIFY_HINT, part_problem
-
-    out = []
-    for path in map(Path, paths):
-        root = ledger_root(path)
-        ledger = read_ledger(root) if root is not None else {}
-        if not ledger:
-            out.append(path)
-            continue
-        record = ledger.get(str(path.relative_to(root)))
-        if record is None:
-            continue
-        problem = part_problem(path, record)
-        if problem is not None:
-            raise DatasetError(f"{root}: {path.relative_to(root)} is {problem}; " + VERIFY_HINT.format(dir=root))
-        out.append(path)
-    return out
 
 
 def check_batch_settings(batch: Batch, chunk_size: int | None, threads) -> None:
@@ -272,7 +230,7 @@ def run_batch(batch: Batch, out: str | Path, *, chunk_size: int | None = None, t
     with DirLock(path, "--out"):
         check_batch_dir(out, batch)  # again, under the lock: another writer may have started it meanwhile
         if not (path / BATCH_NAME).exists():
-            write_json_atomic(path / BATCH_NAME, batch.to_dict())
+            write_json_atomic(path / BATCH_NAME, sealed(batch.to_dict()))
         games, interrupted = 0, False
         bar = tqdm(batch.cells, desc=batch.kind + " cells", unit="cell", disable=None if progress else True,
                    dynamic_ncols=True)

@@ -4,6 +4,8 @@
 * :class:`DatasetError` — a dataset on disk that cannot be trusted (a damaged, missing or foreign part, a
   broken manifest); says what and where, and what to run (``cardsim verify DIR``, or the same command to
   resume). Exit 1.
+  :class:`MetadataError` is the one about a metadata file (a manifest, ``_batch.json``, ``_study.json``,
+  ``_checksums.json``): unreadable, failing its own checksum, or a field of the wrong kind.
 * :class:`ClusterError` — the cluster failed a run (exit 3).
 """
 
@@ -26,6 +28,16 @@ class SpecError(ValueError):
 class DatasetError(RuntimeError):
     """A run, batch or study directory whose data cannot be trusted as it is. ``str(err)`` is one line naming
     the directory, what is wrong and what to run. The CLI prints it and exits 1."""
+
+
+class MetadataError(DatasetError):
+    """A metadata file that cannot be read as it is: ``file`` (its path), ``field`` (the key at fault, dotted,
+    or ``""`` for the whole file), ``reason`` and ``hint`` (what to run). One line, exit 1."""
+
+    def __init__(self, file, field: str, reason: str, hint: str):
+        self.file, self.field, self.reason = str(file), field, reason
+        where = f"{file}: field {field}" if field else str(file)
+        super().__init__(f"{where} {reason}; {hint}")
 
 
 class ClusterError(RuntimeError):

@@ -21,7 +21,8 @@ from pathlib import Path
 
 from simulator.core.errors import SpecError
 
-MARKERS = {"_manifest.json": "run", "_batch.json": "tournament or sweep", "_study.json": "study"}
+MARKERS = {"_manifest.json": "run", "_batch.json": "tournament or sweep", "_study.json": "study",
+           "_study.backup.json": "study"}
 DATA_SUFFIXES = (".parquet", ".json")
 OWN_FILES = ("answer.md", "summary.md", "summary.png")  # what cardsim writes beside a dataset's data (and
 # report.html, but rebuilding that is the point)

@@ -7,7 +7,10 @@ itself. :func:`execute` does the rest, the same way for every study:
 * refuse a directory that cannot hold this study with these inputs before anything is written
   (:func:`check_same_study`: a file, a run, a batch, another study, the same study with other inputs, a
   non-empty directory that is no study), then hold the directory's lock while the parts take their own;
-* write ``OUT/_study.json`` = ``{"study", "game", "inputs", "parts", **record}``;
+* write ``OUT/_study.json`` = ``{"study", "game", "inputs", "parts", **record}``, sealed with its checksum
+  (:mod:`simulator.core.sealed`), and the same document to ``OUT/_study.backup.json``: the study's identity (its
+  inputs) is in no other file, so a damaged study file is restored from its twin by ``cardsim verify --repair``
+  (:func:`repair_study_file`) and the study resumes;
 * run the parts in order under one bar. A part is made when its turn comes (:attr:`Part.make`), so a later part
   may depend on what earlier ones found (Kamoul's balance study plays its best preset, chosen by the skill
   tournament); ``Plan.after(name)`` returns keys to add to the study file when part ``name`` is done;
@@ -28,11 +31,16 @@ from typing import Callable, Sequence
 
 import polars as pl
 
-from simulator.core.batch import Batch, _write_json_atomic, result_writer, run_batch, write_frame
-from simulator.core.errors import SpecError
+from simulator.core.batch import Batch, result_writer, run_batch
+from simulator.core.errors import MetadataError, SpecError
+from simulator.core.ledger import write_frame
+from simulator.core.sealed import seal_problem, sealed, unsealed
 from simulator.core.spec import RunSpec
+from simulator.core.store import write_json_atomic
 
 STUDY_FILE = "_study.json"
+STUDY_BACKUP = "_study.backup.json"  # the same sealed document, written after it
+STUDY_HINT = "`cardsim verify {dir} --repair` restores it from {backup}"
 
 
 @dataclass(frozen=True)
@@ -93,7 +101,7 @@ def execute(plan: Plan, out: str | Path, *, threads: int | None = None, chunk_si
             previous = load_study_file(path, plan.study)
             record.update({k: v for k, v in previous.items() if k not in record or k in plan.record})
         record.pop("complete", None)
-        _write_json_atomic(path / STUDY_FILE, record)
+        write_study_file(path, record)
         desc = f"study {plan.study} {plan.game}"
         with tqdm(plan.parts, desc=desc, unit="part", disable=None if progress else True, dynamic_ncols=True) as bar:
             for part in bar:
@@ -113,44 +121,100 @@ def execute(plan: Plan, out: str | Path, *, threads: int | None = None, chunk_si
                 extra = plan.after(part.name) if plan.after is not None else None
                 if extra:
                     record.update(extra)
-                    _write_json_atomic(path / STUDY_FILE, record)
+                    write_study_file(path, record)
         frames = plan.frames(path)
         for name, frame in frames.items():
             write_frame(path / f"{name}.parquet", frame)
-        _write_json_atomic(path / STUDY_FILE, {**record, "complete": True})
+        write_study_file(path, {**record, "complete": True})
         return StudyRun(path, False, frames)
 
 
 # --- the study file, the directory, the settings: validated before anything is written ----------------------
 
 
-def load_study_file(out: str | Path, name: str, field: str = "--out") -> dict:
-    """``out/_study.json`` of the study ``name``; :class:`SpecError` on ``field`` when missing or another study's."""
-    path = Path(out) / STUDY_FILE
+def write_study_file(path: Path, record: dict) -> None:
+    """``record`` sealed into ``path/_study.json``, then into its twin ``_study.backup.json`` (a kill between
+    the two leaves the twin one step behind: same inputs, which is all a restore needs)."""
+    document = sealed(record)
+    write_json_atomic(path / STUDY_FILE, document)
+    write_json_atomic(path / STUDY_BACKUP, document)
+
+
+def study_file_problem(file: Path) -> tuple[str, str] | None:
+    """``(field, reason)`` when the study file ``file`` (``_study.json`` or its twin) cannot be trusted:
+    unreadable, failing its seal, or a field of the wrong kind (``field`` is ``""`` for the whole file);
+    ``None`` when it is intact. A file written before seals existed is read as it is."""
     try:
-        data = json.loads(path.read_text(encoding="utf-8"))
-        assert isinstance(data, dict) and data["study"] == name and isinstance(data["inputs"], dict)
-        return data
+        data = json.loads(file.read_text(encoding="utf-8"))
+    except (OSError, UnicodeDecodeError, ValueError, RecursionError) as err:
+        return "", f"is unreadable ({err})"
+    damaged = seal_problem(data)
+    if damaged:
+        return "", damaged
+    data = unsealed(data)
+    for key, kind in (("study", str), ("inputs", dict)):
+        if not isinstance(data.get(key), kind):
+            return key, f"is {data.get(key)!r}, not a{'n' if kind is dict else ''} {'object' if kind is dict else 'text'}"
+    for key, kind in (("game", str), ("parts", list), ("complete", bool)):
+        if key in data and not isinstance(data[key], kind):
+            return key, f"is {data[key]!r}, not a {'list' if kind is list else kind.__name__}"
+    return None
+
+
+def read_study_file(out: str | Path) -> dict:
+    """What ``out/_study.json`` says, checked (:func:`study_file_problem`); :class:`MetadataError` naming the file
+    and field when it cannot be trusted, :class:`FileNotFoundError` when there is none."""
+    file = Path(out) / STUDY_FILE
+    if not file.is_file():
+        if (Path(out) / STUDY_BACKUP).is_file():
+            raise MetadataError(file, "", "is missing", STUDY_HINT.format(dir=out, backup=STUDY_BACKUP))
+        raise FileNotFoundError(file)
+    problem = study_file_problem(file)
+    if problem is not None:
+        raise MetadataError(file, *problem, STUDY_HINT.format(dir=out, backup=STUDY_BACKUP))
+    return unsealed(json.loads(file.read_text(encoding="utf-8")))
+
+
+def repair_study_file(out: str | Path) -> str | None:
+    """Set the study file of ``out`` and its twin right from each other: a damaged or missing one is rewritten
+    from the intact one. Returns what was done (``None``: nothing to do); :class:`MetadataError` when neither
+    is intact (the study's inputs are lost: run the study again into a new directory)."""
+    path = Path(out)
+    main, twin = path / STUDY_FILE, path / STUDY_BACKUP
+    main_bad = study_file_problem(main) if main.exists() else ("", "is missing")
+    if not twin.exists() and main_bad is None:
+        return None  # written before twins existed
+    twin_bad = study_file_problem(twin) if twin.exists() else ("", "is missing")
+    if main_bad is None and twin_bad is None:
+        return None
+    if main_bad is not None and twin_bad is not None:
+        raise MetadataError(main, main_bad[0], main_bad[1] + f" and so is {STUDY_BACKUP}",
+                            "the study's inputs are lost: run the study again into a new directory")
+    good, bad = (twin, main) if main_bad is not None else (main, twin)
+    field, reason = main_bad or twin_bad
+    write_json_atomic(bad, sealed(unsealed(json.loads(good.read_text(encoding="utf-8")))))
+    return f"{bad.name}: {f'field {field} ' if field else ''}{reason}; written again from {good.name}"
+
+
+def load_study_file(out: str | Path, name: str, field: str = "--out") -> dict:
+    """``out/_study.json`` of the study ``name``: :class:`SpecError` on ``field`` when missing or another study's,
+    :class:`MetadataError` when damaged (:func:`read_study_file`)."""
+    try:
+        data = read_study_file(out)
     except FileNotFoundError:
         raise SpecError(field, str(out), f"a {name} study directory", f"has no {STUDY_FILE}") from None
-    except (OSError, ValueError, KeyError, AssertionError, TypeError, RecursionError):
-        raise SpecError(field, str(out), f"a {name} study directory",
-                        f"has a broken {STUDY_FILE} or holds another study") from None
+    if data["study"] != name:
+        raise SpecError(field, str(out), f"a {name} study directory", f"holds another study ({data['study']})")
+    return data
 
 
 def recorded_study_name(out: str | Path) -> str | None:
     """The name recorded in ``out/_study.json`` (not checked against any registry), or ``None`` when ``out``
-    holds no study file."""
-    path = Path(out) / STUDY_FILE
-    if not path.is_file():
-        return None
+    holds no study file; :class:`MetadataError` when it is damaged."""
     try:
-        name = json.loads(path.read_text(encoding="utf-8"))["study"]
-    except (OSError, ValueError, KeyError, TypeError, RecursionError):
-        raise SpecError("RUN", str(out), "a study directory", f"has a broken {STUDY_FILE}") from None
-    if not isinstance(name, str):
-        raise SpecError("RUN", str(out), "a study directory", f"names an unknown study {name!r}")
-    return name
+        return read_study_file(out)["study"]
+    except FileNotFoundError:
+        return None
 
 
 def check_same_study(out: str | Path, name: str, inputs: dict, how: str) -> None:
@@ -165,7 +229,7 @@ def check_same_study(out: str | Path, name: str, inputs: dict, how: str) -> None
         return
     if not path.is_dir():
         raise SpecError("--out", str(path), allowed, "is a file, not a directory")
-    if (path / STUDY_FILE).exists():
+    if (path / STUDY_FILE).exists() or (path / STUDY_BACKUP).exists():
         if load_study_file(out, name)["inputs"] != json.loads(json.dumps(inputs)):
             raise SpecError("--out", str(out), allowed, "holds a different study")
         return

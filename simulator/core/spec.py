@@ -109,6 +109,29 @@ class RunSpec:
         return spec
 
 
+_SPEC_FIELDS = (("game", str), ("n", int), ("seed", int), ("players", int), ("level", str), ("strategies", list),
+                ("options", dict))
+
+
+def spec_dict_problem(data) -> tuple[str, str] | None:
+    """``(field, reason)`` when ``data`` (a stored :meth:`RunSpec.to_dict`, e.g. a manifest's ``spec``) does not
+    have the shape of one (a missing key, a number that is text, a strategy without a name), else ``None``.
+    Only the shape: whether the game and strategies still exist is for :meth:`RunSpec.from_dict` to say."""
+    if not isinstance(data, dict):
+        return "spec", "is not an object"
+    for key, kind in _SPEC_FIELDS:
+        value = data.get(key)
+        if not isinstance(value, kind) or isinstance(value, bool):
+            return f"spec.{key}", f"is {value!r}, not a{'n' if kind is int else ''} {kind.__name__}"
+    if data["n"] < 1 or data["players"] < 1:
+        return ("spec.n" if data["n"] < 1 else "spec.players"), "is not a positive number"
+    for seat, stored in enumerate(data["strategies"]):
+        if not (isinstance(stored, dict) and isinstance(stored.get("name"), str)
+                and isinstance(stored.get("params", {}), dict)):
+            return f"spec.strategies[{seat}]", "is not a strategy (a name and its params)"
+    return None
+
+
 def parse_strategy(plugin: GamePlugin, text: str, field: str = "--strategy") -> SeatStrategy:
     """``"name"``, ``"name:k=v,k2=v2"`` or ``"path/to/file.py:NAME[:k=v,...]"`` (a strategy from a user's file, or
     one an installed package adds) → a validated :class:`SeatStrategy`."""

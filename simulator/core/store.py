@@ -54,8 +54,9 @@ import pyarrow.parquet as pq
 
 from simulator import __version__
 from simulator.core.dirlock import LOCK_NAME, DirLock
-from simulator.core.errors import DatasetError, SpecError
-from simulator.core.spec import RunSpec
+from simulator.core.errors import DatasetError, MetadataError, SpecError
+from simulator.core.sealed import seal_problem, sealed, unsealed
+from simulator.core.spec import RunSpec, spec_dict_problem
 
 FORMAT = "cardsim-run/2"
 LEGACY_FORMATS = ("cardsim-run/1",)  # no part checksums: read as listed, checksummed on the next resume
@@ -318,7 +319,7 @@ class RunStore:
         """Rewrite ``_manifest.json`` atomically (temporary file, fsync, rename). The next rewrite during
         a run waits at least :data:`MANIFEST_INTERVAL` (and twenty times this one's duration)."""
         began = time.monotonic()
-        write_json_atomic(self.path / MANIFEST_NAME, self.manifest(), tmp_dir=self.tmp_dir)
+        write_json_atomic(self.path / MANIFEST_NAME, sealed(self.manifest()), tmp_dir=self.tmp_dir)
         self._dirty = False
         self._next_write = time.monotonic() + max(MANIFEST_INTERVAL, 20 * (time.monotonic() - began))
 
@@ -686,15 +687,28 @@ def manifest_chunks(manifest: dict) -> list[Chunk]:
     return [(int(a), int(b)) for a, b in manifest["chunks"]]
 
 
+REPAIR_HINT = "`cardsim verify {dir} --repair` rebuilds it from the parts' metadata"
+
+
 def load_manifest_file(manifest_path: Path, field: str = "--out") -> dict:
-    """Parse and sanity-check one ``_manifest.json``; :class:`SpecError` naming the file if corrupt."""
+    """Parse and check one ``_manifest.json`` (its seal, its shape, its spec's shape) and return what it says;
+    :class:`MetadataError` naming the file and the field at fault otherwise (``field``, the option that named
+    the directory, is kept for the callers' signatures)."""
+    hint = REPAIR_HINT.format(dir=manifest_path.parent)
     try:
         data = json.loads(manifest_path.read_text(encoding="utf-8"))
     except (OSError, UnicodeDecodeError, json.JSONDecodeError, RecursionError) as err:
-        raise SpecError(field, str(manifest_path), "a cardsim run manifest", f"is unreadable ({err})") from None
+        raise MetadataError(manifest_path, "", f"is unreadable ({err})", hint) from None
+    damaged = seal_problem(data)
+    if damaged:
+        raise MetadataError(manifest_path, "", damaged, hint)
+    data = unsealed(data)
     why = _manifest_problem(data)
     if why:
-        raise SpecError(field, str(manifest_path), f"a cardsim run manifest ({FORMAT})", f"is not a valid run manifest ({why})")
+        raise MetadataError(manifest_path, "", f"is not a valid run manifest ({FORMAT}: {why})", hint)
+    bad = spec_dict_problem(data["spec"])
+    if bad:
+        raise MetadataError(manifest_path, bad[0], bad[1], hint)
     return data
 
 

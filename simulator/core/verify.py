@@ -25,7 +25,7 @@ from collections import Counter
 from pathlib import Path
 
 from simulator.core.dirlock import DirLock
-from simulator.core.errors import DatasetError, SpecError
+from simulator.core.errors import DatasetError, MetadataError, SpecError
 from simulator.core.store import (
     FORMAT,
     MANIFEST_NAME,
@@ -37,21 +37,26 @@ from simulator.core.store import (
     _part_meta,
     apply_inspection,
     inspect_run,
+    quarantine,
     load_manifest_file,
     manifest_chunks,
     parse_part_name,
 )
 
-BATCH_NAME, STUDY_NAME, CELLS = "_batch.json", "_study.json", "cells"
+BATCH_NAME, STUDY_NAME, STUDY_BACKUP, CELLS = "_batch.json", "_study.json", "_study.backup.json", "cells"
 DIR_ALLOWED = "a run, tournament, sweep or study directory (holding _manifest.json, _batch.json or _study.json)"
 MAX_DEPTH = 4  # how deep a study's sub-directories are searched for runs and batches
 
 
 def kind_of(path: Path) -> str | None:
-    """``run``, ``batch`` or ``study`` by the file ``path`` holds; ``None`` when it holds none of them."""
-    for name, kind in ((STUDY_NAME, "study"), (BATCH_NAME, "batch"), (MANIFEST_NAME, "run")):
+    """``run``, ``batch`` or ``study`` by the file ``path`` holds; ``None`` when it holds none of them. A
+    directory whose ``_batch.json`` a repair set aside (it is in ``_quarantine/``) is still a batch, one with only
+    the twin ``_study.backup.json`` still a study."""
+    for name, kind in ((STUDY_NAME, "study"), (STUDY_BACKUP, "study"), (BATCH_NAME, "batch"), (MANIFEST_NAME, "run")):
         if (path / name).is_file():
             return kind
+    if (path / QUARANTINE_NAME / BATCH_NAME).exists():
+        return "batch"
     return None
 
 
@@ -90,8 +95,8 @@ def _verify_run(path: Path, prefix: str, repair: bool, totals: dict) -> None:
     try:
         manifest = load_manifest_file(path / MANIFEST_NAME, "DIR") if (path / MANIFEST_NAME).exists() else None
         why = "is missing" if manifest is None else None
-    except SpecError as err:
-        manifest, why = None, f"is unreadable ({str(err).split('; allowed')[0].split(' is not a valid run manifest ')[-1]})"
+    except MetadataError as err:
+        manifest, why = None, (f"field {err.field} " if err.field else "") + err.reason
     if manifest is None:
         if not repair:
             _add(totals, prefix, [Finding("manifest", MANIFEST_NAME, f"{why}; `cardsim verify --repair` rebuilds it "
@@ -99,10 +104,11 @@ def _verify_run(path: Path, prefix: str, repair: bool, totals: dict) -> None:
             totals["complete"] = False
             return
         with DirLock(path, "DIR"):
+            kept = quarantine(path, MANIFEST_NAME) if (path / MANIFEST_NAME).exists() else None
             manifest = rebuild_manifest(path)
             shutil.rmtree(path / TMP_NAME, ignore_errors=True)
         totals["repairs"].append(f"{prefix}{MANIFEST_NAME}: rebuilt from the parts' metadata "
-                                 f"({len(manifest['chunks'])} chunks)")
+                                 f"({len(manifest['chunks'])} chunks)" + (f"; the damaged one kept as {kept}" if kept else ""))
     spec_json = json.dumps(manifest["spec"], sort_keys=True, separators=(",", ":"))
     tables = list(manifest["tables"])
     records = manifest.get("parts") if manifest["format"] == FORMAT else None
@@ -164,13 +170,28 @@ def rebuild_manifest(path: Path) -> dict:
     return load_manifest_file(path / MANIFEST_NAME, "DIR")
 
 
-def _verify_ledger(path: Path, prefix: str, totals: dict) -> None:
-    """The batch's or study's own files (frames, samples) against ``_checksums.json``."""
-    from simulator.core.batch import read_ledger
+def _verify_ledger(path: Path, prefix: str, repair: bool, totals: dict) -> None:
+    """The batch's or study's own files (frames, samples) against ``_checksums.json``. A damaged ledger is a
+    ``manifest`` finding; its repair keeps the entries whose file still has the recorded bytes (a resume writes
+    the others again)."""
+    from simulator.core.ledger import LEDGER_NAME, ledger_problem, read_ledger, salvage_ledger, write_ledger
     from simulator.core.store import part_problem
 
-    for relative, record in sorted(read_ledger(path).items()):
-        problem = part_problem(path / relative, record if isinstance(record, dict) else {})
+    damaged = ledger_problem(path)
+    if damaged and repair:
+        with DirLock(path, "DIR"):
+            kept = salvage_ledger(path)
+            write_ledger(path, kept)
+        totals["repairs"].append(f"{prefix}{LEDGER_NAME}: {damaged}; rebuilt with the {len(kept)} file(s) whose "
+                                 "bytes still match (the command that wrote them writes the others again)")
+        totals["complete"] = False
+    elif damaged:
+        _add(totals, prefix, [Finding("manifest", LEDGER_NAME, damaged + "; `cardsim verify --repair` keeps the "
+                                      "entries whose files still match")])
+        totals["complete"] = False
+        return
+    for relative, record in sorted((read_ledger(path) or {}).items()):
+        problem = part_problem(path / relative, record)
         if problem is not None:
             kind = problem if problem in ("missing", "damaged") else "damaged"
             detail = ("listed in _checksums.json, not on disk" if kind == "missing"
@@ -183,19 +204,30 @@ def _verify_ledger(path: Path, prefix: str, totals: dict) -> None:
 def _verify_batch(path: Path, prefix: str, repair: bool, totals: dict) -> None:
     from simulator.core.batch import load_batch
 
-    _verify_ledger(path, prefix, totals)
+    _verify_ledger(path, prefix, repair, totals)
+    data = None
     try:
-        data = load_batch(path, "DIR")
-    except SpecError as err:
-        _add(totals, prefix, [Finding("manifest", BATCH_NAME, str(err).split("; allowed")[0].split(": ", 1)[-1])])
+        data = load_batch(path, "DIR") if (path / BATCH_NAME).is_file() else None
+        if data is None:
+            totals["complete"] = False  # set aside by a repair: the command that wrote the batch writes it again
+    except MetadataError as err:
+        if repair:
+            with DirLock(path, "DIR"):
+                kept = quarantine(path, BATCH_NAME)
+            totals["repairs"].append(f"{prefix}{BATCH_NAME}: {err.reason}; set aside as {kept}: the command that "
+                                     "wrote the batch writes it again")
+        else:
+            _add(totals, prefix, [Finding("manifest", BATCH_NAME, (f"field {err.field} " if err.field else "")
+                                          + err.reason + "; `cardsim verify --repair` sets it aside")])
         totals["complete"] = False
-        return
-    ids = {cell["id"] for cell in data["cells"]}
+    ids = {cell["id"] for cell in data["cells"]} if data else None
     cells = path / CELLS
     for entry in sorted(cells.iterdir()) if cells.is_dir() else []:
-        if not (entry.name.startswith("cell=") and entry.name[5:] in ids):
+        if not entry.name.startswith("cell=") or (ids is not None and entry.name[5:] not in ids):
             _add(totals, prefix, [Finding("foreign", f"{CELLS}/{entry.name}", "not a cell of this batch (not read)")])
-    for cell in data["cells"]:
+        elif ids is None and entry.is_dir() and not entry.is_symlink() and any(entry.iterdir()):
+            _verify_run(entry, f"{prefix}{CELLS}/{entry.name}/", repair, totals)
+    for cell in data["cells"] if data else []:
         folder = cells / f"cell={cell['id']}"
         if folder.is_dir() and any(folder.iterdir()):
             _verify_run(folder, f"{prefix}{CELLS}/{folder.name}/", repair, totals)
@@ -205,12 +237,8 @@ def _verify_batch(path: Path, prefix: str, repair: bool, totals: dict) -> None:
 
 def _verify_study(path: Path, prefix: str, repair: bool, totals: dict, depth: int = 0) -> None:
     if depth == 0:
-        try:
-            data = json.loads((path / STUDY_NAME).read_text(encoding="utf-8"))
-            assert isinstance(data, dict) and isinstance(data.get("study"), str)
-        except (OSError, ValueError, AssertionError, RecursionError):
-            _add(totals, prefix, [Finding("manifest", STUDY_NAME, "unreadable or not a study file")])
-        _verify_ledger(path, prefix, totals)
+        _verify_study_file(path, prefix, repair, totals)
+        _verify_ledger(path, prefix, repair, totals)
     for link in sorted(e for e in path.iterdir() if e.is_symlink()):
         if repair:
             os.unlink(link)  # the link, never its target
@@ -226,6 +254,32 @@ def _verify_study(path: Path, prefix: str, repair: bool, totals: dict, depth: in
             _verify_batch(sub, name, repair, totals)
         elif kind is None:
             _verify_study(sub, name, repair, totals, depth + 1)
+
+
+def _verify_study_file(path: Path, prefix: str, repair: bool, totals: dict) -> None:
+    """``_study.json`` and its twin ``_study.backup.json``: each must be intact; a repair rewrites the damaged one
+    from the other (:func:`simulator.core.plan.repair_study_file`)."""
+    from simulator.core.plan import repair_study_file, study_file_problem
+
+    if repair:
+        try:
+            with DirLock(path, "DIR"):
+                done = repair_study_file(path)
+        except MetadataError as err:
+            _add(totals, prefix, [Finding("manifest", STUDY_NAME, str(err).split(f"{path / STUDY_NAME} ", 1)[-1])])
+            return
+        if done:
+            totals["repairs"].append(prefix + done)
+        return
+    for name in (STUDY_NAME, STUDY_BACKUP):
+        file = path / name
+        if name == STUDY_BACKUP and not file.exists() and (path / STUDY_NAME).exists():
+            continue  # written before twins existed
+        problem = study_file_problem(file) if file.exists() else ("", "is missing")
+        if problem is not None:
+            field, reason = problem
+            _add(totals, prefix, [Finding("manifest", name, (f"field {field} " if field else "") + reason
+                                          + "; `cardsim verify --repair` writes it again from its twin")])
 
 
 def _looks_like_run(path: Path) -> bool:
