@@ -121,6 +121,8 @@ def spec_dict_problem(data) -> tuple[str, str] | None:
         return "spec", "is not an object"
     for key, kind in _SPEC_FIELDS:
         value = data.get(key)
+        if key not in data:
+            return f"spec.{key}", "is missing"
         if not isinstance(value, kind) or isinstance(value, bool):
             return f"spec.{key}", f"is {value!r}, not a{'n' if kind is int else ''} {kind.__name__}"
     if data["n"] < 1 or data["players"] < 1:
