@@ -55,6 +55,12 @@ def _notices(quiet: bool) -> None:
     NOTICES["enabled"] = not quiet
 
 
+def _quiet_option(f):
+    """``--quiet`` on a command whose output is its answer: nothing on stderr (no compile notice, no note), the
+    answer still printed."""
+    return click.option("--quiet", is_flag=True, help="Nothing on stderr (the answer is still printed).")(f)
+
+
 def _seat_options(f):
     f = click.option("--option", "options", multiple=True, shell_complete=_complete_option, metavar="K=V",
                      help="A rule option, repeatable (see `cardsim rules GAME`).")(f)
@@ -185,8 +191,10 @@ def _write_summary(out: Path) -> tuple[str, dict]:
 @click.option("--run", "run_dir", type=click.Path(path_type=Path), default=None,
               help="A run directory: replay with its spec and check the replay against it.")
 @_seat_options
+@click.option("--json", "as_json", is_flag=True,
+              help="Print JSON: the seats, the legend, the play-by-play's lines and, with --run, the check.")
 @click.option("--quiet", is_flag=True, help="No notices on stderr (the play-by-play is still printed).")
-def replay(game, seed, index, old_index, run_dir, players, level, strategies, options, quiet):
+def replay(game, seed, index, old_index, run_dir, players, level, strategies, options, as_json, quiet):
     """Print the play-by-play of one game: every card, peek, swap, snap, call and score.
 
     Without --run, the game is played from --seed and the same seat and rule options as `simulate`.
@@ -212,15 +220,22 @@ def replay(game, seed, index, old_index, run_dir, players, level, strategies, op
         if given:
             raise SpecError(given[0], None, "nothing with --run (the run's own spec is replayed); drop it, or drop "
                             "--run to replay with other settings", "is given with --run")
-    click.echo(api.replay(game, seed=seed, index=index, run_dir=run_dir, players=players, level=level,
-                          strategies=list(strategies), options=list(options)))
+    settings = dict(seed=seed, index=index, run_dir=run_dir, players=players, level=level,
+                    strategies=list(strategies), options=list(options))
+    if as_json:
+        import json
+
+        click.echo(json.dumps(api.replay_data(game, **settings)))
+        return
+    click.echo(api.replay(game, **settings))
 
 
 @cli.command()
 @click.argument("game", metavar="GAME", shell_complete=_complete_game)
 @click.option("--all", "full", is_flag=True, help="Every parameter of every strategy, presets included.")
 @click.option("--json", "as_json", is_flag=True, help="Every strategy and parameter as JSON.")
-def strategies(game, full, as_json):
+@_quiet_option
+def strategies(game, full, as_json, quiet):
     """List GAME's strategies: each family's parameters (default, range, meaning) once, and what each preset
     changes.
 
@@ -230,6 +245,7 @@ def strategies(game, full, as_json):
     """
     from simulator import api
 
+    _notices(quiet)
     if as_json:
         import json
 
@@ -243,7 +259,8 @@ def strategies(game, full, as_json):
 @click.argument("name", metavar="NAME")
 @click.option("--out", type=click.Path(), default=".", show_default=True,
               help="Directory to write NAME.py and test_NAME.py into (created if needed; existing files are kept).")
-def new_strategy(game, name, out):
+@click.option("--quiet", is_flag=True, help="Print nothing (the files are written all the same).")
+def new_strategy(game, name, out, quiet):
     """Write a strategy module for GAME that plays like the default strategy, and a test file for it.
 
     Every decision of GAME's contract is a documented numba function (what it sees, what it may answer),
@@ -253,6 +270,8 @@ def new_strategy(game, name, out):
     from simulator import api
 
     written = api.new_strategy(game, name, out)
+    if quiet:
+        return
     click.echo(f"wrote {written.module} and {written.test}\n"
                f"  try it:  cardsim tournament {game} --strategy {written.module}:{name} --strategy "
                f"{api.get_game(game).default_strategy} -n 20000 --out runs/{name}\n"
@@ -286,7 +305,8 @@ def warm(games, quiet):
 @cli.command()
 @click.argument("game", metavar="GAME", shell_complete=_complete_game)
 @click.option("--json", "as_json", is_flag=True, help="Every rule option as JSON.")
-def rules(game, as_json):
+@_quiet_option
+def rules(game, as_json, quiet):
     """List GAME's rule options with their defaults, allowed values and rule numbers.
 
     \b
@@ -295,6 +315,7 @@ def rules(game, as_json):
     """
     from simulator import api
 
+    _notices(quiet)
     if as_json:
         import json
 
@@ -331,7 +352,8 @@ def report(run_dir, out, pdf, title, quiet):
 @click.option("--rho", "paired_rho", type=float, default=0.0, show_default=True,
               help="Correlation of A's and B's results on the same deal (paired designs gain from it).")
 @click.option("--json", "as_json", is_flag=True, help="Print the answer as JSON.")
-def plan(p1, p2, alpha, power, paired_rho, as_json):
+@_quiet_option
+def plan(p1, p2, alpha, power, paired_rho, as_json, quiet):
     """How many games do I need to tell win rates P1 and P2 apart?
 
     A fixed-size two-sided test at ALPHA with POWER. With common random numbers (tournaments and sweeps play
@@ -344,6 +366,7 @@ def plan(p1, p2, alpha, power, paired_rho, as_json):
     """
     from simulator import api
 
+    _notices(quiet)
     r = api.plan(p1=p1, p2=p2, alpha=alpha, power=power, paired_rho=paired_rho)
     if as_json:
         import json
@@ -468,7 +491,8 @@ def rami():
               help="54-card decks in play (1-3): at most that many copies of a card, twice that many jokers.")
 @click.option("--opening-points", type=int, default=51, show_default=True, help="Points an opening must total (R7).")
 @click.option("--json", "as_json", is_flag=True, help="Print JSON: can_open, points, threshold, melds, hand, decks.")
-def opening(hand, decks, opening_points, as_json):
+@_quiet_option
+def opening(hand, decks, opening_points, as_json, quiet):
     """Can HAND open (R7), for how many points, with which melds? Exact search.
 
     Melds must include a tierce franche (a pure run of three); a joker counts zero toward the opening.
@@ -476,6 +500,7 @@ def opening(hand, decks, opening_points, as_json):
     """
     from simulator import api
 
+    _notices(quiet)
     result = api.rami_opening(hand, decks=decks, opening_points=opening_points)
     if as_json:
         import json
@@ -612,7 +637,8 @@ def sweep(game, grids, option_grids, seats, strategies, n, seed, out, players, l
                    "adopted, a lost manifest rebuilt from the parts' metadata; then re-run the command that wrote DIR "
                    "to play again what is missing.")
 @click.option("--json", "as_json", is_flag=True, help="Print the full answer as JSON.")
-def verify(directory, repair, as_json):
+@_quiet_option
+def verify(directory, repair, as_json, quiet):
     """Check a run, tournament, sweep or study directory against its manifests.
 
     Every part the manifest lists must be there with the size and sha256 recorded when it was written, and
@@ -628,6 +654,7 @@ def verify(directory, repair, as_json):
     """
     from simulator import api
 
+    _notices(quiet)
     result = api.verify(directory, repair=repair)
     if as_json:
         import json

@@ -55,10 +55,9 @@ def duel(game: str, *, a: str, b: str, delta: float = 0.05, alpha: float = 0.05,
     test = SequentialComparison(delta=float(delta), alpha=float(alpha), beta=float(beta))
     a_better = duels = deals = 0
     gap_sum = gap_squares = 0.0
-    from tqdm import tqdm
+    from simulator.core.progress import progress as progress_of
 
-    with tqdm(total=max_games, desc=f"duel {game}", unit="deal", disable=None if progress else True,
-              dynamic_ncols=True) as bar:
+    with progress_of(max_games, f"duel {game} {a} vs {b}", "deals", enabled=progress) as bar:
         for start in range(0, max_games, CHUNK):
             stop = min(max_games, start + CHUNK)
             scores, gaps = _deal_scores(batch.cells, start, stop, threads)

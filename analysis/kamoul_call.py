@@ -215,17 +215,16 @@ def _run_samples(out, players: int, n: int, seed: int, threads, progress: bool, 
                  folder: str = "samples", options: dict | None = None) -> bool:
     """Sample games ``[0, n)`` of ``strategy`` at ``players`` under the rule ``options`` into part files of
     :data:`CHUNK` games (resumable)."""
-    from tqdm import tqdm
-
     from simulator.core.ledger import frame_is_recorded, write_frame
+    from simulator.core.progress import progress as progress_of
 
     rules, seats = _rules_and_seats(players, strategy, options)
     folder = sample_dir(out, players, folder)
     folder.mkdir(parents=True, exist_ok=True)
     starts = range(0, n, CHUNK)
     try:
-        with tqdm(total=n, desc=f"rollouts {players}p {strategy}", unit="manche", disable=None if progress else True,
-                  dynamic_ncols=True) as bar:
+        with progress_of(n, f"{STUDY_NAME} rollouts {players}p {strategy}", "manches", enabled=progress,
+                         nested=True) as bar:
             for start in starts:
                 stop = min(n, start + CHUNK)
                 path = folder / f"part-{start:010d}-{stop:010d}.parquet"

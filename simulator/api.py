@@ -108,7 +108,34 @@ def replay(game: str, *, seed: int | None = None, index: int, run_dir: str | Pat
            players: int | None = None, level: str | None = None, strategies: list[str] | None = None,
            options: dict | list[str] | None = None) -> str:
     """The play-by-play of game ``index``: from a stored run's spec, or from the given settings."""
-    plugin = get_game(game)
+    spec = _replay_spec(game, seed, index, run_dir, players, level, strategies, options)
+    text = replay_text(spec, index)
+    if run_dir is not None:
+        text += "\n" + _check_against_run(spec, run_dir, index)[1]
+    return text
+
+
+def replay_data(game: str, *, seed: int | None = None, index: int, run_dir: str | Path | None = None,
+                players: int | None = None, level: str | None = None, strategies: list[str] | None = None,
+                options: dict | list[str] | None = None) -> dict:
+    """:func:`replay` as data (``cardsim replay --json``): ``{"game", "seed", "index", "level", "players", "seats",
+    "legend", "events"`` (the play-by-play's lines), ``"spec"``, and with ``run_dir`` ``"check": {"matches": bool
+    or None (nothing to check), "detail"}}``."""
+    from simulator.core.game import replay_parts
+
+    spec = _replay_spec(game, seed, index, run_dir, players, level, strategies, options)
+    seats, legend, events = replay_parts(spec, index)
+    data = {"game": spec.game, "seed": spec.seed, "index": index, "level": spec.level, "players": spec.players,
+            "seats": seats, "legend": legend, "events": events, "spec": spec.to_dict()}
+    if run_dir is not None:
+        matches, detail = _check_against_run(spec, run_dir, index)
+        data["check"] = {"matches": matches, "detail": detail}
+    return data
+
+
+def _replay_spec(game, seed, index, run_dir, players, level, strategies, options) -> RunSpec:
+    """The spec game ``index`` is replayed from (a stored run's, or one made of the settings), validated."""
+    get_game(game)
     if isinstance(index, bool) or not isinstance(index, int) or not 0 <= index < MAX_N:
         raise SpecError("--index", index, f"a game index in [0, {MAX_N - 1}]")
     if run_dir is not None:
@@ -122,27 +149,26 @@ def replay(game: str, *, seed: int | None = None, index: int, run_dir: str | Pat
                          level=level, strategies=strategies, options=options)
     if index < 0 or (run_dir is not None and index >= spec.n):
         raise SpecError("--index", index, f"a game index in [0, {spec.n - 1}]" if run_dir else "a game index >= 0")
-    text = replay_text(spec, index)
-    if run_dir is not None:
-        text += "\n" + _check_against_run(spec, run_dir, index)
-    return text
+    return spec
 
 
-def _check_against_run(spec: RunSpec, run_dir, index: int) -> str:
+def _check_against_run(spec: RunSpec, run_dir, index: int) -> tuple[bool | None, str]:
+    """Whether the replay's event traces match the stored run's rows of game ``index`` (``None``: nothing to
+    check), and the line that says so."""
     plugin = spec.plugin
     if plugin.reference_play is None:
-        return "(this game has no event trace: nothing to check against)"
+        return None, "(this game has no event trace: nothing to check against)"
     table = plugin.tables(spec.level)[0]
     stored = read_table(run_dir, table).filter(pl.col("game") == index)
     if table in plugin.row_order:
         stored = stored.sort(plugin.row_order[table])
     stored = stored.select("trace").collect()
     if stored.height == 0:
-        return f"(game {index} is not on disk yet in {run_dir}: nothing to check against)"
+        return None, f"(game {index} is not on disk yet in {run_dir}: nothing to check against)"
     replayed = trace_hashes(spec, index)
     same = replayed == [int(t) for t in stored["trace"]]
-    return (f"replay check: the event trace matches the stored run for every row of {table}" if same
-            else "replay check: MISMATCH between this replay and the stored run (different cardsim version?)")
+    return same, (f"replay check: the event trace matches the stored run for every row of {table}" if same
+                  else "replay check: MISMATCH between this replay and the stored run (different cardsim version?)")
 
 
 @dataclass(frozen=True)

@@ -215,12 +215,13 @@ def check_batch_settings(batch: Batch, chunk_size: int | None, threads) -> None:
 
 
 def run_batch(batch: Batch, out: str | Path, *, chunk_size: int | None = None, threads: int | None = None,
-              progress: bool = True, on_complete=None) -> BatchRun:
+              progress: bool = True, on_complete=None, label: str | None = None, nested: bool = False) -> BatchRun:
     """Run (or resume) every cell of ``batch`` into ``out``; see the module doc. ``on_complete(path)`` runs
-    once every cell is complete, still under the batch's lock (the result frames are written there)."""
+    once every cell is complete, still under the batch's lock (the result frames are written there). ``label``
+    names the stage in the progress (default: the batch's kind), ``nested`` says it is part of a study."""
     import time
 
-    from tqdm import tqdm
+    from simulator.core.progress import progress as progress_of
 
     began = time.perf_counter()
     check_batch_settings(batch, chunk_size, threads)
@@ -232,13 +233,14 @@ def run_batch(batch: Batch, out: str | Path, *, chunk_size: int | None = None, t
         if not (path / BATCH_NAME).exists():
             write_json_atomic(path / BATCH_NAME, sealed(batch.to_dict()))
         games, interrupted = 0, False
-        bar = tqdm(batch.cells, desc=batch.kind + " cells", unit="cell", disable=None if progress else True,
-                   dynamic_ncols=True)
-        with bar:
-            for cell in bar:
-                bar.set_postfix_str(cell.id)
+        stage = label or batch.kind
+        with progress_of(len(batch.cells), stage, "cells", enabled=progress, nested=nested) as bar:
+            for k, cell in enumerate(batch.cells):
+                words = ", ".join(f"{key}={value}" for key, value in cell.labels.items())
                 result = run(cell.spec, cell_dir(path, cell.id), chunk_size=chunk_size, threads=threads,
-                             progress=progress)
+                             progress=progress, label=f"{stage} cell {k + 1}/{len(batch.cells)} ({words})",
+                             nested=True)
+                bar.update(1)
                 games += result.games_done
                 if result.interrupted:
                     interrupted = True

@@ -16,6 +16,8 @@ import sys
 import time
 from contextlib import contextmanager
 
+from simulator.core.progress import compile_finished
+
 NOTICES = {"enabled": True}
 
 
@@ -47,3 +49,4 @@ def compile_notice(dispatcher, label: str, seconds: int):
     begin = time.perf_counter()
     yield
     say(f"compiled in {time.perf_counter() - begin:.0f} s")
+    compile_finished()  # the rate and ETA of open progress count from here

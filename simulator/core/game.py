@@ -347,17 +347,23 @@ def declare_game(home: str, *, rules, records, strategies, engines, **fields) ->
     return GamePlugin(**{**derived, **fields})
 
 
-def replay_text(spec, index: int) -> str:
-    """The play-by-play of game ``index`` of ``spec``, replayed with its game's reference engine."""
+def replay_parts(spec, index: int) -> tuple[list[str], str, list[str]]:
+    """Game ``index`` of ``spec`` replayed with its game's reference engine: ``(seats, legend, events)``, each seat
+    as ``"P0=balanced"`` (and its team), the legend of the card notation, one line per event."""
     plugin = spec.plugin
     log: list[str] = []
     plugin.reference_play(spec, index, log)
     side = plugin.side_of_seat(spec.players)
     sides = plugin.sides(spec.players)
-    seats = ", ".join(f"P{p}={s.label()}" + (f" ({sides[side[p]].label})" if plugin.team_count else "")
-                      for p, s in enumerate(spec.strategies))
-    head = [f"{spec.game} game {index} of seed {spec.seed} ({spec.level}, {spec.players} players: {seats})"]
-    legend = plugin.replay_legend(spec) if plugin.replay_legend else ""
+    seats = [f"P{p}={s.label()}" + (f" ({sides[side[p]].label})" if plugin.team_count else "")
+             for p, s in enumerate(spec.strategies)]
+    return seats, plugin.replay_legend(spec) if plugin.replay_legend else "", log
+
+
+def replay_text(spec, index: int) -> str:
+    """The play-by-play of game ``index`` of ``spec``, replayed with its game's reference engine."""
+    seats, legend, log = replay_parts(spec, index)
+    head = [f"{spec.game} game {index} of seed {spec.seed} ({spec.level}, {spec.players} players: {', '.join(seats)})"]
     return "\n".join(head + ([legend] if legend else []) + log)
 
 

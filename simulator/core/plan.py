@@ -89,8 +89,7 @@ class StudyRun:
 def execute(plan: Plan, out: str | Path, *, threads: int | None = None, chunk_size: int | None = None,
             progress: bool = True) -> StudyRun:
     """Run (or resume) ``plan`` into ``out``; see the module doc."""
-    from tqdm import tqdm
-
+    from simulator.core.progress import progress as progress_of
     from simulator.core.runner import run
 
     path = Path(out)
@@ -102,20 +101,22 @@ def execute(plan: Plan, out: str | Path, *, threads: int | None = None, chunk_si
             record.update({k: v for k, v in previous.items() if k not in record or k in plan.record})
         record.pop("complete", None)
         write_study_file(path, record)
-        desc = f"study {plan.study} {plan.game}"
-        with tqdm(plan.parts, desc=desc, unit="part", disable=None if progress else True, dynamic_ncols=True) as bar:
-            for part in bar:
-                bar.set_postfix_str(part.name)
+        stage = f"study {plan.study} {plan.game}"
+        with progress_of(len(plan.parts), stage, "parts", enabled=progress) as bar:
+            for k, part in enumerate(plan.parts):
+                label = f"{plan.study} {part.name} (part {k + 1}/{len(plan.parts)})"
                 work = part.make()
                 if isinstance(work, Step):
                     done = work.run(progress)
                 elif isinstance(work, Batch):
                     on_complete = None if part.stores is None else result_writer(work.kind, part.stores)
                     done = not run_batch(work, path / part.name, chunk_size=chunk_size, threads=threads,
-                                         progress=progress, on_complete=on_complete).interrupted
+                                         progress=progress, on_complete=on_complete, label=label,
+                                         nested=True).interrupted
                 else:
                     done = not run(work, path / part.name, chunk_size=chunk_size, threads=threads,
-                                   progress=progress).interrupted
+                                   progress=progress, label=label, nested=True).interrupted
+                bar.update(1)
                 if not done:
                     return StudyRun(path, True, None)
                 extra = plan.after(part.name) if plan.after is not None else None

@@ -20,10 +20,10 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Iterator
 
-from tqdm import tqdm
-
 from simulator.core.backends import Backend, ChunkTask, LocalBackend, WrittenParts, check_threads
 from simulator.core.errors import SpecError
+from simulator.core.progress import Silent
+from simulator.core.progress import progress as progress_of
 from simulator.core.spec import RunSpec
 from simulator.core.store import open_run
 
@@ -118,18 +118,23 @@ def run(
     threads: int | None = None,
     backend: Backend | None = None,
     progress: bool = True,
+    label: str | None = None,
+    nested: bool = False,
 ) -> RunResult:
     """Play every game of ``spec`` not yet stored in ``out`` and store it; see the module doc.
 
     ``chunk_size`` defaults to the game's own; ``threads`` (numba threads per chunk) defaults to all;
     ``backend`` defaults to :class:`LocalBackend`. Raises :class:`SpecError` on bad settings or a
-    directory that cannot hold this run, before anything is written.
+    directory that cannot hold this run, before anything is written. ``label`` names the stage in the progress
+    (default: the game and level), ``nested`` says it runs inside another stage (a batch's cell, a study's part).
     """
     began = time.perf_counter()
     chunk_size, threads = check_execution(spec, chunk_size, threads, backend)
     store = open_run(out, spec, spec.plugin.tables(spec.level))
     try:
-        games, written, interrupted = _play(store, spec, chunk_size, threads, backend or LocalBackend(), progress)
+        bar = progress_of(spec.n, label or f"{spec.game} {spec.level}", spec.level, enabled=progress,
+                          initial=store.games_done(), nested=nested, unit_scale=True)
+        games, written, interrupted = _play(store, spec, chunk_size, threads, backend or LocalBackend(), bar)
         if interrupted:
             store.close()
         else:
@@ -139,16 +144,22 @@ def run(
     return RunResult(Path(out), spec, games, written, interrupted, time.perf_counter() - began, store.repairs)
 
 
-def _play(store, spec: RunSpec, chunk_size: int, threads, backend, progress: bool) -> tuple[int, int, bool]:
-    """Play the store's missing chunks through ``backend`` and record each as it finishes; ``(games, chunks
-    written, interrupted)``."""
+def _play(store, spec: RunSpec, chunk_size: int, threads, backend, bar) -> tuple[int, int, bool]:
+    """Play the store's missing chunks through ``backend`` and record each as it finishes, ``bar`` counting the
+    games (a local backend reports slices of a chunk as they are played); ``(games, chunks written,
+    interrupted)``."""
     chunks = iter_chunks(store.missing_ranges(), chunk_size)
     flag = _StopFlag()
-    games = written = 0
-    bar = tqdm(total=spec.n, initial=store.games_done(), unit=spec.level, disable=None if progress else True,
-               unit_scale=True, dynamic_ncols=True)
+    games = written = in_flight = 0
+
+    def on_games(k: int) -> None:
+        nonlocal in_flight
+        in_flight += k
+        bar.update(k)
+
     task = ChunkTask(spec, store.path.resolve())
-    with bar, _sigint_sets(flag), closing(backend.run(task, chunks, threads)) as finished:
+    sliced = {"on_games": on_games} if isinstance(backend, LocalBackend) and not isinstance(bar, Silent) else {}
+    with bar, _sigint_sets(flag), closing(backend.run(task, chunks, threads, **sliced)) as finished:
         for (start, stop), frames in finished:
             if isinstance(frames, WrittenParts):
                 done = store.record_chunk(start, stop, frames.records)
@@ -156,10 +167,11 @@ def _play(store, spec: RunSpec, chunk_size: int, threads, backend, progress: boo
                 done = store.record_chunk(start, stop)
             else:
                 done = store.write_chunk(start, stop, frames)
+            bar.update((stop - start if done else 0) - in_flight)
+            in_flight = 0
             if done:
                 games += stop - start
                 written += 1
-                bar.update(stop - start)
             if flag.set:
                 break
     return games, written, bool(store.missing_ranges())
