@@ -378,6 +378,73 @@ def plan(p1, p2, alpha, power, paired_rho, as_json, quiet):
 
 
 @cli.command()
+@click.argument("game", metavar="GAME", shell_complete=_complete_game)
+@click.option("--strategy", required=True, shell_complete=_complete_strategy, metavar="FAMILY[:k=v,...]",
+              help="The family to tune (e.g. heuristic, or a preset of it); k=v fixes a parameter.")
+@click.option("--param", "params", multiple=True, metavar="NAME[=LO:HI]",
+              help="A parameter to search, in its declared range or LO:HI inside it (repeatable; default: every "
+                   "decision parameter, not abilities such as speed or memory).")
+@click.option("--against", required=True, metavar="A,B,...", help="The population: strategies, comma-separated.")
+@click.option("--players", type=int, default=None, help="Number of players (default: the game's).")
+@click.option("--budget", type=int, required=True, help="Trials (parameter sets tried).")
+@click.option("--deals", type=int, default=None,
+              help="Deals per opponent and trial, each in every seating [default: 1000].")
+@click.option("--confirm-deals", type=int, default=None,
+              help="Most deals of each confirmation duel against a member of AGAINST [default: 20000].")
+@click.option("--seed", type=int, default=0, show_default=True, help="Seed of the deals and of the optimiser.")
+@click.option("--option", "options", multiple=True, shell_complete=_complete_option, metavar="K=V",
+              help="A rule option, repeatable.")
+@click.option("--out", type=click.Path(), required=True, help="Tuning directory (new, empty, or the same to resume).")
+@click.option("--threads", type=int, default=None, help="Worker threads (default: all cores). Never changes results.")
+@click.option("--json", "as_json", is_flag=True, help="Print the answer and the tuned parameters as JSON.")
+@click.option("--quiet", is_flag=True, help="No progress and no notices; the answer is still printed.")
+def tune(game, strategy, params, against, players, budget, deals, confirm_deals, seed, options, out, threads, as_json,
+         quiet):
+    """Find the parameters of a strategy family that win most against a population.
+
+    optuna's TPE sampler proposes parameters; each trial plays the same deals against every member of AGAINST
+    (each deal in every seating, judged by whole manches in Kamoul, whole games in Rami and Kem's). The five best
+    trials are played again on fresh deals, and the best of them meets each opponent in `duel`'s paired
+    sequential test on unseen deals. Writes OUT/best.toml (the tuned player as a preset), trials.parquet,
+    race.parquet, confirm.parquet; re-running the same command resumes.
+
+    \b
+    Example:
+      cardsim tune kamoul --strategy heuristic --against balanced,cautious,aggressive --players 4 \\
+          --budget 200 --out runs/tune-k4
+    """
+    from simulator import api
+
+    _notices(quiet)
+    result = api.tune(game, strategy=strategy, params=list(params), against=against, budget=budget, out=out,
+                      players=players, seed=seed, deals=deals, options=list(options), threads=threads,
+                      progress=not quiet, command=_command_line(), confirm_deals=confirm_deals)
+    if result.interrupted:
+        click.echo(f"interrupted: the finished trials are kept in {result.path}; re-run the same command to resume",
+                   err=True)
+        sys.exit(130)
+    from analysis.tune import verdict
+
+    lines = verdict(result.path)
+    if as_json:
+        import json
+
+        click.echo(json.dumps({"verdict": lines, "best": result.best,
+                               **{k: v.to_dicts() for k, v in result.frames.items() if v is not None}}, default=str))
+        return
+    click.echo("\n".join(lines))
+    click.echo(f"\ntuning directory: {result.path}  (report.html, best.toml, trials.parquet, race.parquet, "
+               "confirm.parquet)")
+
+
+def _command_line() -> str:
+    """The command as typed (recorded with a tuned preset, to reproduce it)."""
+    import shlex
+
+    return "cardsim " + " ".join(shlex.quote(a) for a in sys.argv[1:])
+
+
+@cli.command()
 @click.argument("game", shell_complete=_complete_game)
 @click.option("--strategy", "strategies", multiple=True, shell_complete=_complete_strategy, metavar="NAME[:k=v,...]", required=True,
               help="Strategy A, then strategy B (give --strategy twice).")

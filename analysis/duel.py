@@ -23,7 +23,7 @@ from simulator.core.errors import SpecError
 CHUNK = 2_000
 
 
-def _deal_scores(cells, start: int, stop: int, threads) -> tuple[np.ndarray, np.ndarray]:
+def deal_scores(cells, start: int, stop: int, threads) -> tuple[np.ndarray, np.ndarray]:
     """Per deal of ``[start, stop)``: ``int64`` A's won games minus B's over the seatings, and ``float64`` A's mean
     points per finest game (hand, round, manche) minus B's, averaged over the seatings."""
     score = np.zeros(stop - start, dtype=np.int64)
@@ -60,7 +60,7 @@ def duel(game: str, *, a: str, b: str, delta: float = 0.05, alpha: float = 0.05,
     with progress_of(max_games, f"duel {game} {a} vs {b}", "deals", enabled=progress) as bar:
         for start in range(0, max_games, CHUNK):
             stop = min(max_games, start + CHUNK)
-            scores, gaps = _deal_scores(batch.cells, start, stop, threads)
+            scores, gaps = deal_scores(batch.cells, start, stop, threads)
             for s, g in zip(scores, gaps):
                 deals += 1
                 gap_sum += g

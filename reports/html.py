@@ -329,6 +329,10 @@ def check_source(path: str | Path) -> str:
 
     if study_name_of(path) is not None:
         return "study"
+    if (Path(path) / "_tune.json").is_file():
+        if not (Path(path) / "best.toml").is_file():
+            raise SpecError("RUN", str(path), "a finished tuning (best.toml)", "is not finished: re-run the tune command")
+        return "tune"
     if (Path(path) / BATCH_NAME).is_file():
         load_batch(path, "RUN")
         return "batch"
@@ -352,6 +356,10 @@ def build_any_report(path: str | Path, out_html: str | Path, *, title: str | Non
         from reports.batch_html import build_batch_report
 
         return build_batch_report(path, out_html, title=title)
+    if kind == "tune":
+        from reports.tune_html import build_tune_report
+
+        return build_tune_report(path, out_html, title=title)
     return build_report(path, out_html, title=title)
 
 

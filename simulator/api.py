@@ -389,6 +389,28 @@ def plan(*, p1: float, p2: float, alpha: float = 0.05, power: float = 0.8, paire
             "games": games[0], "games_unpaired": games[1]}
 
 
+def tune(game: str, *, strategy: str, against, budget: int, out: str | Path, params=(), players: int | None = None,
+         seed: int = 0, deals: int | None = None, options: dict | list[str] | None = None, threads: int | None = None,
+         progress: bool = True, command: str = "", confirm_deals: int | None = None):
+    """Optimise a strategy family's parameters against a population (``analysis.tune``; ``cardsim tune --help``):
+    everything validated first (one-line :class:`SpecError`, nothing written), then the trials, the race of the
+    best and the confirmation duels into ``out`` (resumable). Returns an ``analysis.tune.TuneRun``."""
+    from analysis.tune import CONFIRM_MAX, DEALS, check_tune
+    from analysis.tune import tune as _tune
+    from simulator.core.backends import check_threads
+
+    check_threads(threads)
+    spec = check_tune(game, strategy=strategy, params=params, against=against, players=players, budget=budget,
+                      seed=seed, deals=DEALS if deals is None else deals, options=_options_dict(options),
+                      confirm_deals=CONFIRM_MAX if confirm_deals is None else confirm_deals)
+    result = _tune(spec, check_output_dir(out), threads=threads, progress=progress, command=command)
+    if not result.interrupted:
+        from reports.tune_html import build_tune_report
+
+        build_tune_report(result.path, result.path / "report.html")
+    return result
+
+
 def duel(game: str, *, strategies: list[str], delta: float = 0.05, alpha: float = 0.05, beta: float = 0.05,
          max_games: int = 200_000, seed: int = 0, players: int | None = None, level: str | None = None,
          options: dict | list[str] | None = None, threads: int | None = None, progress: bool = True) -> dict:

@@ -22,8 +22,8 @@ from pathlib import Path
 from simulator.core.errors import SpecError
 
 MARKERS = {"_manifest.json": "run", "_batch.json": "tournament or sweep", "_study.json": "study",
-           "_study.backup.json": "study"}
-DATA_SUFFIXES = (".parquet", ".json")
+           "_study.backup.json": "study", "_tune.json": "tuning"}
+DATA_SUFFIXES = (".parquet", ".json", ".sqlite3", ".toml")
 OWN_FILES = ("answer.md", "summary.md", "summary.png")  # what cardsim writes beside a dataset's data (and
 # report.html, but rebuilding that is the point)
 

@@ -20,7 +20,8 @@ class Param:
 
     ``kind`` is ``"int"``, ``"float"``, ``"bool"`` or ``"choice"``; ``low``/``high`` bound numbers
     (inclusive); ``choices`` lists the allowed strings of a choice; ``rule`` cites the rule number
-    (K8, R5, …) for a rule option.
+    (K8, R5, …) for a rule option. ``ability`` marks a strategy parameter that describes the player rather than
+    a choice it makes (reaction speed, memory): ``cardsim tune`` leaves it out unless asked.
     """
 
     name: str
@@ -31,6 +32,7 @@ class Param:
     high: float | None = None
     choices: tuple[str, ...] = ()
     rule: str = ""
+    ability: bool = False
 
     def allowed(self) -> str:
         if self.kind == "bool":

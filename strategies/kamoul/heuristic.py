@@ -39,11 +39,11 @@ PARAMS = ParamSet((
     Param("king", "float", 1.0, "probability of using a king to look at two cards and swap if it gains", 0.0, 1.0),
     Param("contre_threshold", "float", 2.0, "in the final round, CONTRE when the own estimate is at most this", 0.0, MAX_THRESHOLD),
     Param("snap", "float", 1.0, "probability of snapping an own card it knows matches the discard", 0.0, 1.0),
-    Param("forget", "float", 0.0, "probability, per own turn, of forgetting each remembered card", 0.0, 1.0),
+    Param("forget", "float", 0.0, "probability, per own turn, of forgetting each remembered card", 0.0, 1.0, ability=True),
     Param("memory_noise", "float", 0.0, "probability, per own turn, of misremembering the rank of each remembered "
-          "card (it may then snap a wrong card: +1 card)", 0.0, 1.0, rule="K13"),
+          "card (it may then snap a wrong card: +1 card)", 0.0, 1.0, rule="K13", ability=True),
     Param("au_score", "bool", True, "call KAMOUL au score when the whole layout is known to match"),
-    Param("speed", "float", 1.0, "reaction rate in snap races (race_policy=speed_weighted)", 0.01, 100.0),
+    Param("speed", "float", 1.0, "reaction rate in snap races (race_policy=speed_weighted)", 0.01, 100.0, ability=True),
 ), what="parameter")
 H = indices("HeuristicParams", PARAMS.names())
 """The position of each parameter in the strategy's ``prm`` array (``prm[H.call_threshold]``), from ``PARAMS``."""

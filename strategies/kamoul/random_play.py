@@ -20,7 +20,7 @@ from strategies.kamoul.views import count_occupied, list_swap_targets, nth_occup
 
 PARAMS = ParamSet((
     Param("snap_prob", "float", 0.1, "probability of trying a snap in each window", 0.0, 1.0),
-    Param("speed", "float", 1.0, "reaction rate in snap races (race_policy=speed_weighted)", 0.01, 100.0),
+    Param("speed", "float", 1.0, "reaction rate in snap races (race_policy=speed_weighted)", 0.01, 100.0, ability=True),
 ), what="parameter")
 RP = indices("RandomParams", PARAMS.names())
 """Parameter positions in ``prm`` (``prm[RP.snap_prob]``), from ``PARAMS``."""

@@ -14,12 +14,13 @@ P_SPEED, P_SIGMA, P_VISIBILITY, P_ATT_PARTNER, P_ATT_OPP, P_CONTRE_PROB = range(
 P_FIRST_OWN = 6
 
 
-def param(name, kind, default, doc, low=None, high=None):
-    return Param(name, kind, default, doc, low, high)
+def param(name, kind, default, doc, low=None, high=None, ability=False):
+    return Param(name, kind, default, doc, low, high, ability=ability)
 
 
 COMMON = (
-    param("speed", "float", 2.0, "grab rate λ in exchanges per second at the reference table attention", 0.0, 20.0),
+    param("speed", "float", 2.0, "grab rate λ in exchanges per second at the reference table attention", 0.0, 20.0,
+          ability=True),
     param("sigma", "float", 0.15, "σ: probability of making the team sign in each tick while holding four of a kind", 0.0, 1.0),
     param("visibility", "float", 0.8, "v: how visible the sign is, to the partner and (KM13: never 0) to opponents", 0.01, 1.0),
     param("attention_partner", "float", 0.4, "a_p: share of attention on the partner", 0.0, 1.0),

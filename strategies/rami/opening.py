@@ -38,7 +38,7 @@ PARAMS = ParamSet((
     Param("joker_policy", "int", 1, "0 keep jokers in hand, 1 spend them in melds and lay-offs", 0, 1),
     Param("take_discard", "int", 1, "0 never take the discard, 1 when it can be laid this turn (completes a meld or the opening)", 0, 1),
     Param("discard_rule", "int", 0, "0 the highest card least useful to own melds, avoiding cards playable on the table", 0, 0),
-    Param("speed", "float", 1.0, "reaction rate in claim races (race_policy=speed_weighted)", 0.01, 100.0),
+    Param("speed", "float", 1.0, "reaction rate in claim races (race_policy=speed_weighted)", 0.01, 100.0, ability=True),
 ), what="parameter")
 PARAM = indices("OpeningParams", PARAMS.names())
 """Positions of the parameters in a seat's parameter array (``params[PARAM.min_open_points]``)."""

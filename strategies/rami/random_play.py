@@ -17,7 +17,7 @@ from simulator.rami.codes import DRAW_DISCARD, DRAW_STOCK, OPEN_NONE, OPEN_OPEN,
 
 PARAMS = ParamSet((
     Param("claim_prob", "float", 0.5, "probability of claiming a playable discard (R10) when eligible", 0.0, 1.0),
-    Param("speed", "float", 1.0, "reaction rate in claim races (race_policy=speed_weighted)", 0.01, 100.0),
+    Param("speed", "float", 1.0, "reaction rate in claim races (race_policy=speed_weighted)", 0.01, 100.0, ability=True),
 ), what="parameter")
 PARAM = indices("RandomParams", PARAMS.names())
 """Positions of the parameters in a seat's parameter array (``params[PARAM.claim_prob]``)."""

@@ -1,0 +1,494 @@
+"""``cardsim tune``: a strategy family's parameters optimised against a population, found rather than hand-set.
+
+What is optimised: the tuned player's *share of deals* against each member of the population ``against``, the
+same measure ``cardsim duel`` tests. A deal (game ``i`` of the seed) is played in every seating of the pair
+(``ABAB…`` and its mirror, :func:`simulator.core.designs.tournament_batch`) at the level the game is won at
+(Kamoul whole manches, Rami and Kem's whole games); it goes to the side whose seats won more of those games,
+half to each on a tie. The objective is the mean share over the population.
+
+How (every step resumes where a killed run stopped, and reaches the same result):
+
+1. **Trials.** optuna's TPE sampler proposes parameters; its study lives in ``DIR/optuna.sqlite3``. The sampler
+   of trial ``t`` is seeded from ``(seed, t)`` and sees the finished trials only, so a resumed run proposes what
+   an uninterrupted one would; a trial a kill left running is evaluated again with its own parameters. Every
+   trial plays the same deals ``[0, deals)`` (common random numbers: two trials differ by their parameters, not
+   their cards).
+2. **Race.** The :data:`RACE_TOP` best trials are played again on fresh deals (``[deals, deals + race_deals)``),
+   so the best is not merely the luckiest of many noisy trials; the best of the race is the tuned player.
+3. **Confirmation.** The tuned player meets each member of the population in ``duel``'s paired sequential test
+   on deals of another seed (``seed + 1``), never seen while tuning.
+
+Layout of ``DIR``::
+
+    _tune.json        the inputs (a resumed run must have the same), sealed like every metadata file
+    optuna.sqlite3    the optimiser's study (trials, parameters, values)
+    trials.parquet    one row per finished trial: trial, the parameters, deals, share, its 95% interval
+    race.parquet      the race: trial, opponent, deals, share and interval
+    confirm.parquet   the confirmation duels: opponent, decision, deals, share of decided deals and interval
+    best.toml         the tuned player as a preset: family, parameters, how and against what it was tuned
+"""
+
+from __future__ import annotations
+
+import datetime
+import json
+import math
+from dataclasses import dataclass, field
+from pathlib import Path
+
+import numpy as np
+import polars as pl
+
+from analysis.duel import deal_scores
+from analysis.duel import duel as run_duel
+from analysis.stats import wilson
+from simulator import __version__
+from simulator.core.designs import tournament_batch
+from simulator.core.errors import SpecError
+from simulator.core.game import get_game
+from simulator.core.params import parse_assignments
+from simulator.core.spec import MAX_SEED, parse_strategy
+
+TUNE_FORMAT = "cardsim-tune/1"
+META, STORAGE, TRIALS, RACE, CONFIRM, BEST = ("_tune.json", "optuna.sqlite3", "trials.parquet", "race.parquet",
+                                              "confirm.parquet", "best.toml")
+DEALS = 1_000  # deals per opponent and trial (each played in every seating): a Kamoul 4-player trial ~0.3 s
+RACE_TOP = 5
+RACE_FACTOR = 4  # the race plays this many times a trial's deals
+CONFIRM_MAX = 20_000  # deals at most per confirmation duel
+MAX_BUDGET = 100_000
+STARTUP_TRIALS = 10  # TPE's random start (fewer when the budget is small)
+
+
+@dataclass(frozen=True)
+class Dimension:
+    """One searched parameter: ``name``, ``kind`` (``int`` | ``float`` | ``bool`` | ``choice``) and its range
+    (``low``/``high`` for numbers, ``choices`` otherwise)."""
+
+    name: str
+    kind: str
+    low: float | None = None
+    high: float | None = None
+    choices: tuple = ()
+
+    def suggest(self, trial):
+        """The value optuna's ``trial`` proposes for this parameter."""
+        if self.kind == "int":
+            return trial.suggest_int(self.name, int(self.low), int(self.high))
+        if self.kind == "float":
+            return trial.suggest_float(self.name, float(self.low), float(self.high))
+        return trial.suggest_categorical(self.name, list(self.choices))
+
+
+@dataclass(frozen=True)
+class TuneSpec:
+    """A validated tuning: the ``game``, the ``family`` and its ``fixed`` parameters, the searched ``space``, the
+    population ``against``, the table size, the ``budget`` of trials, the ``seed``, ``deals`` per opponent and
+    trial, the rule ``options``, and the most deals a confirmation duel plays (``confirm_deals``)."""
+
+    game: str
+    family: str
+    fixed: dict
+    space: tuple[Dimension, ...]
+    against: tuple[str, ...]
+    players: int
+    budget: int
+    seed: int
+    deals: int
+    options: dict = field(default_factory=dict)
+    confirm_deals: int = CONFIRM_MAX
+
+    @property
+    def level(self) -> str:
+        return get_game(self.game).judged_level
+
+    def to_dict(self) -> dict:
+        return {"format": TUNE_FORMAT, "game": self.game, "family": self.family, "fixed": self.fixed,
+                "space": [{"name": d.name, "kind": d.kind, "low": d.low, "high": d.high, "choices": list(d.choices)}
+                          for d in self.space],
+                "against": list(self.against), "players": self.players, "budget": self.budget, "seed": self.seed,
+                "deals": self.deals, "level": self.level, "options": self.options, "confirm_deals": self.confirm_deals}
+
+    def strategy(self, values: dict) -> str:
+        """The tuned player with ``values`` as a strategy text (``family:k=v,...``)."""
+        merged = {**self.fixed, **values}
+        return self.family + (":" + ",".join(f"{k}={_text(v)}" for k, v in sorted(merged.items())) if merged else "")
+
+
+def _text(value) -> str:
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    return repr(value) if isinstance(value, float) else str(value)
+
+
+# --- validation: everything before anything is written ------------------------------------------------------
+
+
+def _dimension(param, bounds: str | None, field_name: str) -> Dimension:
+    """The searched range of ``param``: its declared one, or ``bounds`` ("LO:HI") inside it."""
+    if param.kind in ("bool", "choice"):
+        if bounds:
+            raise SpecError(field_name, f"{param.name}={bounds}", f"{param.name} alone ({param.allowed()}: every value "
+                            "is tried)")
+        return Dimension(param.name, param.kind, choices=(False, True) if param.kind == "bool" else param.choices)
+    low, high = param.low, param.high
+    if bounds:
+        lo_text, sep, hi_text = bounds.partition(":")
+        try:
+            low, high = (param.parse(lo_text.strip(), field_name), param.parse(hi_text.strip(), field_name))
+        except SpecError:
+            raise SpecError(field_name, f"{param.name}={bounds}", f"LO:HI within {param.allowed()}") from None
+        if not sep or low > high:
+            raise SpecError(field_name, f"{param.name}={bounds}", f"LO:HI with LO <= HI, within {param.allowed()}")
+    if low == high:
+        raise SpecError(field_name, param.name, "a parameter with a range to search",
+                        f"admits only {low}" + ("" if bounds else " (fix it, or leave it out)"))
+    return Dimension(param.name, param.kind, low, high)
+
+
+def check_tune(game: str, *, strategy: str, params=(), against, players: int | None = None, budget: int,
+               seed: int = 0, deals: int = DEALS, options: dict | None = None,
+               confirm_deals: int = CONFIRM_MAX) -> TuneSpec:
+    """Validate a tuning (:class:`SpecError`, one line naming the field, nothing written) and return it.
+
+    ``strategy``: ``FAMILY[:k=v,...]``, a built-in family (or preset) whose declared parameters are searched,
+    ``k=v`` fixing some; ``params``: ``NAME`` or ``NAME=LO:HI`` (default: every decision parameter: not the
+    abilities a player cannot choose, such as reaction speed or memory, nor a fixed one); ``against``: the
+    population (strategy texts, or one comma-separated string)."""
+    plugin = get_game(game)
+    name, _, rest = str(strategy).partition(":")
+    if name.strip() not in plugin.strategies:
+        raise SpecError("--strategy", strategy, "a built-in strategy family to tune: "
+                        + ", ".join(sorted({s.family or s.name for s in plugin.strategies.values()})))
+    sdef = plugin.strategies[name.strip()]
+    fixed_raw = parse_assignments(rest, "--strategy") if rest else {}
+    fixed = sdef.params.resolve(fixed_raw, field_prefix=f"--strategy {sdef.name}: ")
+    fixed = {k: fixed[k] for k in fixed_raw}
+    preset = {k: v for k, v in sdef.params.resolve({}).items() if v != sdef.params.by_name[k].default}
+    wanted = {}
+    for text in params or ():
+        pname, _, bounds = str(text).partition("=")
+        pname = pname.strip()
+        if pname not in sdef.params.by_name:
+            raise SpecError("--param", text, f"a parameter of {sdef.name}: " + ", ".join(sdef.params.names()))
+        if pname in fixed:
+            raise SpecError("--param", text, "a parameter not fixed by --strategy", f"{pname} is fixed there")
+        if pname in wanted:
+            raise SpecError("--param", text, "each parameter once", "is given twice")
+        wanted[pname] = bounds or None
+    if not wanted:
+        wanted = {p.name: None for p in sdef.params.params
+                  if not p.ability and p.name not in fixed and (p.kind in ("bool", "choice") or p.low != p.high)}
+    space = tuple(_dimension(sdef.params.by_name[n], b, "--param") for n, b in wanted.items())
+    if not space:
+        raise SpecError("--param", ",".join(params or ()) or None, f"at least one parameter of {sdef.name} to search")
+    texts = [t.strip() for item in ([against] if isinstance(against, str) else list(against or ()))
+             for t in str(item).split(",") if t.strip()]
+    if not texts:
+        raise SpecError("--against", against or "", "one or more strategies, comma-separated (the population)")
+    labels = [parse_strategy(plugin, t, "--against").label() for t in texts]
+    if len(set(labels)) != len(labels):
+        raise SpecError("--against", ",".join(texts), "different strategies", "names one twice")
+    if isinstance(budget, bool) or not isinstance(budget, int) or not 1 <= budget <= MAX_BUDGET:
+        raise SpecError("--budget", budget, f"a number of trials in [1, {MAX_BUDGET:,}]")
+    if isinstance(deals, bool) or not isinstance(deals, int) or not 10 <= deals <= 10**7:
+        raise SpecError("--deals", deals, "a number of deals per opponent and trial in [10, 10^7]")
+    if isinstance(confirm_deals, bool) or not isinstance(confirm_deals, int) or not 10 <= confirm_deals <= 10**7:
+        raise SpecError("--confirm-deals", confirm_deals, "a number of deals per confirmation duel in [10, 10^7]")
+    if isinstance(seed, bool) or not isinstance(seed, int) or not 0 <= seed <= MAX_SEED - 1:
+        raise SpecError("--seed", seed, f"an integer in [0, {MAX_SEED - 1}]")
+    players = players or plugin.default_players
+    searched = {d.name for d in space}
+    kept = {k: v for k, v in {**preset, **fixed}.items() if k not in searched}  # a preset's values not searched
+    spec = TuneSpec(game, sdef.family or sdef.name, kept, space, tuple(labels), players, budget, seed, deals, {})
+    probe = spec.strategy({d.name: _middle(d) for d in space})
+    for opponent in labels:  # the tables, validated as a tournament's (players, level, options, seating)
+        tournament_batch(game, strategies=[probe, opponent], n=deals, seed=seed, players=players, level=spec.level,
+                         options=options)
+    resolved = tournament_batch(game, strategies=[probe, labels[0]], n=1, seed=seed, players=players,
+                                level=spec.level, options=options).cells[0].spec.options
+    given = {k: dict(resolved)[k] for k in sorted(options or {})}
+    return TuneSpec(spec.game, spec.family, spec.fixed, space, spec.against, players, budget, seed, deals, given,
+                    confirm_deals)
+
+
+def _middle(d: Dimension):
+    if d.kind == "int":
+        return int((d.low + d.high) // 2)
+    if d.kind == "float":
+        return (d.low + d.high) / 2
+    return d.choices[0]
+
+
+# --- evaluation -------------------------------------------------------------------------------------------
+
+
+def evaluate(spec: TuneSpec, candidate: str, start: int, stop: int, seed: int, threads=None) -> list[dict]:
+    """The candidate against each opponent on deals ``[start, stop)`` of ``seed``: one row per opponent with the
+    deals it won, lost and tied, and its share (ties count half) with a 95% interval."""
+    plugin = get_game(spec.game)
+    rows = []
+    for opponent in spec.against:
+        same = parse_strategy(plugin, candidate).params == parse_strategy(plugin, opponent).params and \
+            parse_strategy(plugin, candidate).name == parse_strategy(plugin, opponent).name
+        if same:  # one strategy in both seats: every deal is a tie
+            won = lost = 0
+        else:
+            batch = tournament_batch(spec.game, strategies=[candidate, opponent], n=stop, seed=seed,
+                                     players=spec.players, level=spec.level, options=spec.options)
+            score, _ = deal_scores(batch.cells, start, stop, threads)
+            won, lost = int((score > 0).sum()), int((score < 0).sum())
+        rows.append(share_row(opponent, won, lost, stop - start))
+    return rows
+
+
+def share_row(opponent: str, won: int, lost: int, deals: int) -> dict:
+    """A share of ``deals`` (ties half) with its 95% interval: Wilson's on the half-counted wins."""
+    share = (won + (deals - won - lost) / 2) / deals
+    _, low, high = wilson(round(share * deals), deals)
+    return {"opponent": opponent, "deals": deals, "won": won, "lost": lost, "share": share, "low": low, "high": high}
+
+
+def objective(rows: list[dict]) -> float:
+    """The mean share over the population."""
+    return float(np.mean([r["share"] for r in rows]))
+
+
+def sampler_seed(seed: int, trial: int) -> int:
+    """The seed of trial ``trial``'s sampler (a 32-bit integer from ``(seed, trial)``)."""
+    return int(np.random.SeedSequence([seed, trial]).generate_state(1)[0])
+
+
+# --- the run ----------------------------------------------------------------------------------------------
+
+
+@dataclass
+class TuneRun:
+    """What :func:`tune` did: its directory, whether it was interrupted, the tuned player (``best``: its strategy
+    text, parameters and trial), and the frames (``trials``, ``race``, ``confirm``)."""
+
+    path: Path
+    interrupted: bool
+    best: dict | None = None
+    frames: dict = field(default_factory=dict)
+
+
+def check_tune_dir(out: Path, spec: TuneSpec) -> None:
+    """Refuse (:class:`SpecError`, nothing written) a directory that cannot hold this tuning: a file, a dataset,
+    another tuning, a non-empty directory that is no tuning."""
+    from simulator.core.plan import STUDY_FILE
+    from simulator.core.sealed import seal_problem, unsealed
+    from simulator.core.store import MANIFEST_NAME, is_housekeeping
+
+    allowed = "a new or empty directory, or the same tuning to resume (same GAME and options)"
+    if not out.exists():
+        return
+    if not out.is_dir():
+        raise SpecError("--out", str(out), allowed, "is a file")
+    if (out / META).is_file():
+        try:
+            data = json.loads((out / META).read_text(encoding="utf-8"))
+        except (OSError, UnicodeDecodeError, ValueError) as err:
+            raise SpecError("--out", str(out), allowed, f"has an unreadable {META} ({err})") from None
+        if seal_problem(data) or unsealed(data) != json.loads(json.dumps(spec.to_dict())):
+            raise SpecError("--out", str(out), allowed, "holds another tuning (or a damaged one)")
+        return
+    for marker in (MANIFEST_NAME, "_batch.json", STUDY_FILE):
+        if (out / marker).exists():
+            raise SpecError("--out", str(out), allowed, f"holds a dataset ({marker})")
+    if not all(is_housekeeping(e.name) for e in out.iterdir()):
+        raise SpecError("--out", str(out), allowed, f"is not empty and is not a tuning (no {META})")
+
+
+def tune(spec: TuneSpec, out: str | Path, *, threads: int | None = None, progress: bool = True,
+         command: str = "") -> TuneRun:
+    """Run (or resume) the tuning ``spec`` into ``out``; see the module doc. ``command`` is recorded in
+    ``best.toml`` (how to reproduce it)."""
+    from simulator.core.dirlock import DirLock
+    from simulator.core.sealed import sealed
+    from simulator.core.store import write_json_atomic
+
+    path = Path(out)
+    check_tune_dir(path, spec)
+    path.mkdir(parents=True, exist_ok=True)
+    with DirLock(path, "--out"):
+        check_tune_dir(path, spec)
+        if not (path / META).exists():
+            write_json_atomic(path / META, sealed(spec.to_dict()))
+        try:
+            study = _trials(spec, path, threads, progress)
+            race = _race(spec, path, study, threads, progress)
+            best = _best(spec, study, race)
+            confirm = _confirm(spec, path, best["strategy"], threads, progress)
+        except KeyboardInterrupt:
+            return TuneRun(path, True)
+        _write_best(spec, path, best, confirm, command)
+        return TuneRun(path, False, best, {"trials": read_frame(path / TRIALS), "race": race, "confirm": confirm})
+
+
+def _study(spec: TuneSpec, path: Path, trial_number: int):
+    import optuna
+
+    optuna.logging.set_verbosity(optuna.logging.WARNING)
+    sampler = optuna.samplers.TPESampler(seed=sampler_seed(spec.seed, trial_number),
+                                         n_startup_trials=min(STARTUP_TRIALS, max(1, spec.budget // 4)))
+    return optuna.create_study(study_name="tune", storage=f"sqlite:///{path / STORAGE}", direction="maximize",
+                               sampler=sampler, load_if_exists=True)
+
+
+def _trials(spec: TuneSpec, path: Path, threads, progress: bool):
+    """Every trial of the budget, finished (a trial a kill left running is played again with its parameters)."""
+    import optuna
+
+    from simulator.core.progress import progress as progress_of
+
+    study = _study(spec, path, 0)
+    done = [t for t in study.trials if t.state == optuna.trial.TrialState.COMPLETE]
+    label = f"tune {spec.game} {spec.family} against {', '.join(spec.against)}"
+    with progress_of(spec.budget, label, "trials", enabled=progress, initial=len(done)) as bar:
+        while True:
+            study = _study(spec, path, len(study.trials))
+            running = [t for t in study.trials if t.state == optuna.trial.TrialState.RUNNING]
+            finished = sum(t.state == optuna.trial.TrialState.COMPLETE for t in study.trials)
+            if running:
+                trial, values = running[0].number, dict(running[0].params)
+            elif finished >= spec.budget:
+                break
+            else:
+                asked = study.ask()
+                trial, values = asked.number, {d.name: d.suggest(asked) for d in spec.space}
+            rows = evaluate(spec, spec.strategy(values), 0, spec.deals, spec.seed, threads)
+            study.tell(trial, objective(rows))
+            _write_trials(spec, path, study)
+            bar.update(1)
+            bar.set_postfix_str(f"best {study.best_value:.1%}")
+    return study
+
+
+def _write_trials(spec: TuneSpec, path: Path, study) -> None:
+    import optuna
+
+    from simulator.core.ledger import write_frame
+
+    rows = []
+    for t in study.get_trials(deepcopy=False, states=(optuna.trial.TrialState.COMPLETE,)):
+        share = t.value
+        _, low, high = wilson(round(share * spec.deals * len(spec.against)), spec.deals * len(spec.against))
+        rows.append({"trial": t.number, **{d.name: t.params[d.name] for d in spec.space},
+                     "deals": spec.deals * len(spec.against), "share": share, "low": low, "high": high})
+    write_frame(path / TRIALS, pl.DataFrame(rows))
+
+
+def read_frame(file: Path) -> pl.DataFrame | None:
+    return pl.read_parquet(file) if file.is_file() else None
+
+
+def _race(spec: TuneSpec, path: Path, study, threads, progress: bool) -> pl.DataFrame:
+    """The :data:`RACE_TOP` best trials on fresh deals; each candidate's rows written as it finishes."""
+    import optuna
+
+    from simulator.core.ledger import write_frame
+    from simulator.core.progress import progress as progress_of
+
+    trials = sorted(study.get_trials(deepcopy=False, states=(optuna.trial.TrialState.COMPLETE,)),
+                    key=lambda t: (-t.value, t.number))[:RACE_TOP]
+    previous = read_frame(path / RACE)
+    rows = previous.to_dicts() if previous is not None else []
+    raced = {r["trial"] for r in rows}
+    start, stop = spec.deals, spec.deals * (1 + RACE_FACTOR)
+    with progress_of(len(trials), f"tune {spec.game}: race of the {len(trials)} best", "trials", enabled=progress,
+                     initial=len(raced & {t.number for t in trials})) as bar:
+        for t in trials:
+            if t.number in raced:
+                continue
+            found = evaluate(spec, spec.strategy(dict(t.params)), start, stop, spec.seed, threads)
+            rows += [{"trial": t.number, "trial_share": t.value, **r} for r in found]
+            write_frame(path / RACE, pl.DataFrame(rows))
+            bar.update(1)
+    return pl.DataFrame(rows).filter(pl.col("trial").is_in([t.number for t in trials]))
+
+
+def _best(spec: TuneSpec, study, race: pl.DataFrame) -> dict:
+    """The race's winner: the highest mean share over the population on the race's deals (then the trial's)."""
+    means = race.group_by("trial").agg(pl.col("share").mean().alias("race_share"),
+                                       pl.col("trial_share").first()).sort(
+        ["race_share", "trial_share", "trial"], descending=[True, True, False])
+    number = int(means["trial"][0])
+    params = dict(study.trials[number].params)
+    return {"trial": number, "params": {**spec.fixed, **params}, "strategy": spec.strategy(params),
+            "race_share": float(means["race_share"][0]), "trial_share": float(means["trial_share"][0])}
+
+
+def _confirm(spec: TuneSpec, path: Path, best: str, threads, progress: bool) -> pl.DataFrame:
+    """``duel``'s paired sequential test of the tuned player against each opponent, on deals of ``seed + 1``."""
+    from simulator.core.ledger import write_frame
+
+    previous = read_frame(path / CONFIRM)
+    rows = previous.to_dicts() if previous is not None else []
+    for opponent in spec.against:
+        if any(r["opponent"] == opponent for r in rows):
+            continue
+        if parse_strategy(get_game(spec.game), best).params == parse_strategy(get_game(spec.game), opponent).params:
+            rows.append({"opponent": opponent, "decision": "within delta", "deals": 0, "duels": 0, "rate": math.nan,
+                         "low": math.nan, "high": math.nan})
+        else:
+            r = run_duel(spec.game, a=best, b=opponent, max_games=spec.confirm_deals, seed=spec.seed + 1,
+                         players=spec.players, level=spec.level, options=spec.options, threads=threads,
+                         progress=progress)
+            rows.append({"opponent": opponent, "decision": r["decision"], "deals": r["deals"], "duels": r["duels"],
+                         "rate": r["rate"], "low": r["low"], "high": r["high"]})
+        write_frame(path / CONFIRM, pl.DataFrame(rows))
+    return pl.DataFrame(rows)
+
+
+def _write_best(spec: TuneSpec, path: Path, best: dict, confirm: pl.DataFrame, command: str) -> None:
+    import tomli_w
+
+    from simulator.core.store import write_bytes_atomic
+
+    preset = {
+        "game": spec.game, "family": spec.family, "params": dict(sorted(best["params"].items())),
+        "doc": f"{spec.family} tuned against {', '.join(spec.against)} at {spec.players} players",
+        "provenance": {
+            "against": list(spec.against), "players": spec.players, "budget": spec.budget, "seed": spec.seed,
+            "deals": spec.deals, "level": spec.level, "options": spec.options, "trial": best["trial"],
+            "race_share": best["race_share"],
+            "confirmed": {r["opponent"]: {"decision": r["decision"], "share": _finite(r["rate"]),
+                                          "low": _finite(r["low"]), "high": _finite(r["high"])}
+                          for r in confirm.to_dicts()},
+            "date": datetime.date.today().isoformat(), "cardsim": __version__, "command": command,
+        },
+    }
+    write_bytes_atomic(path / BEST, tomli_w.dumps(preset).encode("utf-8"))
+
+
+def _finite(x):
+    return None if x is None or (isinstance(x, float) and math.isnan(x)) else x
+
+
+# --- the answer -------------------------------------------------------------------------------------------
+
+
+def verdict(out: str | Path) -> list[str]:
+    """The tuning's answer in sentences, numbers first: the tuned parameters (three significant digits; exact in
+    ``best.toml``), and per opponent the share of decided deals the tuned player won in the confirmation duel, with
+    its 95% interval."""
+    import tomllib
+
+    path = Path(out)
+    if not (path / BEST).is_file():
+        raise SpecError("DIR", str(out), "a finished tuning directory (best.toml)", "is not finished")
+    best = tomllib.loads((path / BEST).read_text(encoding="utf-8"))
+    prov = best["provenance"]
+    params = ", ".join(f"{k}={v:.3g}" if isinstance(v, float) else f"{k}={_text(v)}" for k, v in best["params"].items())
+    lines = [f"Tuned {best['family']} ({prov['budget']} trials, {prov['players']} players, judged by whole "
+             f"{prov['level']}): {params}."]
+    for opponent, r in prov["confirmed"].items():
+        if r["share"] is None:
+            lines.append(f"Against {opponent}: the same strategy (every deal a tie).")
+            continue
+        word = {"A beats B": "beats", "B beats A": "loses to", "within delta": "is level with",
+                "undecided": "is not yet told apart from"}[r["decision"]]
+        lines.append(f"Against {opponent}: it {word} it, winning {100 * r['share']:.1f}% [{100 * r['low']:.1f}, "
+                     f"{100 * r['high']:.1f}] of the decided deals (paired duel on unseen deals, 95% interval).")
+    return lines
