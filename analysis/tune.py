@@ -4,7 +4,9 @@ What is optimised: the tuned player's *share of deals* against each member of th
 same measure ``cardsim duel`` tests. A deal (game ``i`` of the seed) is played in every seating of the pair
 (``ABAB…`` and its mirror, :func:`simulator.core.designs.tournament_batch`) at the level the game is won at
 (Kamoul whole manches, Rami and Kem's whole games); it goes to the side whose seats won more of those games,
-half to each on a tie. The objective is the mean share over the population.
+half to each on a tie. The objective is the *smallest* share over the population (maximin): a player that
+crushes two presets and loses to a third is not strong, it is exploitable (a mean let Rami's tuner pick one that
+won 100% of decided deals against open-big and lost 86% against open-asap).
 
 How (every step resumes where a killed run stopped, and reaches the same result):
 
@@ -22,7 +24,7 @@ Layout of ``DIR``::
 
     _tune.json        the inputs (a resumed run must have the same), sealed like every metadata file
     optuna.sqlite3    the optimiser's study (trials, parameters, values)
-    trials.parquet    one row per finished trial: trial, the parameters, deals, share, its 95% interval
+    trials.parquet    one row per finished trial: trial, the parameters, deals, its smallest share, 95% interval
     race.parquet      the race: trial, opponent, deals, share and interval
     confirm.parquet   the confirmation duels: opponent, decision, deals, share of decided deals and interval
     best.toml         the tuned player as a preset: family, parameters, how and against what it was tuned
@@ -250,8 +252,8 @@ def share_row(opponent: str, won: int, lost: int, deals: int) -> dict:
 
 
 def objective(rows: list[dict]) -> float:
-    """The mean share over the population."""
-    return float(np.mean([r["share"] for r in rows]))
+    """The smallest share over the population (see the module doc)."""
+    return float(min(r["share"] for r in rows))
 
 
 def sampler_seed(seed: int, trial: int) -> int:
@@ -372,10 +374,10 @@ def _write_trials(spec: TuneSpec, path: Path, study) -> None:
 
     rows = []
     for t in study.get_trials(deepcopy=False, states=(optuna.trial.TrialState.COMPLETE,)):
-        share = t.value
-        _, low, high = wilson(round(share * spec.deals * len(spec.against)), spec.deals * len(spec.against))
+        share = t.value  # against the opponent it did worst against, on spec.deals deals
+        _, low, high = wilson(round(share * spec.deals), spec.deals)
         rows.append({"trial": t.number, **{d.name: t.params[d.name] for d in spec.space},
-                     "deals": spec.deals * len(spec.against), "share": share, "low": low, "high": high})
+                     "deals": spec.deals, "share": share, "low": low, "high": high})
     write_frame(path / TRIALS, pl.DataFrame(rows))
 
 
@@ -409,8 +411,8 @@ def _race(spec: TuneSpec, path: Path, study, threads, progress: bool) -> pl.Data
 
 
 def _best(spec: TuneSpec, study, race: pl.DataFrame) -> dict:
-    """The race's winner: the highest mean share over the population on the race's deals (then the trial's)."""
-    means = race.group_by("trial").agg(pl.col("share").mean().alias("race_share"),
+    """The race's winner: the highest smallest share over the population on the race's deals (then the trial's)."""
+    means = race.group_by("trial").agg(pl.col("share").min().alias("race_share"),
                                        pl.col("trial_share").first()).sort(
         ["race_share", "trial_share", "trial"], descending=[True, True, False])
     number = int(means["trial"][0])
@@ -453,17 +455,14 @@ def _write_best(spec: TuneSpec, path: Path, best: dict, confirm: pl.DataFrame, c
             "against": list(spec.against), "players": spec.players, "budget": spec.budget, "seed": spec.seed,
             "deals": spec.deals, "level": spec.level, "options": spec.options, "trial": best["trial"],
             "race_share": best["race_share"],
-            "confirmed": {r["opponent"]: {"decision": r["decision"], "share": _finite(r["rate"]),
-                                          "low": _finite(r["low"]), "high": _finite(r["high"])}
+            "confirmed": {r["opponent"]: {"decision": r["decision"], "deals": r["deals"], "duels": r["duels"],
+                                          **({"share": r["rate"], "low": r["low"], "high": r["high"]}
+                                             if r["duels"] else {})}
                           for r in confirm.to_dicts()},
             "date": datetime.date.today().isoformat(), "cardsim": __version__, "command": command,
         },
     }
     write_bytes_atomic(path / BEST, tomli_w.dumps(preset).encode("utf-8"))
-
-
-def _finite(x):
-    return None if x is None or (isinstance(x, float) and math.isnan(x)) else x
 
 
 # --- the answer -------------------------------------------------------------------------------------------
@@ -484,11 +483,15 @@ def verdict(out: str | Path) -> list[str]:
     lines = [f"Tuned {best['family']} ({prov['budget']} trials, {prov['players']} players, judged by whole "
              f"{prov['level']}): {params}."]
     for opponent, r in prov["confirmed"].items():
-        if r["share"] is None:
-            lines.append(f"Against {opponent}: the same strategy (every deal a tie).")
+        if "share" not in r and not r["deals"]:
+            lines.append(f"Against {opponent}: the same strategy, parameter for parameter.")
+            continue
+        if "share" not in r:
+            lines.append(f"Against {opponent}: it plays alike (every one of {r['deals']:,} deals a tie: where they "
+                         "differ never comes up).")
             continue
         word = {"A beats B": "beats", "B beats A": "loses to", "within delta": "is level with",
-                "undecided": "is not yet told apart from"}[r["decision"]]
+                "undecided": "is not told apart from"}[r["decision"]]
         lines.append(f"Against {opponent}: it {word} it, winning {100 * r['share']:.1f}% [{100 * r['low']:.1f}, "
                      f"{100 * r['high']:.1f}] of the decided deals (paired duel on unseen deals, 95% interval).")
     return lines

@@ -35,7 +35,7 @@ def _convergence(ax, trials: pl.DataFrame) -> None:
     ax.plot(x, [share[: k + 1].max() for k in range(len(share))], color="C3", lw=1.5, label="best so far")
     ax.axhline(50, color="grey", lw=0.8, ls="--")
     ax.set_xlabel("trial")
-    ax.set_ylabel("share of deals won (%)")
+    ax.set_ylabel("smallest share of deals won (%)")
     ax.legend(loc="lower right", fontsize=8)
 
 
@@ -71,8 +71,8 @@ def build_tune_report(out_dir: str | Path, out_html: str | Path, *, title: str |
     body = f'<section id="verdict"><h2>Verdict</h2>{sentences}</section>'
     figs = [("fig-versus", "The tuned player against each opponent: share of decided deals won, 95% interval.",
              _png(lambda ax: _versus(ax, confirm), figsize=(7.0, 0.6 + 0.5 * max(1, confirm.height))))]
-    figs.append(("fig-convergence", "Every trial's share of deals against the population (95% interval) and the best "
-                 "so far.", _png(lambda ax: _convergence(ax, trials))))
+    figs.append(("fig-convergence", "Every trial's share of deals against the opponent it did worst against (95% "
+                 "interval), and the best so far.", _png(lambda ax: _convergence(ax, trials))))
     if importance:
         figs.append(("fig-importance", "Which parameters mattered: optuna's PED-ANOVA importance for reaching the "
                      "best trials.",

@@ -271,17 +271,30 @@ def strategies_text(game: str, *, full: bool = False) -> str:
         changed = [f"{p.name}={_fmt(p.default)}" for p in s.params.params if base.get(p.name) != p.default]
         lines.append(f"\n{s.name}: {s.doc}\n    = {family.name}" + (f" with {', '.join(changed)}" if changed else
                                                                         " (the family's defaults)"))
+        if s.provenance:
+            lines.append("    " + provenance_text(s.provenance))
     if not full:
         lines.append("\n(cardsim strategies GAME --all lists every parameter of every strategy; --json too)")
     return "\n".join(lines)
 
 
+def provenance_text(provenance: dict) -> str:
+    """How a preset was found, in one line: ``tuned against A, B at 4 players (budget 200, seed 0, 2026-12-04;
+    cardsim tune ...)``."""
+    against = ", ".join(provenance.get("against", [])) or "?"
+    facts = [f"{k} {provenance[k]}" for k in ("budget", "seed") if k in provenance]
+    facts += [str(provenance[k]) for k in ("date",) if k in provenance]
+    command = provenance.get("command")
+    return (f"tuned against {against} at {provenance.get('players', '?')} players ({', '.join(facts)})"
+            + (f"; reproduce: {command}" if command else ""))
+
+
 def strategies_data(game: str) -> list[dict]:
-    """``cardsim strategies --json``: every strategy with its family and every parameter (name, kind, default,
-    bounds or choices, meaning, rule)."""
+    """``cardsim strategies --json``: every strategy with its family, every parameter (name, kind, default,
+    bounds or choices, meaning, rule) and, for a preset from a file, its provenance."""
     plugin = get_game(game)
-    return [{"name": s.name, "family": s.family or s.name, "doc": s.doc, "params": _param_rows(s.params)}
-            for s in plugin.strategies.values()]
+    return [{"name": s.name, "family": s.family or s.name, "doc": s.doc, "params": _param_rows(s.params),
+             **({"provenance": s.provenance} if s.provenance else {})} for s in plugin.strategies.values()]
 
 
 def rules_data(game: str) -> list[dict]:

@@ -64,7 +64,7 @@ def test_a_small_tuning_answers_and_writes_its_preset(tmp_path, capsys):
     assert best["family"] == "heuristic" and set(best["provenance"]["confirmed"]) == {"balanced", "aggressive"}
     assert 0 <= best["params"]["call_threshold"] <= 10
     trials = pl.read_parquet(tmp_path / "t" / "trials.parquet")
-    assert trials["trial"].to_list() == list(range(6)) and trials["deals"].unique().to_list() == [80]
+    assert trials["trial"].to_list() == list(range(6)) and trials["deals"].unique().to_list() == [40]
     race = pl.read_parquet(tmp_path / "t" / "race.parquet")
     assert race["trial"].n_unique() == 5 and set(race["deals"]) == {160}
     assert best["provenance"]["trial"] in race["trial"].to_list()

@@ -29,13 +29,15 @@ TEAM_KEYS = "ABCDEFGH"
 @dataclass(frozen=True)
 class StrategyDef:
     """A registered strategy: ``name`` as users type it, the kernel's integer ``kernel_id``, and its
-    declared parameters (a preset is the same kernel with other defaults)."""
+    declared parameters (a preset is the same kernel with other defaults); ``provenance``, for a preset from a
+    file (:mod:`simulator.core.presets`), says how it was found."""
 
     name: str
     kernel_id: int
     params: ParamSet
     doc: str
     family: str = ""
+    provenance: dict | None = field(default=None, compare=False, hash=False)
 
 
 USER_KERNEL_BASE = 1000

@@ -135,10 +135,14 @@ def spec_dict_problem(data) -> tuple[str, str] | None:
 
 
 def parse_strategy(plugin: GamePlugin, text: str, field: str = "--strategy") -> SeatStrategy:
-    """``"name"``, ``"name:k=v,k2=v2"`` or ``"path/to/file.py:NAME[:k=v,...]"`` (a strategy from a user's file, or
-    one an installed package adds) → a validated :class:`SeatStrategy`."""
+    """``"name"``, ``"name:k=v,k2=v2"``, ``"path/to/file.py:NAME[:k=v,...]"`` (a strategy from a user's file, or
+    one an installed package adds) or ``"path/to/preset.toml[:k=v,...]"`` (a preset file,
+    :mod:`simulator.core.presets`) → a validated :class:`SeatStrategy`."""
+    from simulator.core.presets import is_preset_reference
     from simulator.core.user_strategies import installed, load_file, split_reference
 
+    if is_preset_reference(text):
+        return _preset_strategy(plugin, str(text), field)
     source = split_reference(str(text))
     name, _, rest = str(text).partition(":")
     if source is None and name.strip() not in plugin.strategies and name.strip() in installed(plugin.name):
@@ -154,6 +158,20 @@ def parse_strategy(plugin: GamePlugin, text: str, field: str = "--strategy") -> 
     values = sdef.params.resolve(overrides, field_prefix=f"{field} {sdef.name}: ")
     changed = tuple((k, v) for k, v in values.items() if v != sdef.params.by_name[k].default)
     return SeatStrategy(sdef.name, tuple(values.items()), changed, path, digest)
+
+
+def _preset_strategy(plugin: GamePlugin, text: str, field: str) -> SeatStrategy:
+    """A preset file's strategy: its family with the file's values, then ``k=v`` overrides; the seat records the
+    family and every value, so the run never needs the file again."""
+    from simulator.core.presets import preset_definition, read_preset, split_preset_reference
+
+    path, rest = split_preset_reference(text)
+    sdef = preset_definition(plugin.strategies, plugin.name, read_preset(path, field), Path(path).stem, path, field)
+    family = plugin.strategies[sdef.family]
+    overrides = parse_assignments(rest, field) if rest else {}
+    values = sdef.params.resolve(overrides, field_prefix=f"{field} {path}: ")
+    changed = tuple((k, v) for k, v in values.items() if v != family.params.by_name[k].default)
+    return SeatStrategy(family.name, tuple(values.items()), changed)
 
 
 def build_spec(

@@ -1,12 +1,16 @@
 """Kamoul strategies: the registry maps each name users type to a kernel id and declared parameters.
 
 Adding a strategy: one module with its decision functions, one branch per decision in ``policy``, one
-entry here. A preset is an entry of an existing family with other defaults.
+entry here. A preset is an entry of an existing family with other defaults, or a TOML file in presets/
+(simulator.core.presets; `cardsim tune` writes them).
 """
 
 from __future__ import annotations
 
+from pathlib import Path
+
 from simulator.core.game import StrategyDef, params_array  # noqa: F401  (re-exported)
+from simulator.core.presets import shipped_presets
 from strategies.kamoul import call_table, heuristic, random_play
 from strategies.kamoul.policy import CALL_TABLE, HEURISTIC, RANDOM
 
@@ -33,5 +37,6 @@ STRATEGIES: dict[str, StrategyDef] = {
                     "call-table"),
     )
 }
+STRATEGIES.update({s.name: s for s in shipped_presets(Path(__file__).parent / "presets", STRATEGIES, "kamoul")})
 DEFAULT_STRATEGY = "balanced"
 

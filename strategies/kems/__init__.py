@@ -7,10 +7,13 @@ parameters of :mod:`strategies.kems.common` first.
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import numpy as np
 
 from simulator.core.game import StrategyDef
 from simulator.core.game import default_params as strategy_defaults
+from simulator.core.presets import shipped_presets
 from strategies.kems import heuristic, random_play
 from strategies.kems.policy import HEURISTIC, RANDOM
 
@@ -30,6 +33,7 @@ STRATEGIES: dict[str, StrategyDef] = {
                     "heuristic preset: eyes on the centre (faster grabs), switches ranks readily, never infers a contre", "heuristic"),
     )
 }
+STRATEGIES.update({s.name: s for s in shipped_presets(Path(__file__).parent / "presets", STRATEGIES, "kems")})
 DEFAULT_STRATEGY = "balanced"
 
 

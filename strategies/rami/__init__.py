@@ -1,15 +1,19 @@
 """Rami strategies: the registry maps each name users type to a kernel id and declared parameters.
 
 Adding a strategy: one module with its decision functions, one branch per decision in ``policy``, one
-entry here. A preset is an entry of an existing family with other defaults.
+entry here. A preset is an entry of an existing family with other defaults, or a TOML file in presets/
+(simulator.core.presets; `cardsim tune` writes them).
 """
 
 from __future__ import annotations
+
+from pathlib import Path
 
 import numpy as np
 
 from simulator.core.game import StrategyDef
 from simulator.core.game import default_params as strategy_defaults
+from simulator.core.presets import shipped_presets
 from strategies.rami import opening, random_play
 from strategies.rami.policy import OPENING, RANDOM
 
@@ -28,6 +32,7 @@ STRATEGIES: dict[str, StrategyDef] = {
                     "opening preset: keeps jokers in hand, takes table jokers back by swapping", "opening"),
     )
 }
+STRATEGIES.update({s.name: s for s in shipped_presets(Path(__file__).parent / "presets", STRATEGIES, "rami")})
 DEFAULT_STRATEGY = "open-asap"
 
 
