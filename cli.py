@@ -400,13 +400,14 @@ def plan(p1, p2, alpha, power, paired_rho, as_json, quiet):
 @click.option("--quiet", is_flag=True, help="No progress and no notices; the answer is still printed.")
 def tune(game, strategy, params, against, players, budget, deals, confirm_deals, seed, options, out, threads, as_json,
          quiet):
-    """Find the parameters of a strategy family that win most against a population.
+    """Find the parameters of a strategy family that hold their own best against every member of a population.
 
     optuna's TPE sampler proposes parameters; each trial plays the same deals against every member of AGAINST
-    (each deal in every seating, judged by whole manches in Kamoul, whole games in Rami and Kem's). The five best
-    trials are played again on fresh deals, and the best of them meets each opponent in `duel`'s paired
-    sequential test on unseen deals. Writes OUT/best.toml (the tuned player as a preset), trials.parquet,
-    race.parquet, confirm.parquet; re-running the same command resumes.
+    (each deal in every seating, judged by whole manches in Kamoul, whole games in Rami and Kem's) and scores its
+    smallest share of deals. The five best trials are played again on fresh deals, and the best of them meets
+    each opponent in `duel`'s paired sequential test on unseen deals. Writes OUT/report.html, OUT/best.toml (the
+    tuned player as a preset: --strategy OUT/best.toml plays it), trials.parquet, race.parquet, confirm.parquet;
+    re-running the same command resumes.
 
     \b
     Example:

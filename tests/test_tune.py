@@ -12,6 +12,7 @@ import pytest
 import analysis.tune as tune_module
 from simulator import api
 from simulator.core.errors import SpecError
+from simulator.core.game import get_game
 from test_cli import run_cli
 
 SMALL = dict(strategy="heuristic", params=["call_threshold=0:10", "max_unknown_at_call", "au_score"],
@@ -52,6 +53,18 @@ def test_the_default_space_leaves_abilities_and_fixed_parameters_out():
     names = {d.name for d in spec.space}
     assert {"speed", "forget", "memory_noise", "snap"}.isdisjoint(names) and "call_threshold" in names
     assert spec.fixed == {"snap": 0.5} and spec.family == "heuristic"  # cautious' own values are searched
+
+
+def test_the_search_starts_from_the_family_s_presets_in_the_population():
+    spec = tune_module.check_tune("kamoul", strategy="heuristic", against="balanced,random,aggressive", budget=9)
+    points = tune_module.starting_points(spec)
+    families = get_game("kamoul").strategies
+    expected = [{d.name: families[name].params.by_name[d.name].default for d in spec.space}
+                for name in ("balanced", "aggressive")]
+    assert points == expected  # random is another family; heuristic's defaults are balanced's, listed once
+    narrow = tune_module.check_tune("kamoul", strategy="heuristic", params=["call_threshold=4:6"],
+                                    against="balanced,aggressive", budget=3)
+    assert tune_module.starting_points(narrow) == [{"call_threshold": 5.0}]  # balanced's 3.0 is outside
 
 
 def test_a_small_tuning_answers_and_writes_its_preset(tmp_path, capsys):
