@@ -31,6 +31,8 @@ SEATINGS = {
     # memory_noise (K13, §4) at 0.05 and 0.3, with and without forget, and call-table with and without it
     "misremembering": ["heuristic:memory_noise=0.05,forget=0.05,snap=0.7", "call-table", "aggressive:memory_noise=0.3",
                        "call-table:memory_noise=0.05"],
+    # the presets cardsim tune found (strategies/kamoul/presets/): parameter values no hand-set preset uses
+    "tuned": ["tuned-4p", "tuned-2p", "balanced", "aggressive"],
 }
 N_HANDS = 7_000  # per option set and seating (10,000 until the contract tests pushed CI past 15 minutes)
 

@@ -109,3 +109,23 @@ def test_strategies_lists_a_preset_with_its_provenance(tmp_path, monkeypatch):
 def test_a_preset_is_refused_where_its_game_is_not(preset):
     with pytest.raises(SpecError, match="is a preset of kamoul"):
         parse_strategy(get_game("rami"), str(preset))
+
+
+SHIPPED = {"kamoul": ("tuned-2p", "tuned-4p")}
+
+
+@pytest.mark.parametrize("game", sorted(SHIPPED))
+def test_the_tuned_presets_ship_with_their_provenance_and_play(tmp_path, capsys, game):
+    code, text, _ = run_cli(capsys, "strategies", game)
+    assert code == 0
+    for name in SHIPPED[game]:
+        sdef = get_game(game).strategies[name]
+        prov = sdef.provenance
+        assert prov["players"] == int(name[len("tuned-"):-1]) and prov["command"].startswith(f"cardsim tune {game} ")
+        assert f"\n{name}: " in text and f"reproduce: {prov['command']}" in text
+        assert all(r["decision"] in ("A beats B", "within delta", "B beats A", "undecided")
+                   for r in prov["confirmed"].values())
+    name = SHIPPED[game][-1]
+    code, _, err = run_cli(capsys, "simulate", game, "-n", "20", "--strategy", name, "--out", str(tmp_path / "r"),
+                           "--quiet")
+    assert code == 0, err
