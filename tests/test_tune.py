@@ -4,6 +4,7 @@ again, it ends with the same trials and the same best parameters as an uninterru
 
 from __future__ import annotations
 
+import json
 import tomllib
 
 import polars as pl
@@ -85,6 +86,10 @@ def test_a_small_tuning_answers_and_writes_its_preset(tmp_path, capsys):
     assert page.index(lines[0].split(":")[0]) < page.index("<img") and page.count("<img") == 3  # verdict, then charts
     code, _, _ = run_cli(capsys, "report", str(tmp_path / "t"), "--out", str(tmp_path / "again.html"), "--quiet")
     assert code == 0 and (tmp_path / "again.html").is_file()
+    code, raw, err = run_cli(capsys, *CLI_SMALL, "--out", str(tmp_path / "t"), "--json", "--quiet")  # resumes: done
+    data = json.loads(raw)
+    assert code == 0 and err == "" and data["verdict"] == lines[:3] and data["best"]["params"] == best["params"]
+    assert [r["trial"] for r in data["trials"]] == list(range(6))
     api.simulate("kamoul", n=20, strategies=[f"heuristic:{_assignments(best['params'])}"], out=tmp_path / "r",
                  progress=False)  # the tuned player plays
 
