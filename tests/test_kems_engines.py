@@ -38,7 +38,7 @@ SEATINGS = {
     "random": ["random"],
     "presets": ["balanced", "blocker", "watcher", "sprinter"],
     "tuned": ["discreet", "heuristic:switch_margin=0,block_known=1,contre_threshold=0.4,silence_rate=0.1",
-              "sprinter", "watcher"],
+              "tuned-4p", "watcher"],  # tuned-4p: the preset cardsim tune found (strategies/kems/presets/)
 }
 SEED = 2026
 # (seating, chunks): every preset plays 5,000 manches per option set (5 x 1,000), in chunks that pytest-xdist

@@ -111,7 +111,7 @@ def test_a_preset_is_refused_where_its_game_is_not(preset):
         parse_strategy(get_game("rami"), str(preset))
 
 
-SHIPPED = {"kamoul": ("tuned-2p", "tuned-4p")}
+SHIPPED = {"kamoul": ("tuned-2p", "tuned-4p"), "kems": ("tuned-4p",)}
 
 
 @pytest.mark.parametrize("game", sorted(SHIPPED))
