@@ -36,7 +36,7 @@ from __future__ import annotations
 import datetime
 import json
 import math
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 
 import numpy as np
@@ -205,14 +205,11 @@ def check_tune(game: str, *, strategy: str, params=(), against, players: int | N
     kept = {k: v for k, v in {**preset, **fixed}.items() if k not in searched}  # a preset's values not searched
     spec = TuneSpec(game, sdef.family or sdef.name, kept, space, tuple(labels), players, budget, seed, deals, {})
     probe = spec.strategy({d.name: _middle(d) for d in space})
-    for opponent in labels:  # the tables, validated as a tournament's (players, level, options, seating)
-        tournament_batch(game, strategies=[probe, opponent], n=deals, seed=seed, players=players, level=spec.level,
-                         options=options)
-    resolved = tournament_batch(game, strategies=[probe, labels[0]], n=1, seed=seed, players=players,
-                                level=spec.level, options=options).cells[0].spec.options
-    given = {k: dict(resolved)[k] for k in sorted(options or {})}
-    return TuneSpec(spec.game, spec.family, spec.fixed, space, spec.against, players, budget, seed, deals, given,
-                    confirm_deals)
+    batches = [tournament_batch(game, strategies=[probe, opponent], n=deals, seed=seed, players=players,
+                                level=spec.level, options=options)
+               for opponent in labels]  # the tables, validated as a tournament's (players, level, options, seating)
+    resolved = dict(batches[0].cells[0].spec.options)
+    return replace(spec, options={k: resolved[k] for k in sorted(options or {})}, confirm_deals=confirm_deals)
 
 
 def _middle(d: Dimension):
@@ -229,12 +226,9 @@ def _middle(d: Dimension):
 def evaluate(spec: TuneSpec, candidate: str, start: int, stop: int, seed: int, threads=None) -> list[dict]:
     """The candidate against each opponent on deals ``[start, stop)`` of ``seed``: one row per opponent with the
     deals it won, lost and tied, and its share (ties count half) with a 95% interval."""
-    plugin = get_game(spec.game)
     rows = []
     for opponent in spec.against:
-        same = parse_strategy(plugin, candidate).params == parse_strategy(plugin, opponent).params and \
-            parse_strategy(plugin, candidate).name == parse_strategy(plugin, opponent).name
-        if same:  # one strategy in both seats: every deal is a tie
+        if plays_alike(spec.game, candidate, opponent):  # one strategy in both seats: every deal is a tie
             won = lost = 0
         else:
             batch = tournament_batch(spec.game, strategies=[candidate, opponent], n=stop, seed=seed,
@@ -243,6 +237,14 @@ def evaluate(spec: TuneSpec, candidate: str, start: int, stop: int, seed: int, t
             won, lost = int((score > 0).sum()), int((score < 0).sum())
         rows.append(share_row(opponent, won, lost, stop - start))
     return rows
+
+
+def plays_alike(game: str, a: str, b: str) -> bool:
+    """Whether strategy texts ``a`` and ``b`` are one player: the same kernel with the same values (a family with a
+    preset's values plays as the preset)."""
+    strategies = get_game(game).strategies
+    seat_a, seat_b = (parse_strategy(get_game(game), text) for text in (a, b))
+    return strategies[seat_a.name].kernel_id == strategies[seat_b.name].kernel_id and seat_a.params == seat_b.params
 
 
 def share_row(opponent: str, won: int, lost: int, deals: int) -> dict:
@@ -280,7 +282,7 @@ def check_tune_dir(out: Path, spec: TuneSpec) -> None:
     """Refuse (:class:`SpecError`, nothing written) a directory that cannot hold this tuning: a file, a dataset,
     another tuning, a non-empty directory that is no tuning."""
     from simulator.core.plan import STUDY_FILE
-    from simulator.core.sealed import seal_problem, unsealed
+    from simulator.core.sealed import read_sealed
     from simulator.core.store import MANIFEST_NAME, is_housekeeping
 
     allowed = "a new or empty directory, or the same tuning to resume (same GAME and options)"
@@ -289,12 +291,11 @@ def check_tune_dir(out: Path, spec: TuneSpec) -> None:
     if not out.is_dir():
         raise SpecError("--out", str(out), allowed, "is a file")
     if (out / META).is_file():
-        try:
-            data = json.loads((out / META).read_text(encoding="utf-8"))
-        except (OSError, UnicodeDecodeError, ValueError) as err:
-            raise SpecError("--out", str(out), allowed, f"has an unreadable {META} ({err})") from None
-        if seal_problem(data) or unsealed(data) != json.loads(json.dumps(spec.to_dict())):
-            raise SpecError("--out", str(out), allowed, "holds another tuning (or a damaged one)")
+        data, damaged = read_sealed(out / META)
+        if damaged:
+            raise SpecError("--out", str(out), allowed, f"has a {META} that {damaged}")
+        if data != json.loads(json.dumps(spec.to_dict())):
+            raise SpecError("--out", str(out), allowed, "holds another tuning")
         return
     for marker in (MANIFEST_NAME, "_batch.json", STUDY_FILE):
         if (out / marker).exists():
@@ -454,7 +455,7 @@ def _confirm(spec: TuneSpec, path: Path, best: str, threads, progress: bool) -> 
     for opponent in spec.against:
         if any(r["opponent"] == opponent for r in rows):
             continue
-        if parse_strategy(get_game(spec.game), best).params == parse_strategy(get_game(spec.game), opponent).params:
+        if plays_alike(spec.game, best, opponent):
             rows.append({"opponent": opponent, "decision": "within delta", "deals": 0, "duels": 0, "rate": math.nan,
                          "low": math.nan, "high": math.nan})
         else:

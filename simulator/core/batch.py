@@ -38,7 +38,7 @@ from simulator.core.backends import check_threads
 from simulator.core.dirlock import DirLock
 from simulator.core.errors import MetadataError, SpecError
 from simulator.core.ledger import LEDGER_NAME, write_frame
-from simulator.core.sealed import seal_problem, sealed, unsealed
+from simulator.core.sealed import read_sealed, sealed
 from simulator.core.runner import chunk_size_for, run
 from simulator.core.spec import RunSpec, spec_dict_problem
 from simulator.core.store import MANIFEST_NAME, is_housekeeping, read_table, write_json_atomic
@@ -164,13 +164,9 @@ def load_batch(out: str | Path, field: str = "batch") -> dict:
     if not meta.is_file():
         raise SpecError(field, str(out), "a tournament or sweep directory", "is not a batch (no _batch.json)")
     hint = BATCH_HINT.format(dir=out)
-    try:
-        data = json.loads(meta.read_text(encoding="utf-8"))
-    except (OSError, UnicodeDecodeError, json.JSONDecodeError, RecursionError) as err:
-        raise MetadataError(meta, "", f"is unreadable ({err})", hint) from None
-    if seal_problem(data):
-        raise MetadataError(meta, "", seal_problem(data), hint)
-    data = unsealed(data)
+    data, damaged = read_sealed(meta)
+    if damaged:
+        raise MetadataError(meta, "", damaged, hint)
     if data.get("format") != BATCH_FORMAT or not isinstance(data.get("cells"), list) or data.get("kind") not in RESULT_FRAMES:
         raise MetadataError(meta, "", f"is not a valid batch file ({BATCH_FORMAT}, a kind, cells)", hint)
     if not isinstance(data.get("inputs"), dict):

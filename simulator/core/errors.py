@@ -35,9 +35,18 @@ class MetadataError(DatasetError):
     or ``""`` for the whole file), ``reason`` and ``hint`` (what to run). One line, exit 1."""
 
     def __init__(self, file, field: str, reason: str, hint: str):
-        self.file, self.field, self.reason = str(file), field, reason
-        where = f"{file}: field {field}" if field else str(file)
-        super().__init__(f"{where} {reason}; {hint}")
+        self.file, self.field, self.reason, self.hint = str(file), field, reason, hint
+        super().__init__(f"{file}: {self.what}; {hint}" if field else f"{file} {self.what}; {hint}")
+
+    @property
+    def what(self) -> str:
+        """What is wrong, without the file: ``field F <reason>`` or the whole file's ``<reason>``."""
+        return field_text(self.field, self.reason)
+
+
+def field_text(field: str, reason: str) -> str:
+    """``"field F <reason>"``, or ``reason`` alone when ``field`` is ``""`` (the whole file)."""
+    return f"field {field} {reason}" if field else reason
 
 
 class ClusterError(RuntimeError):

@@ -18,7 +18,7 @@ from pathlib import Path
 import polars as pl
 
 from simulator.core.errors import DatasetError
-from simulator.core.sealed import seal_problem, sealed, unsealed
+from simulator.core.sealed import read_sealed, sealed, unsealed
 from simulator.core.store import VERIFY_HINT, part_problem, part_record, write_bytes_atomic, write_json_atomic
 
 LEDGER_NAME = "_checksums.json"  # relative path -> {"size": int, "sha256": str}
@@ -35,20 +35,22 @@ def ledger_root(path: Path) -> Path | None:
     return None
 
 
+def _read(root: Path) -> tuple[dict | None, str | None]:
+    """``(entries, None)`` of ``root``'s intact ledger, ``(None, None)`` when it has none, ``(None, why)`` when it
+    cannot be trusted."""
+    if not (root / LEDGER_NAME).exists():
+        return None, None
+    entries, problem = read_sealed(root / LEDGER_NAME)
+    if problem is None and not all(_is_record(r) for r in entries.values()):
+        problem = "has an entry that is not {size, sha256}"
+    if problem is None and not all(_inside(root, name) for name in entries):
+        problem = "names a file outside its directory"
+    return (None, problem) if problem else (entries, None)
+
+
 def ledger_problem(root: Path) -> str | None:
     """Why the ledger of ``root`` cannot be trusted, or ``None`` (intact, or absent)."""
-    try:
-        data = json.loads((root / LEDGER_NAME).read_text(encoding="utf-8"))
-    except FileNotFoundError:
-        return None
-    except (OSError, UnicodeDecodeError, ValueError, RecursionError) as err:
-        return f"is unreadable ({err})"
-    problem = seal_problem(data)
-    if problem is None and not all(_is_record(r) for r in unsealed(data).values()):
-        problem = "has an entry that is not {size, sha256}"
-    if problem is None and not all(_inside(root, name) for name in unsealed(data)):
-        problem = "names a file outside its directory"
-    return problem
+    return _read(root)[1]
 
 
 def _is_record(record) -> bool:
@@ -59,11 +61,8 @@ def _is_record(record) -> bool:
 def read_ledger(root: Path) -> dict | None:
     """``{relative path: {"size", "sha256"}}`` of ``root``'s ledger; ``None`` when it has none (legacy); ``{}``
     and no entry trusted when it is damaged (:func:`ledger_problem` says why)."""
-    if not (root / LEDGER_NAME).exists():
-        return None
-    if ledger_problem(root) is not None:
-        return {}
-    return unsealed(json.loads((root / LEDGER_NAME).read_text(encoding="utf-8")))
+    entries, problem = _read(root)
+    return {} if problem else entries
 
 
 def salvage_ledger(root: Path) -> dict:
@@ -120,12 +119,14 @@ def checked_files(paths) -> list[Path]:
     and sha256 (:class:`DatasetError` naming the file and what to run, also when the ledger is damaged); a
     folder without a ledger (written by an older cardsim) is read as it is, a file its ledger does not list is
     left out."""
-    out = []
+    out, ledgers = [], {}  # each root's ledger, read once
     for path in map(Path, paths):
         root = ledger_root(path)
-        if root is not None and ledger_problem(root):
-            raise DatasetError(f"{root / LEDGER_NAME} {ledger_problem(root)}; " + REPAIR_HINT.format(dir=root))
-        ledger = read_ledger(root) if root is not None else None
+        if root is not None and root not in ledgers:
+            ledgers[root], problem = _read(root)
+            if problem:
+                raise DatasetError(f"{root / LEDGER_NAME} {problem}; " + REPAIR_HINT.format(dir=root))
+        ledger = ledgers[root] if root is not None else None
         if ledger is None:
             out.append(path)
             continue

@@ -32,9 +32,9 @@ from typing import Callable, Sequence
 import polars as pl
 
 from simulator.core.batch import Batch, result_writer, run_batch
-from simulator.core.errors import MetadataError, SpecError
+from simulator.core.errors import MetadataError, SpecError, field_text
 from simulator.core.ledger import write_frame
-from simulator.core.sealed import seal_problem, sealed, unsealed
+from simulator.core.sealed import read_sealed, sealed
 from simulator.core.spec import RunSpec
 from simulator.core.store import write_json_atomic
 
@@ -141,25 +141,27 @@ def write_study_file(path: Path, record: dict) -> None:
     write_json_atomic(path / STUDY_BACKUP, document)
 
 
-def study_file_problem(file: Path) -> tuple[str, str] | None:
-    """``(field, reason)`` when the study file ``file`` (``_study.json`` or its twin) cannot be trusted:
-    unreadable, failing its seal, or a field of the wrong kind (``field`` is ``""`` for the whole file);
-    ``None`` when it is intact. A file written before seals existed is read as it is."""
-    try:
-        data = json.loads(file.read_text(encoding="utf-8"))
-    except (OSError, UnicodeDecodeError, ValueError, RecursionError) as err:
-        return "", f"is unreadable ({err})"
-    damaged = seal_problem(data)
+def _read_checked(file: Path) -> tuple[dict | None, tuple[str, str] | None]:
+    """``(what the study file says, None)``, or ``(None, (field, reason))`` when it cannot be trusted: unreadable,
+    failing its seal, or a field of the wrong kind (``field`` is ``""`` for the whole file). A file written before
+    seals existed is read as it is."""
+    data, damaged = read_sealed(file)
     if damaged:
-        return "", damaged
-    data = unsealed(data)
+        return None, ("", damaged)
     for key, kind in (("study", str), ("inputs", dict)):
         if not isinstance(data.get(key), kind):
-            return key, f"is {data.get(key)!r}, not a{'n' if kind is dict else ''} {'object' if kind is dict else 'text'}"
+            return None, (key, f"is {data.get(key)!r}, not a{'n' if kind is dict else ''} "
+                               f"{'object' if kind is dict else 'text'}")
     for key, kind in (("game", str), ("parts", list), ("complete", bool)):
         if key in data and not isinstance(data[key], kind):
-            return key, f"is {data[key]!r}, not a {'list' if kind is list else kind.__name__}"
-    return None
+            return None, (key, f"is {data[key]!r}, not a {'list' if kind is list else kind.__name__}")
+    return data, None
+
+
+def study_file_problem(file: Path) -> tuple[str, str] | None:
+    """``(field, reason)`` when the study file ``file`` (``_study.json`` or its twin) cannot be trusted, else
+    ``None`` (:func:`_read_checked`)."""
+    return _read_checked(file)[1]
 
 
 def read_study_file(out: str | Path) -> dict:
@@ -170,10 +172,10 @@ def read_study_file(out: str | Path) -> dict:
         if (Path(out) / STUDY_BACKUP).is_file():
             raise MetadataError(file, "", "is missing", STUDY_HINT.format(dir=out, backup=STUDY_BACKUP))
         raise FileNotFoundError(file)
-    problem = study_file_problem(file)
+    data, problem = _read_checked(file)
     if problem is not None:
         raise MetadataError(file, *problem, STUDY_HINT.format(dir=out, backup=STUDY_BACKUP))
-    return unsealed(json.loads(file.read_text(encoding="utf-8")))
+    return data
 
 
 def repair_study_file(out: str | Path) -> str | None:
@@ -192,9 +194,8 @@ def repair_study_file(out: str | Path) -> str | None:
         raise MetadataError(main, main_bad[0], main_bad[1] + f" and so is {STUDY_BACKUP}",
                             "the study's inputs are lost: run the study again into a new directory")
     good, bad = (twin, main) if main_bad is not None else (main, twin)
-    field, reason = main_bad or twin_bad
-    write_json_atomic(bad, sealed(unsealed(json.loads(good.read_text(encoding="utf-8")))))
-    return f"{bad.name}: {f'field {field} ' if field else ''}{reason}; written again from {good.name}"
+    write_json_atomic(bad, sealed(_read_checked(good)[0]))
+    return f"{bad.name}: {field_text(*(main_bad or twin_bad))}; written again from {good.name}"
 
 
 def load_study_file(out: str | Path, name: str, field: str = "--out") -> dict:

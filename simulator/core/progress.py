@@ -24,9 +24,11 @@ from __future__ import annotations
 import os
 import sys
 import time
+from functools import lru_cache
 
 LOG_INTERVAL = 10.0
-_ACTIVE: list = []  # the open progress objects, whose clocks a finished compile restarts
+_ACTIVE: list = []  # the open progress objects, whose clocks a finished compile restarts (kept by identity:
+# tqdm's == compares bar positions)
 _LAST_LINE = [0.0]  # when the last log line was written, by any stage (monotonic seconds)
 
 
@@ -47,6 +49,14 @@ def draws_bars() -> bool:
         return sys.stderr.isatty() or in_notebook()
     except (AttributeError, ValueError):  # stderr replaced by an object without isatty, or closed
         return False
+
+
+def _forget(bar) -> bool:
+    """Take ``bar`` out of :data:`_ACTIVE`; whether it was there."""
+    kept = [b for b in _ACTIVE if b is not bar]
+    found = len(kept) < len(_ACTIVE)
+    _ACTIVE[:] = kept
+    return found
 
 
 def compile_finished() -> None:
@@ -119,8 +129,7 @@ class LogLines:
         print(line, file=sys.stderr, flush=True)
 
     def close(self) -> None:
-        if self in _ACTIVE:
-            _ACTIVE.remove(self)
+        if _forget(self):
             if not self.nested:
                 self._say(self._line(done=self.total is None or self.n >= self.total))
 
@@ -163,24 +172,26 @@ def progress(total: int | None, label: str, unit: str, *, enabled: bool = True, 
         return Silent()
     if not draws_bars():
         return LogLines(total, label, unit, initial, nested)
-    from tqdm.auto import tqdm
-
-    bar = tqdm(total=total, initial=initial, desc=label, unit=unit, unit_scale=unit_scale, dynamic_ncols=True,
-               leave=not nested)
-    bar.restart_clock = lambda: _restart_tqdm(bar)
+    bar = _bar_class()(total=total, initial=initial, desc=label, unit=unit, unit_scale=unit_scale,
+                       dynamic_ncols=True, leave=not nested)
     _ACTIVE.append(bar)
-    close = bar.close
-
-    def closing():
-        if bar in _ACTIVE:
-            _ACTIVE.remove(bar)
-        close()
-
-    bar.close = closing
     return bar
 
 
-def _restart_tqdm(bar) -> None:
-    """Count a tqdm bar's rate from now (tqdm's rate is ``(n - start) / (now - start_t)``)."""
-    bar.start_t = bar.last_print_t = bar._time()
-    bar.initial = bar.last_print_n = bar.n
+@lru_cache(maxsize=None)
+def _bar_class():
+    """``tqdm.auto``'s bar (the terminal's, or the notebook widget) that restarts its clock and leaves
+    :data:`_ACTIVE` when closed."""
+    from tqdm.auto import tqdm
+
+    class Bar(tqdm):
+        def restart_clock(self) -> None:
+            """Count the rate from now (tqdm's rate is ``(n - initial) / (now - start_t)``)."""
+            self.start_t = self.last_print_t = self._time()
+            self.initial = self.last_print_n = self.n
+
+        def close(self) -> None:
+            _forget(self)
+            super().close()
+
+    return Bar

@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import hashlib
 import json
+from pathlib import Path
 
 SEAL = "checksum"
 SEAL_PREFIX = "sha256:"
@@ -46,3 +47,14 @@ def seal_problem(data) -> str | None:
 def unsealed(data: dict) -> dict:
     """``data`` without its ``checksum`` key: what the document says."""
     return {k: v for k, v in data.items() if k != SEAL}
+
+
+def read_sealed(file: str | Path) -> tuple[dict | None, str | None]:
+    """Read one sealed document: ``(what it says, None)``, or ``(None, why it cannot be trusted)`` (unreadable,
+    not a JSON object, or failing its seal); a missing file is unreadable too."""
+    try:
+        data = json.loads(Path(file).read_text(encoding="utf-8"))
+    except (OSError, UnicodeDecodeError, ValueError, RecursionError) as err:
+        return None, f"is unreadable ({err})"
+    problem = seal_problem(data)
+    return (None, problem) if problem else (unsealed(data), None)

@@ -55,7 +55,7 @@ import pyarrow.parquet as pq
 from simulator import __version__
 from simulator.core.dirlock import LOCK_NAME, DirLock
 from simulator.core.errors import DatasetError, MetadataError, SpecError
-from simulator.core.sealed import seal_problem, sealed, unsealed
+from simulator.core.sealed import read_sealed, sealed
 from simulator.core.spec import RunSpec, spec_dict_problem
 
 FORMAT = "cardsim-run/2"
@@ -695,14 +695,9 @@ def load_manifest_file(manifest_path: Path, field: str = "--out") -> dict:
     :class:`MetadataError` naming the file and the field at fault otherwise (``field``, the option that named
     the directory, is kept for the callers' signatures)."""
     hint = REPAIR_HINT.format(dir=manifest_path.parent)
-    try:
-        data = json.loads(manifest_path.read_text(encoding="utf-8"))
-    except (OSError, UnicodeDecodeError, json.JSONDecodeError, RecursionError) as err:
-        raise MetadataError(manifest_path, "", f"is unreadable ({err})", hint) from None
-    damaged = seal_problem(data)
+    data, damaged = read_sealed(manifest_path)
     if damaged:
         raise MetadataError(manifest_path, "", damaged, hint)
-    data = unsealed(data)
     why = _manifest_problem(data)
     if why:
         raise MetadataError(manifest_path, "", f"is not a valid run manifest ({FORMAT}: {why})", hint)

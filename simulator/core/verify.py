@@ -25,7 +25,9 @@ from collections import Counter
 from pathlib import Path
 
 from simulator.core.dirlock import DirLock
-from simulator.core.errors import DatasetError, MetadataError, SpecError
+from simulator.core.errors import DatasetError, MetadataError, SpecError, field_text
+from simulator.core.plan import STUDY_BACKUP, repair_study_file, study_file_problem
+from simulator.core.plan import STUDY_FILE as STUDY_NAME
 from simulator.core.store import (
     FORMAT,
     MANIFEST_NAME,
@@ -43,7 +45,7 @@ from simulator.core.store import (
     parse_part_name,
 )
 
-BATCH_NAME, STUDY_NAME, STUDY_BACKUP, CELLS = "_batch.json", "_study.json", "_study.backup.json", "cells"
+BATCH_NAME, CELLS = "_batch.json", "cells"
 DIR_ALLOWED = "a run, tournament, sweep or study directory (holding _manifest.json, _batch.json or _study.json)"
 MAX_DEPTH = 4  # how deep a study's sub-directories are searched for runs and batches
 
@@ -96,7 +98,7 @@ def _verify_run(path: Path, prefix: str, repair: bool, totals: dict) -> None:
         manifest = load_manifest_file(path / MANIFEST_NAME, "DIR") if (path / MANIFEST_NAME).exists() else None
         why = "is missing" if manifest is None else None
     except MetadataError as err:
-        manifest, why = None, (f"field {err.field} " if err.field else "") + err.reason
+        manifest, why = None, err.what
     if manifest is None:
         if not repair:
             _add(totals, prefix, [Finding("manifest", MANIFEST_NAME, f"{why}; `cardsim verify --repair` rebuilds it "
@@ -217,8 +219,7 @@ def _verify_batch(path: Path, prefix: str, repair: bool, totals: dict) -> None:
             totals["repairs"].append(f"{prefix}{BATCH_NAME}: {err.reason}; set aside as {kept}: the command that "
                                      "wrote the batch writes it again")
         else:
-            _add(totals, prefix, [Finding("manifest", BATCH_NAME, (f"field {err.field} " if err.field else "")
-                                          + err.reason + "; `cardsim verify --repair` sets it aside")])
+            _add(totals, prefix, [Finding("manifest", BATCH_NAME, err.what + "; `cardsim verify --repair` sets it aside")])
         totals["complete"] = False
     ids = {cell["id"] for cell in data["cells"]} if data else None
     cells = path / CELLS
@@ -259,14 +260,12 @@ def _verify_study(path: Path, prefix: str, repair: bool, totals: dict, depth: in
 def _verify_study_file(path: Path, prefix: str, repair: bool, totals: dict) -> None:
     """``_study.json`` and its twin ``_study.backup.json``: each must be intact; a repair rewrites the damaged one
     from the other (:func:`simulator.core.plan.repair_study_file`)."""
-    from simulator.core.plan import repair_study_file, study_file_problem
-
     if repair:
         try:
             with DirLock(path, "DIR"):
                 done = repair_study_file(path)
         except MetadataError as err:
-            _add(totals, prefix, [Finding("manifest", STUDY_NAME, str(err).split(f"{path / STUDY_NAME} ", 1)[-1])])
+            _add(totals, prefix, [Finding("manifest", STUDY_NAME, f"{err.what}; {err.hint}")])
             return
         if done:
             totals["repairs"].append(prefix + done)
@@ -277,8 +276,7 @@ def _verify_study_file(path: Path, prefix: str, repair: bool, totals: dict) -> N
             continue  # written before twins existed
         problem = study_file_problem(file) if file.exists() else ("", "is missing")
         if problem is not None:
-            field, reason = problem
-            _add(totals, prefix, [Finding("manifest", name, (f"field {field} " if field else "") + reason
+            _add(totals, prefix, [Finding("manifest", name, field_text(*problem)
                                           + "; `cardsim verify --repair` writes it again from its twin")])
 
 
