@@ -396,10 +396,13 @@ def plan(p1, p2, alpha, power, paired_rho, as_json, quiet):
               help="A rule option, repeatable.")
 @click.option("--out", type=click.Path(), required=True, help="Tuning directory (new, empty, or the same to resume).")
 @click.option("--threads", type=int, default=None, help="Worker threads (default: all cores). Never changes results.")
+@click.option("--scheduler", default=None, envvar="DASK_SCHEDULER_ADDRESS", metavar="ADDR",
+              help="Play every evaluation on a Dask cluster: its scheduler's address, tcp://HOST:PORT (or "
+                   "$DASK_SCHEDULER_ADDRESS). The same trials and result as on this machine.")
 @click.option("--json", "as_json", is_flag=True, help="Print the answer and the tuned parameters as JSON.")
 @click.option("--quiet", is_flag=True, help="No progress and no notices; the answer is still printed.")
-def tune(game, strategy, params, against, players, budget, deals, confirm_deals, seed, options, out, threads, as_json,
-         quiet):
+def tune(game, strategy, params, against, players, budget, deals, confirm_deals, seed, options, out, threads,
+         scheduler, as_json, quiet):
     """Find the parameters of a strategy family that hold their own best against every member of a population.
 
     optuna's TPE sampler proposes parameters; each trial plays the same deals against every member of AGAINST
@@ -417,9 +420,13 @@ def tune(game, strategy, params, against, players, budget, deals, confirm_deals,
     from simulator import api
 
     _notices(quiet)
+    if scheduler and scheduler != "local":
+        from simulator.core.dask_backend import quiet_dask_logs
+
+        quiet_dask_logs()  # the command prints one line of its own when the cluster fails
     result = api.tune(game, strategy=strategy, params=list(params), against=against, budget=budget, out=out,
                       players=players, seed=seed, deals=deals, options=list(options), threads=threads,
-                      progress=not quiet, command=_command_line(), confirm_deals=confirm_deals)
+                      progress=not quiet, command=_command_line(), confirm_deals=confirm_deals, scheduler=scheduler)
     if result.interrupted:
         click.echo(f"interrupted: the finished trials are kept in {result.path}; re-run the same command to resume",
                    err=True)

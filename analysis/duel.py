@@ -23,30 +23,74 @@ from simulator.core.errors import SpecError
 CHUNK = 2_000
 
 
-def deal_scores(cells, start: int, stop: int, threads) -> tuple[np.ndarray, np.ndarray]:
-    """Per deal of ``[start, stop)``: ``int64`` A's won games minus B's over the seatings, and ``float64`` A's mean
-    points per finest game (hand, round, manche) minus B's, averaged over the seatings."""
-    score = np.zeros(stop - start, dtype=np.int64)
-    gap = np.zeros(stop - start, dtype=np.float64)
-    for cell in cells:
-        spec, pattern = cell.spec, cell.labels["seating"]
+class CellScores:
+    """One seating's part of a deal's duel, as a task (``task(start, stop, threads)``, picklable for a cluster):
+    for deals ``[start, stop)`` of the cell ``spec`` played as ``pattern``, ``int64`` the sign of A's won games minus
+    B's and ``float64`` A's mean points per finest game minus B's."""
+
+    def __init__(self, spec, pattern: str):
+        self.spec, self.pattern = spec, pattern
+
+    def __call__(self, start: int, stop: int, threads=None) -> tuple[np.ndarray, np.ndarray]:
+        spec = self.spec
         frames = spec.plugin.simulate_chunk(spec, start, stop, threads)
-        a_mask, b_mask = seating_masks(spec, pattern)
+        a_mask, b_mask = seating_masks(spec, self.pattern)
         m = pl.col("mask")
         per_game = winning_units_of(spec, lambda table: frames[table].lazy()).group_by("game").agg(
             (((m != 0) & ((m & b_mask) == 0)).cast(pl.Int64) - ((m != 0) & ((m & a_mask) == 0)).cast(pl.Int64))
             .sum().alias("s")).collect()
-        score[per_game["game"].to_numpy() - start] += np.sign(per_game["s"].to_numpy())
-        gaps = point_gaps_of(spec, frames[spec.plugin.tables(spec.level)[0]].lazy(), pattern).collect()
-        gap[gaps["game"].to_numpy() - start] += gaps["gap"].to_numpy() / len(cells)
-    return score, gap
+        score = np.zeros(stop - start, dtype=np.int64)
+        score[per_game["game"].to_numpy() - start] = np.sign(per_game["s"].to_numpy())
+        gaps = point_gaps_of(spec, frames[spec.plugin.tables(spec.level)[0]].lazy(), self.pattern).collect()
+        gap = np.zeros(stop - start, dtype=np.float64)
+        gap[gaps["game"].to_numpy() - start] = gaps["gap"].to_numpy()
+        return score, gap
+
+
+def deal_scores(cells, start: int, stop: int, threads, cluster=None) -> tuple[np.ndarray, np.ndarray]:
+    """Per deal of ``[start, stop)``: ``int64`` the sum over the seatings of the sign of A's won games minus B's, and ``float64`` A's mean
+    points per finest game (hand, round, manche) minus B's, averaged over the seatings. ``cluster``: a connected
+    :class:`~simulator.core.dask_backend.DaskBackend` to play the seatings there (the same numbers)."""
+    return deal_scores_many([(cells, start, stop)], threads, cluster)[0]
+
+
+def deal_scores_many(jobs, threads, cluster=None) -> list[tuple[np.ndarray, np.ndarray]]:
+    """:func:`deal_scores` of every ``(cells, start, stop)`` of ``jobs``; on a ``cluster`` every seating and slice
+    of deals of every job is one task, all submitted together."""
+    calls, owners = [], []
+    for j, (cells, start, stop) in enumerate(jobs):
+        pieces = cluster_slices(start, stop, cluster, len(cells) * len(jobs)) if cluster else [(start, stop)]
+        for cell in cells:
+            for a, b in pieces:
+                calls.append((CellScores(cell.spec, cell.labels["seating"]), a, b))
+                owners.append(j)
+    if cluster is None:
+        results = [task(a, b, threads) for task, a, b in calls]
+    else:
+        results = cluster.map(calls, threads)
+    out = [(np.zeros(stop - start, dtype=np.int64), np.zeros(stop - start, dtype=np.float64))
+           for _, start, stop in jobs]
+    for j, (task, a, _), (score, gap) in zip(owners, calls, results):
+        offset = a - jobs[j][1]
+        cells = len(jobs[j][0])
+        out[j][0][offset:offset + len(score)] += score
+        out[j][1][offset:offset + len(gap)] += gap / cells
+    return out
+
+
+def cluster_slices(start: int, stop: int, cluster, tasks: int) -> list[tuple[int, int]]:
+    """``[start, stop)`` cut so that ``tasks`` such ranges give every worker thread of ``cluster`` about two."""
+    pieces = max(1, min(stop - start, -(-2 * max(1, cluster.worker_threads()) // max(1, tasks))))
+    edges = np.linspace(start, stop, pieces + 1).round().astype(int)
+    return [(int(a), int(b)) for a, b in zip(edges[:-1], edges[1:]) if b > a]
 
 
 def duel(game: str, *, a: str, b: str, delta: float = 0.05, alpha: float = 0.05, beta: float = 0.05,
          max_games: int = 200_000, seed: int = 0, players: int | None = None, level: str | None = None,
-         options: dict | None = None, threads: int | None = None, progress: bool = True) -> dict:
+         options: dict | None = None, threads: int | None = None, progress: bool = True, cluster=None) -> dict:
     """Play deals until the sequential test decides; returns the decision, the deals it took, and the share of
-    decided duels A won with its 95% Wilson interval (see the module docstring)."""
+    decided duels A won with its 95% Wilson interval (see the module docstring). ``cluster``: a
+    :class:`~simulator.core.dask_backend.DaskBackend` to play the deals on (the same answer)."""
     for field, value in (("--delta", delta), ("--alpha", alpha), ("--beta", beta)):
         if not isinstance(value, (int, float)) or not 0 < value < 0.5:
             raise SpecError(field, value, "a number strictly between 0 and 0.5")
@@ -60,7 +104,7 @@ def duel(game: str, *, a: str, b: str, delta: float = 0.05, alpha: float = 0.05,
     with progress_of(max_games, f"duel {game} {a} vs {b}", "deals", enabled=progress) as bar:
         for start in range(0, max_games, CHUNK):
             stop = min(max_games, start + CHUNK)
-            scores, gaps = deal_scores(batch.cells, start, stop, threads)
+            scores, gaps = deal_scores(batch.cells, start, stop, threads, cluster)
             for s, g in zip(scores, gaps):
                 deals += 1
                 gap_sum += g

@@ -21,6 +21,9 @@ How (every step resumes where a killed run stopped, and reaches the same result)
 3. **Confirmation.** The tuned player meets each member of the population in ``duel``'s paired sequential test
    on deals of another seed (``seed + 1``), never seen while tuning.
 
+With a ``cluster`` (``--scheduler``) every evaluation is played there as tasks (one per opponent, seating and slice
+of deals) and summed on the client in deal order: the same numbers, so the same trials and the same best.
+
 Layout of ``DIR``::
 
     _tune.json        the inputs (a resumed run must have the same), sealed like every metadata file
@@ -42,7 +45,7 @@ from pathlib import Path
 import numpy as np
 import polars as pl
 
-from analysis.duel import deal_scores
+from analysis.duel import deal_scores_many
 from analysis.duel import duel as run_duel
 from analysis.stats import wilson
 from simulator import __version__
@@ -223,18 +226,23 @@ def _middle(d: Dimension):
 # --- evaluation -------------------------------------------------------------------------------------------
 
 
-def evaluate(spec: TuneSpec, candidate: str, start: int, stop: int, seed: int, threads=None) -> list[dict]:
+def evaluate(spec: TuneSpec, candidate: str, start: int, stop: int, seed: int, threads=None,
+             cluster=None) -> list[dict]:
     """The candidate against each opponent on deals ``[start, stop)`` of ``seed``: one row per opponent with the
-    deals it won, lost and tied, and its share (ties count half) with a 95% interval."""
-    rows = []
+    deals it won, lost and tied, and its share (ties count half) with a 95% interval. ``cluster``: a connected
+    :class:`~simulator.core.dask_backend.DaskBackend` that plays every opponent's deals at once (the same rows)."""
+    jobs, played = [], []
     for opponent in spec.against:
-        if plays_alike(spec.game, candidate, opponent):  # one strategy in both seats: every deal is a tie
-            won = lost = 0
-        else:
+        if not plays_alike(spec.game, candidate, opponent):  # one strategy in both seats: every deal is a tie
             batch = tournament_batch(spec.game, strategies=[candidate, opponent], n=stop, seed=seed,
                                      players=spec.players, level=spec.level, options=spec.options)
-            score, _ = deal_scores(batch.cells, start, stop, threads)
-            won, lost = int((score > 0).sum()), int((score < 0).sum())
+            jobs.append((batch.cells, start, stop))
+            played.append(opponent)
+    scores = dict(zip(played, (score for score, _ in deal_scores_many(jobs, threads, cluster))))
+    rows = []
+    for opponent in spec.against:
+        score = scores.get(opponent)
+        won, lost = (0, 0) if score is None else (int((score > 0).sum()), int((score < 0).sum()))
         rows.append(share_row(opponent, won, lost, stop - start))
     return rows
 
@@ -305,9 +313,10 @@ def check_tune_dir(out: Path, spec: TuneSpec) -> None:
 
 
 def tune(spec: TuneSpec, out: str | Path, *, threads: int | None = None, progress: bool = True,
-         command: str = "") -> TuneRun:
+         command: str = "", cluster=None) -> TuneRun:
     """Run (or resume) the tuning ``spec`` into ``out``; see the module doc. ``command`` is recorded in
-    ``best.toml`` (how to reproduce it)."""
+    ``best.toml`` (how to reproduce it). ``cluster``: a connected :class:`~simulator.core.dask_backend.DaskBackend`
+    on which every evaluation is played (the same trials, race and confirmation as locally)."""
     from simulator.core.dirlock import DirLock
     from simulator.core.sealed import sealed
     from simulator.core.store import write_json_atomic
@@ -320,10 +329,10 @@ def tune(spec: TuneSpec, out: str | Path, *, threads: int | None = None, progres
         if not (path / META).exists():
             write_json_atomic(path / META, sealed(spec.to_dict()))
         try:
-            study = _trials(spec, path, threads, progress)
-            race = _race(spec, path, study, threads, progress)
+            study = _trials(spec, path, threads, progress, cluster)
+            race = _race(spec, path, study, threads, progress, cluster)
             best = _best(spec, study, race)
-            confirm = _confirm(spec, path, best["strategy"], threads, progress)
+            confirm = _confirm(spec, path, best["strategy"], threads, progress, cluster)
         except KeyboardInterrupt:
             return TuneRun(path, True)
         _write_best(spec, path, best, confirm, command)
@@ -340,7 +349,7 @@ def _study(spec: TuneSpec, path: Path, trial_number: int):
                                sampler=sampler, load_if_exists=True)
 
 
-def _trials(spec: TuneSpec, path: Path, threads, progress: bool):
+def _trials(spec: TuneSpec, path: Path, threads, progress: bool, cluster=None):
     """Every trial of the budget, finished (a trial a kill left running is played again with its parameters)."""
     import optuna
 
@@ -364,7 +373,7 @@ def _trials(spec: TuneSpec, path: Path, threads, progress: bool):
             else:
                 asked = study.ask()
                 trial, values = asked.number, {d.name: d.suggest(asked) for d in spec.space}
-            rows = evaluate(spec, spec.strategy(values), 0, spec.deals, spec.seed, threads)
+            rows = evaluate(spec, spec.strategy(values), 0, spec.deals, spec.seed, threads, cluster)
             study.tell(trial, objective(rows))
             _write_trials(spec, path, study)
             bar.update(1)
@@ -410,7 +419,7 @@ def read_frame(file: Path) -> pl.DataFrame | None:
     return pl.read_parquet(file) if file.is_file() else None
 
 
-def _race(spec: TuneSpec, path: Path, study, threads, progress: bool) -> pl.DataFrame:
+def _race(spec: TuneSpec, path: Path, study, threads, progress: bool, cluster=None) -> pl.DataFrame:
     """The :data:`RACE_TOP` best trials on fresh deals; each candidate's rows written as it finishes."""
     import optuna
 
@@ -428,7 +437,7 @@ def _race(spec: TuneSpec, path: Path, study, threads, progress: bool) -> pl.Data
         for t in trials:
             if t.number in raced:
                 continue
-            found = evaluate(spec, spec.strategy(dict(t.params)), start, stop, spec.seed, threads)
+            found = evaluate(spec, spec.strategy(dict(t.params)), start, stop, spec.seed, threads, cluster)
             rows += [{"trial": t.number, "trial_share": t.value, **r} for r in found]
             write_frame(path / RACE, pl.DataFrame(rows))
             bar.update(1)
@@ -446,7 +455,7 @@ def _best(spec: TuneSpec, study, race: pl.DataFrame) -> dict:
             "race_share": float(means["race_share"][0]), "trial_share": float(means["trial_share"][0])}
 
 
-def _confirm(spec: TuneSpec, path: Path, best: str, threads, progress: bool) -> pl.DataFrame:
+def _confirm(spec: TuneSpec, path: Path, best: str, threads, progress: bool, cluster=None) -> pl.DataFrame:
     """``duel``'s paired sequential test of the tuned player against each opponent, on deals of ``seed + 1``."""
     from simulator.core.ledger import write_frame
 
@@ -461,7 +470,7 @@ def _confirm(spec: TuneSpec, path: Path, best: str, threads, progress: bool) -> 
         else:
             r = run_duel(spec.game, a=best, b=opponent, max_games=spec.confirm_deals, seed=spec.seed + 1,
                          players=spec.players, level=spec.level, options=spec.options, threads=threads,
-                         progress=progress)
+                         progress=progress, cluster=cluster)
             rows.append({"opponent": opponent, "decision": r["decision"], "deals": r["deals"], "duels": r["duels"],
                          "rate": r["rate"], "low": r["low"], "high": r["high"]})
         write_frame(path / CONFIRM, pl.DataFrame(rows))

@@ -404,19 +404,33 @@ def plan(*, p1: float, p2: float, alpha: float = 0.05, power: float = 0.8, paire
 
 def tune(game: str, *, strategy: str, against, budget: int, out: str | Path, params=(), players: int | None = None,
          seed: int = 0, deals: int | None = None, options: dict | list[str] | None = None, threads: int | None = None,
-         progress: bool = True, command: str = "", confirm_deals: int | None = None):
+         progress: bool = True, command: str = "", confirm_deals: int | None = None, scheduler: str | None = None):
     """Optimise a strategy family's parameters against a population (``analysis.tune``; ``cardsim tune --help``):
     everything validated first (one-line :class:`SpecError`, nothing written), then the trials, the race of the
-    best and the confirmation duels into ``out`` (resumable). Returns an ``analysis.tune.TuneRun``."""
+    best and the confirmation duels into ``out`` (resumable). ``scheduler``: a Dask scheduler address on which
+    every evaluation is played (the same result). Returns an ``analysis.tune.TuneRun``."""
     from analysis.tune import CONFIRM_MAX, DEALS, check_tune
     from analysis.tune import tune as _tune
     from simulator.core.backends import check_threads
 
-    check_threads(threads)
+    local = scheduler is None or scheduler == "local"
+    if local:
+        check_threads(threads)
     spec = check_tune(game, strategy=strategy, params=params, against=against, players=players, budget=budget,
                       seed=seed, deals=DEALS if deals is None else deals, options=_options_dict(options),
                       confirm_deals=CONFIRM_MAX if confirm_deals is None else confirm_deals)
-    result = _tune(spec, check_output_dir(out), threads=threads, progress=progress, command=command)
+    out = check_output_dir(out)
+    if local:
+        result = _tune(spec, out, threads=threads, progress=progress, command=command)
+    else:
+        from analysis.tune import check_tune_dir
+        from simulator.core.dask_backend import DaskBackend
+
+        threads = DaskBackend.check_threads(threads)
+        cluster = DaskBackend(scheduler, "client")
+        check_tune_dir(out, spec)
+        with cluster:  # connects (or refuses) before anything is written
+            result = _tune(spec, out, threads=threads, progress=progress, command=command, cluster=cluster)
     if not result.interrupted:
         from reports.tune_html import build_tune_report
 

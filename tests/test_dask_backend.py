@@ -250,3 +250,29 @@ def test_address_forms():
     assert DaskBackend.check_threads(64) == 64 and DaskBackend.check_threads(None) is None
     with pytest.raises(SpecError, match="^--threads: "):
         DaskBackend.check_threads(0)
+
+
+TUNE_SMALL = dict(strategy="heuristic", params=["call_threshold=0:10", "max_unknown_at_call"],
+                  against="balanced,aggressive", players=2, budget=4, seed=5, deals=40, confirm_deals=60)
+
+
+def test_tune_on_the_cluster_finds_what_it_finds_here(cluster, tmp_path):
+    """`cardsim tune --scheduler`: every evaluation (trials, race, confirmation duels) played as tasks on the
+    cluster, cut into slices of deals; the same trials, race, confirmation and tuned player as on this machine."""
+    here = api.tune("kamoul", out=tmp_path / "here", progress=False, **TUNE_SMALL)
+    there = api.tune("kamoul", out=tmp_path / "there", progress=False, scheduler=cluster.scheduler_address,
+                     **TUNE_SMALL)
+    played = cluster.scheduler.task_prefixes.get("play_on_worker")
+    assert played is not None and sum(played.state_counts.values()) >= 4 * 2 * 2  # trials x opponents x seatings
+    assert there.best == here.best
+    for name in ("trials", "race", "confirm"):
+        assert there.frames[name].equals(here.frames[name]), name
+
+
+def test_tune_with_an_unreachable_scheduler_writes_nothing(tmp_path, capsys):
+    code = main(["tune", "kamoul", "--strategy", "heuristic", "--against", "balanced", "--budget", "2",
+                 "--out", str(tmp_path / "t"), "--scheduler", "tcp://127.0.0.1:1", "--quiet"])
+    assert code == 2
+    err = capsys.readouterr().err.strip().splitlines()
+    assert len(err) == 1 and err[0].startswith("Error: --scheduler: ") and "cannot be reached" in err[0], err
+    assert not (tmp_path / "t").exists()

@@ -161,7 +161,7 @@ class DaskBackend:
             raise SpecError("--threads", threads, "an integer >= 1 (numba threads per task on a worker)")
         return threads
 
-    def _worker_threads(self) -> int:
+    def worker_threads(self) -> int:
         try:
             return sum(self.client.nthreads().values())
         except Exception:  # noqa: BLE001 - only a sizing hint
@@ -176,7 +176,7 @@ class DaskBackend:
         client = self.connect()
         write = self.collect == "workers" and getattr(task, "out", None) is not None
         todo = iter(ranges)
-        limit = self.in_flight or max(4, 2 * self._worker_threads())
+        limit = self.in_flight or max(4, 2 * self.worker_threads())
         prefix = _key_prefix(task, "workers" if write else "client")
         chunk_of = {}
 
@@ -203,6 +203,24 @@ class DaskBackend:
                 try:
                     client.cancel(left)
                 except Exception:  # noqa: BLE001 - best effort: tasks already started still finish
+                    pass
+
+    def map(self, calls: list[tuple[Task, int, int]], threads: int | None = None) -> list:
+        """Play every ``(task, start, stop)`` of ``calls`` as one Dask task each, all at once, and return their
+        results in the order of ``calls`` (a task here returns what it computes; nothing is written). Used by
+        analyses that need many small evaluations rather than a dataset (``cardsim tune --scheduler``)."""
+        distributed = _import_distributed()
+        client = self.connect()
+        futures = [client.submit(play_on_worker, task, start, stop, threads, False, retries=self.retries, pure=False)
+                   for task, start, stop in calls]
+        try:
+            return [self._result(distributed, future, (start, stop))
+                    for future, (_, start, stop) in zip(futures, calls)]
+        finally:
+            if client.status == "running":
+                try:
+                    client.cancel(futures)
+                except Exception:  # noqa: BLE001 - best effort: the results are already read
                     pass
 
     def _result(self, distributed, future, chunk):
