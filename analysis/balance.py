@@ -10,7 +10,9 @@ Layout of a study directory ``OUT`` (``P`` = the study's player count, the game'
     OUT/skill/                   a tournament of the game's ``balance.skill`` strategies (random first): luck
                                  versus skill
     OUT/options/<option>/        one sweep per rule option (:func:`option_grids`), default strategy everywhere
-    OUT/powers/<power>/          extra ``powers``: seat 0 with one card power's probability 1 (default) and 0
+    OUT/powers/<power>/          extra ``powers``: seat 0 (the game's ``power_player``, who uses every power: Kamoul
+                                 discards a drawn J/Q or red king for its power) with one card power's probability
+                                 1 and 0, the default strategy at the other seats
     OUT/tops-best-random/        extra ``best_of_three``: the best preset against random, at the coarsest level
     OUT/tops-best-second/        extra ``best_of_three``: the best preset against the second best
     OUT/signs/                   extra ``signs``: the listed strategy-parameter x rule-option grids (Kem's: the
@@ -321,18 +323,22 @@ def _with_effects(effects: pl.DataFrame, sweep, option: str) -> pl.DataFrame:
 # --- Kamoul: what each card power is worth ---------------------------------------------------------------
 
 
-def power_games(out, power: str) -> pl.DataFrame:
+def power_games(out, power: str, uses: tuple[str, ...] = ()) -> pl.DataFrame:
     """Per cell of the power's sweep at ``out`` and game: ``power``, ``off`` (the power's probability is 0),
-    ``game``, seat 0's ``win`` and ``points``."""
+    ``game``, seat 0's ``win`` and ``points``, and ``uses``: the power's uses at the table in the game (the sum of
+    the columns ``uses``; 0 without them)."""
+    used = pl.sum_horizontal([pl.col(c).cast(pl.Int64) for c in uses]) if uses else pl.lit(0, dtype=pl.Int64)
     return (read_batch(out).select(pl.lit(power).alias("power"), (pl.col(power).cast(pl.Float64) == 0).alias("off"),
                                    pl.col("game").cast(pl.Int64), (pl.col("winner").cast(pl.Int64) == 0).alias("win"),
-                                   pl.col("points_0").cast(pl.Float64).alias("points")).collect())
+                                   pl.col("points_0").cast(pl.Float64).alias("points"),
+                                   used.cast(pl.Float64).alias("uses")).collect())
 
 
 def power_values(games: pl.DataFrame) -> pl.DataFrame:
     """Per power (:func:`power_games`): seat 0's win rate with the power (``base_rate``) and without it
     (``off_rate``), Wilson intervals; its value ``value`` = base minus off win rate, paired on the same deals (t
-    interval); and ``points_value`` = mean points without minus with it (points it saves; lower is better)."""
+    interval); ``points_value`` = mean points without minus with it (points it saves; lower is better); and
+    ``uses_on`` / ``uses_off``: the power's mean uses per game at the table with it and without it (t intervals)."""
     rows = []
     for (power,), g in games.group_by("power", maintain_order=True):
         on, off = g.filter(~pl.col("off")), g.filter(pl.col("off"))
@@ -340,10 +346,13 @@ def power_values(games: pl.DataFrame) -> pl.DataFrame:
         base, without = wilson(int(on["win"].sum()), on.height), wilson(int(off["win"].sum()), off.height)
         value = _paired(pair["win"].cast(pl.Float64) - pair["win_off"].cast(pl.Float64))
         saved = _paired(pair["points_off"] - pair["points"])
+        uses_on, uses_off = _paired(on["uses"]), _paired(off["uses"])
         rows.append({"power": power, "n": pair.height, "base_rate": base[0], "base_low": base[1], "base_high": base[2],
                      "off_rate": without[0], "off_low": without[1], "off_high": without[2],
                      "value": value[0], "value_low": value[1], "value_high": value[2],
-                     "points_value": saved[0], "points_low": saved[1], "points_high": saved[2]})
+                     "points_value": saved[0], "points_low": saved[1], "points_high": saved[2],
+                     "uses_on": uses_on[0], "uses_on_low": uses_on[1], "uses_on_high": uses_on[2],
+                     "uses_off": uses_off[0], "uses_off_low": uses_off[1], "uses_off_high": uses_off[2]})
     return pl.DataFrame(rows)
 
 
@@ -420,7 +429,9 @@ def study_frames(out) -> dict[str, pl.DataFrame]:
                                                  out / "options" / name, name)
                                    for name, _ in inputs["option_grids"]], how="vertical_relaxed")
     if inputs["powers"]:
-        frames["powers"] = power_values(pl.concat([power_games(out / "powers" / p, p) for p in inputs["powers"]]))
+        uses = get_game(game).balance.extras.get("powers", {})
+        frames["powers"] = power_values(pl.concat([power_games(out / "powers" / p, p, tuple(uses.get(p, ())))
+                                                   for p in inputs["powers"]]))
     if inputs.get("best_of_three"):
         if "choices" not in data:
             load_study(out, "RUN", finished=True)
@@ -489,7 +500,9 @@ def plan(out, *, n: int, game: str, seed: int = 0, players=None, threads: int | 
     parts += [Part(f"options/{name}", _fixed(sweep_batch(game, option_grids=[_grid(name, values)],
                                                          strategies=seat_strategy, **common)),
                    batch_frames) for name, values in grids]
-    parts += [Part(f"powers/{p}", _fixed(sweep_batch(game, seats=[0], grids=[f"{p}=1,0"], **common)), batch_frames)
+    power_seats = [extras["power_player"]] + [plugin.default_strategy] * (players - 1) if powers else None
+    parts += [Part(f"powers/{p}", _fixed(sweep_batch(game, seats=[0], grids=[f"{p}=1,0"], strategies=power_seats,
+                                                     **common)), batch_frames)
               for p in powers]
     choices: dict = {}
     if best_of_three:
@@ -599,6 +612,24 @@ def _option_numbers(frames: dict) -> tuple[list[dict], str]:
     return rows, text
 
 
+def _power_numbers(frames: dict) -> tuple[list[dict], str]:
+    """Each card power's value to seat 0, who uses it (a win-chance change on the same deals), and its uses per
+    game at the table with it and without it."""
+    rows, parts = [], []
+    for r in frames["powers"].iter_rows(named=True):
+        status = equivalence(r["value_low"], r["value_high"], EPSILON)
+        value = number("card power", r["power"], "change of seat 0's win chance when it uses the power, same deals",
+                       r["value"], r["value_low"], r["value_high"], n=r["n"], unit="games", kind="percentage points",
+                       status=status)
+        uses = number("card power", r["power"], "uses of the power per game at the table, seat 0 using it",
+                      r["uses_on"], r["uses_on_low"], r["uses_on_high"], n=r["n"], unit="games", kind="delta")
+        rows += [value, uses]
+        parts.append(f"{r['power']} {say(value)} ({r['uses_on']:.2f} uses a game, {r['uses_off']:.2f} without)")
+    text = ("Card powers (seat 0 uses each, discarding a drawn J/Q or red king for it; its win chance with the power "
+            "against without, same deals): " + "; ".join(parts) + ".")
+    return rows, text
+
+
 def more_games_text(low: float, high: float, n: int) -> str:
     """How many more games would narrow a paired interval of ``n`` games to ``±EPSILON`` (its half-width falls as
     ``1/sqrt(n)``, the arithmetic of ``cardsim plan``)."""
@@ -610,16 +641,19 @@ def more_games_text(low: float, high: float, n: int) -> str:
 
 def answer(out):
     """The study's verdict (:class:`analysis.answers.Answer`), one sentence per question: seat and dealer
-    advantage, luck against skill, game length, and the rule options (each matters, does not matter within
-    ±:data:`EPSILON`, or is undecided at this n)."""
+    advantage, luck against skill, game length, the rule options (each matters, does not matter within
+    ±:data:`EPSILON`, or is undecided at this n) and, where the game has them, the card powers."""
     data = load_study(out)
     game, inputs = data["game"], data["inputs"]
     plugin = get_game(game)
-    frames = stored_frames(out, ("positions", "seat_test", "upsets", "length_means", "options"))
+    frames = stored_frames(out, ("positions", "seat_test", "upsets", "length_means", "options", "powers"))
     skill_level = load_batch(Path(out) / "skill")["inputs"]["level"]
     rows, sentences = [], []
-    for numbers, text in (_seat_numbers(frames, plugin), _skill_numbers(frames, skill_level), _length_numbers(frames),
-                          _option_numbers(frames)):
+    parts = [_seat_numbers(frames, plugin), _skill_numbers(frames, skill_level), _length_numbers(frames),
+             _option_numbers(frames)]
+    if "powers" in frames and frames["powers"].height:
+        parts.append(_power_numbers(frames))
+    for numbers, text in parts:
         rows += numbers
         sentences.append(text)
     holds = f"{game}, {rules_text(game, inputs.get('rules'))}, {inputs['players']} players"

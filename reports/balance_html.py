@@ -58,7 +58,7 @@ def _description(data: dict) -> str:
         rows.append(["TOP tournaments (level tops)",
                      _e(f"{data['choices']['best']} vs random; {data['choices']['best']} vs {data['choices']['second']}")])
     if inputs["powers"]:
-        rows.append(["card powers (seat 0 at 0)", _e(", ".join(inputs["powers"]))])
+        rows.append(["card powers (seat 0 at 1 and at 0)", _e(", ".join(inputs["powers"]))])
     if inputs["sign_grids"]:
         rows.append(["sign visibility sweep", "<br>".join(_e(g) for g in inputs["sign_grids"])])
     return "<h2>Study</h2>" + _table(["field", "value"], rows, id="spec", caption="study description")
@@ -124,12 +124,15 @@ def _powers_table(powers: pl.DataFrame) -> str:
     rows = [[_e(r["power"]), _num(r["n"]), *_pm(r["base_rate"], r["base_low"], r["base_high"], True),
              *_pm(r["off_rate"], r["off_low"], r["off_high"], True),
              *_delta(r["value"], r["value_low"], r["value_high"], True),
-             *_delta(r["points_value"], r["points_low"], r["points_high"], False)] for r in powers.iter_rows(named=True)]
+             *_delta(r["points_value"], r["points_low"], r["points_high"], False),
+             f"{r['uses_on']:.3f}", f"{r['uses_off']:.3f}"] for r in powers.iter_rows(named=True)]
     return _table(["power", "hands", "seat 0 win rate, power used", "95% interval", "power never used", "95% interval",
-                   "value (points of %)", "95% interval", "points saved per hand", "95% interval"], rows, id="powers",
-                  numeric=set(range(1, 10)),
-                  caption="what each card power is worth: seat 0 with the power's probability at 0, the others at the "
-                          "default, paired on the same deals")
+                   "value (points of %)", "95% interval", "points saved per hand", "95% interval",
+                   "uses per hand, with it", "without it"], rows, id="powers",
+                  numeric=set(range(1, 12)),
+                  caption="what each card power is worth: seat 0 (a player who uses every power, discarding a drawn "
+                          "J/Q or red king for it) with the power's probability at 1 and at 0, the others at the "
+                          "default, paired on the same deals; uses: the power's uses per hand at the whole table")
 
 
 def _signs_table(signs: pl.DataFrame) -> str:

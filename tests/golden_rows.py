@@ -76,6 +76,8 @@ def case_fingerprints(game: str, kwargs: dict) -> dict[str, str]:
 
 
 def compute() -> dict[str, dict[str, str]]:
+    import simulator.games  # noqa: F401  (registers the games)
+
     return {name: case_fingerprints(game, kwargs) for name, game, kwargs in CASES}
 
 

@@ -195,7 +195,7 @@ class Script:
         queue = self.turns.get(me, [])
         return queue.pop(0) if queue else ACT_STOCK
 
-    def keep(self, sid, prm, me, drawn, know_me, occ, nslots, faceup, rng):
+    def keep(self, sid, prm, me, drawn, kind, know_me, occ, nslots, faceup, rng):
         self.calls.append(("keep", me, {"drawn": int(drawn)}))
         queue = self.keeps.get(me, [])
         return queue.pop(0) if queue else -1

@@ -11,6 +11,7 @@ import pytest
 
 from simulator.core.spec import build_spec
 from simulator.kamoul.engine import raw_kernel, raw_reference
+from simulator.kamoul.records import H
 
 OPTION_SETS = {
     "default": {},
@@ -27,7 +28,9 @@ OPTION_SETS = {
 }
 SEATINGS = {
     "random": ["random"],
-    "heuristic": ["balanced", "cautious", "aggressive", "heuristic:forget=0.05,snap=0.7,peek_own=0.5"],
+    # the last seat also discards a drawn J/Q or red king for its power (K5) most of the time
+    "heuristic": ["balanced", "cautious", "aggressive",
+                  "heuristic:forget=0.05,snap=0.7,peek_own=0.5,jq_power=0.7,red_king_power=1"],
     # memory_noise (K13, §4) at 0.05 and 0.3, with and without forget, and call-table with and without it
     "misremembering": ["heuristic:memory_noise=0.05,forget=0.05,snap=0.7", "call-table", "aggressive:memory_noise=0.3",
                        "call-table:memory_noise=0.05"],
@@ -93,3 +96,19 @@ def test_every_registered_strategy_is_in_a_compared_seating():
 
     played = {text.partition(":")[0] for seating in SEATINGS.values() for text in seating}
     assert set(STRATEGIES) <= played, sorted(set(STRATEGIES) - played)
+
+
+@pytest.mark.rule("K5")
+def test_both_engines_count_the_powers_used_and_only_the_power_parameters_spend_a_jq_or_red_king():
+    """K5: the hand row counts 7-10 looks, J/Q swaps, red and black king looks and king swaps, the same in both
+    engines; a heuristic player keeps a drawn J/Q (1 point) or red king (0) unless jq_power / red_king_power."""
+    users = build_spec("kamoul", n=1500, seed=5, players=2,
+                       strategies=["heuristic:jq_power=1,red_king_power=1", "balanced"])
+    hands = assert_same(users, 0, 1500)["hands"]
+    used = {name: int(hands[:, H[name]].sum()) for name in ("peeks", "jq_swaps", "red_king_looks",
+                                                            "black_king_looks", "king_swaps")}
+    assert min(used.values()) > 0, used
+    assert used["king_swaps"] <= used["red_king_looks"] + used["black_king_looks"]
+    keepers = raw_kernel(build_spec("kamoul", n=1500, seed=5, players=2, strategies=["balanced"]), 0, 1500)["hands"]
+    assert keepers[:, H["jq_swaps"]].sum() == 0 and keepers[:, H["red_king_looks"]].sum() == 0
+    assert keepers[:, H["black_king_looks"]].sum() > 0

@@ -279,6 +279,51 @@ def test_K5_jack_queen_blind_swap_seen_by_everyone(monkeypatch, card):
     assert h.know[0, 0, 0] == -1  # P0 does not learn the card it received
 
 
+def drawn_power_position(drawn: str, **params):
+    """Two heuristic players; P0 knows its 10S (position 0, worth a blind swap) but not its other cards, P1's cards
+    are unknown to P0; the stock's top card is ``drawn``."""
+    h = make_hand(P=2, seats=[seat("heuristic", **params), seat("balanced")])
+    lay(h, 0, ["10S", "2H", "3C", "4D"])
+    lay(h, 1, ["9C", "8D", "7H", "6S"])
+    knows(h, 0, 0, 0)
+    piles(h, stock=["5C", "5D", drawn], discard=["2S"])
+    return h
+
+
+@rule("K5")
+@pytest.mark.parametrize("card", ["JH", "QS"])
+def test_K5_a_drawn_jack_or_queen_is_kept_unless_jq_power_spends_it_on_its_blind_swap(card):
+    kept = drawn_power_position(card)
+    kept.turn_stock(0, 1)
+    assert kept.hand[0, 0] == C(card) and kept.uses["jq_swaps"] == 0  # 1 point replaces the 10: its power never fires
+    spent = drawn_power_position(card, jq_power=1.0)
+    spent.turn_stock(0, 1)
+    assert spent.discard[-1] == C(card) and spent.uses["jq_swaps"] == 1
+    assert spent.hand[0, 0] != C("10S") and C("10S") in spent.hand[1]  # the known 10 went to the opponent
+
+
+@rule("K5")
+def test_K5_a_drawn_red_king_is_kept_unless_red_king_power_spends_it_on_its_look_and_swap():
+    kept = drawn_power_position("KH")
+    kept.turn_stock(0, 1)
+    assert kept.hand[0, 0] == C("KH") and kept.uses["red_king_looks"] == 0
+    spent = drawn_power_position("KH", red_king_power=1.0)
+    spent.turn_stock(0, 1)
+    assert spent.discard[-1] == C("KH") and spent.uses["red_king_looks"] == 1
+    assert spent.know[0, 0, 1] == C("2H")  # it looked at its first unseen card
+    black = drawn_power_position("KS", red_king_power=1.0)  # a black king (15) is never kept anyway
+    black.turn_stock(0, 1)
+    assert black.uses["black_king_looks"] == 1 and black.uses["red_king_looks"] == 0
+
+
+@rule("K5")
+def test_K5_red_king_power_does_not_discard_a_red_king_that_has_no_power_under_black_only():
+    h = drawn_power_position("KH", red_king_power=1.0)
+    h.r = rules(king_power="black_only")
+    h.turn_stock(0, 1)
+    assert h.hand[0, 0] == C("KH") and h.uses["red_king_looks"] == 0
+
+
 @rule("K5")
 def test_K5_swap_observed_prob_zero_leaves_others_with_stale_memory(monkeypatch):
     h, _ = power_position(monkeypatch, (0, 0, 2, 1), swap_observed_prob=0.0)

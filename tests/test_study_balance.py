@@ -201,10 +201,13 @@ def test_option_effects_are_paired_on_the_deals():
 
 def test_power_values_compare_the_same_deals():
     games = pl.DataFrame({"power": ["king"] * 6, "off": [False] * 3 + [True] * 3, "game": [0, 1, 2] * 2,
-                          "win": [True, True, False, True, False, False], "points": [1.0, 0.0, 5.0, 2.0, 4.0, 9.0]})
+                          "win": [True, True, False, True, False, False], "points": [1.0, 0.0, 5.0, 2.0, 4.0, 9.0],
+                          "uses": [2.0, 1.0, 0.0, 0.0, 1.0, 0.0]})
     row = power_values(games).row(0, named=True)
     assert row["n"] == 3 and row["base_rate"] == pytest.approx(2 / 3) and row["off_rate"] == pytest.approx(1 / 3)
     assert row["value"] == pytest.approx(1 / 3) and row["points_value"] == pytest.approx(3.0)
+    assert row["uses_on"] == pytest.approx(1.0) and row["uses_off"] == pytest.approx(1 / 3)
+    assert row["uses_on_low"] <= 1.0 <= row["uses_on_high"]
 
 
 def test_pooled_exposure_adds_up_the_teams():
@@ -312,7 +315,8 @@ def test_the_study_answers_each_question_in_one_line(studies, game):
     out = studies[game]
     data = check_answer(out)
     assert [s.split(":")[0].split(" (")[0] for s in data["sentences"]] == ["Seats", "Luck against skill", "Length",
-                                                                          "Rule options"]
+                                                                          "Rule options"] + (
+        ["Card powers"] if game == "kamoul" else [])
     positions = pl.read_parquet(out / "positions.parquet")
     seats = [r for r in numbers(data, "seat advantage") if r["kind"] == "share"]
     assert [(r["subject"], r["value"], r["n"]) for r in seats] == [
@@ -333,6 +337,11 @@ def test_the_study_answers_each_question_in_one_line(studies, game):
 
     lengths = numbers(data, "game length")
     assert len(lengths) == 3 * pl.read_parquet(out / "length_means.parquet").height
+    if game == "kamoul":  # each power's value and its uses, as in powers.parquet
+        powers = pl.read_parquet(out / "powers.parquet")
+        rows = numbers(data, "card power")
+        assert [(r["subject"], r["value"]) for r in rows] == [
+            x for p in powers.iter_rows(named=True) for x in ((p["power"], p["value"]), (p["power"], p["uses_on"]))]
 
 
 def test_an_option_the_strategies_never_reach_is_marked_no_effect(tmp_path):

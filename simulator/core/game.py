@@ -172,7 +172,8 @@ class BalanceHints:
     ``skill``: the strategies of its luck-versus-skill tournament (``random`` first); ``skipped``: the rule
     options it does not sweep, each with the reason; ``values``: the values swept for numeric options (others: the
     default and a value either side); ``extras``: the game's own parts by name, with their settings (e.g.
-    ``{"powers": ("peek_own", ...)}``: Kamoul's card powers, one sweep per heuristic parameter)."""
+    ``{"powers": {"peek_own": ("peeks",), ...}, "power_player": "heuristic:..."}``: Kamoul's card powers, one sweep
+    per parameter of seat 0's ``power_player``, each with the columns that count the power's uses)."""
 
     skill: tuple[str, ...]
     skipped: dict[str, str] = field(default_factory=dict)

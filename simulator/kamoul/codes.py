@@ -68,6 +68,9 @@ def ends_manche(cum):
 # --- powers of a stock card discarded directly (K5) -------------------------------------------------
 POWER_NONE, POWER_PEEK_OWN, POWER_PEEK_OPP, POWER_SWAP, POWER_KING = 0, 1, 2, 3, 4
 POWER_NAMES = ("none", "peek own", "peek opponent", "blind swap", "king look-and-swap")
+POWER_USES = ("peeks", "jq_swaps", "red_king_looks", "black_king_looks", "king_swaps")
+"""The hand row's counts of card powers used (K5): 7-10 looks, J/Q blind swaps, red and black king looks, and the
+king looks that ended in a swap."""
 RANK_POWER = np.array([0, 0, 0, 0, 0, 0, 1, 1, 2, 2, 3, 3, 4], dtype=np.int64)
 """``int64[13]``: power of each rank (7/8 peek own, 9/10 peek opponent, J/Q swap, K look and swap)."""
 

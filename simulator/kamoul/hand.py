@@ -29,7 +29,7 @@ from simulator.kamoul.codes import (
     FC_SPEC, FC_SUPPRESS, FC_TOTAL, FC_TURN, FC_UNKNOWN, MODE_CALL, MODE_PLAY_ON, OUT_AU_M31, OUT_AU_RESET,
     OUT_BEATEN, OUT_CONTRE_LOST, OUT_CONTRE_WON, OUT_FALSE, OUT_NO_CALL, OUT_NORMAL, OUT_ULTIME, OUTCOMES,
     PENALTY_FALSE, PENALTY_OUT_OF_TURN, PENALTY_REORDER, PENALTY_SNAP, PENALTY_STUCK, POWER_KING, POWER_NAMES,
-    POWER_NONE, POWER_PEEK_OPP, POWER_PEEK_OWN, POWER_SWAP, RANK_CODES, RANK_POWER, SNAP_NONE, SNAP_OWN, TRACE_SEED,
+    POWER_NONE, POWER_PEEK_OPP, POWER_PEEK_OWN, POWER_SWAP, POWER_USES, RANK_CODES, RANK_POWER, SNAP_NONE, SNAP_OWN, TRACE_SEED,
     WRONG_RANKS, misremembered,
 )
 from simulator.kamoul.rules import Rules
@@ -71,6 +71,11 @@ class HandResult:
     snaps: int = 0
     wrong_snaps: int = 0
     penalty_cards: int = 0
+    peeks: int = 0
+    jq_swaps: int = 0
+    red_king_looks: int = 0
+    black_king_looks: int = 0
+    king_swaps: int = 0
     trace: int = 0
 
 
@@ -98,6 +103,7 @@ class Hand(Narrated):
         self.caller = -1
         self.ultime = -1
         self.aborted = False  # K14: the turn cap or an empty stock ended the hand (a pending call is void)
+        self.uses = dict.fromkeys(POWER_USES, 0)  # K5: how many times each card power was used in the hand
 
     # ------------------------------------------------------------------ helpers
     def count(self, p: int) -> int:
@@ -189,6 +195,7 @@ class Hand(Narrated):
             force[FC_REACHED:FC_IMPOSE_FAILED + 1] = 0
             force[FC_FIRST] = force[FC_LAST] = -1
         self.penalties = self.snaps = self.wrong_snaps = 0
+        self.uses = dict.fromkeys(POWER_USES, 0)
         self.ultime = -1
         self.caller = -1
         self.aborted = False  # K14: the turn cap or an empty stock ended the hand (a pending call is void)
@@ -238,6 +245,8 @@ class Hand(Narrated):
                 final_left -= 1
             current = (p + 1) % P
         res.turns, res.snaps, res.wrong_snaps, res.penalty_cards = turns, self.snaps, self.wrong_snaps, self.penalties
+        for name, count in self.uses.items():
+            setattr(res, name, count)
         res.contre_mask = sum(1 << q for q in contres)
         self.score(res, contres)
         self.trace(EV_END, res.outcome, res.winner)
@@ -417,7 +426,8 @@ class Hand(Narrated):
         card = self.stock.pop()
         self.trace(EV_DRAW, p, card)
         self.stuck_cards(p, self.stock)
-        slot = policy.ask("keep", seat, p, card, self.know[p], self.occ, self.nslots, self.faceup, self.rng)
+        slot = policy.ask("keep", seat, p, card, self.power_kind(card), self.know[p], self.occ, self.nslots,
+                          self.faceup, self.rng)
         if slot >= 0:
             old = int(self.hand[p, slot])
             self.hand[p, slot] = card
@@ -451,12 +461,18 @@ class Hand(Narrated):
         self.say(f"T{turns} P{p} takes {name(card)} from the discard into position {slot}, discards {name(old)}")
         self.snap_window(p, old)
 
+    def power_kind(self, card: int) -> int:
+        """K5: the power of ``card`` if it is discarded straight from the stock (``POWER_NONE`` for a red king with
+        ``king_power=black_only``)."""
+        kind = int(RANK_POWER[card % 13])
+        if kind == POWER_KING and self.r.king_power == "black_only" and IS_RED[card % 52]:
+            return POWER_NONE
+        return kind
+
     def power(self, p: int, card: int) -> None:
         """K5: the power of a stock card discarded directly (optional)."""
         r = self.r
-        kind = int(RANK_POWER[card % 13])
-        if kind == POWER_KING and r.king_power == "black_only" and IS_RED[card % 52]:
-            kind = POWER_NONE
+        kind = self.power_kind(card)
         if kind == POWER_NONE:
             return
         seat = self.seats[p]
@@ -471,6 +487,7 @@ class Hand(Narrated):
         p1, s1 = int(out[0]), int(out[1])
         if kind == POWER_PEEK_OWN or kind == POWER_PEEK_OPP:
             self.know[p, p1, s1] = self.hand[p1, s1]
+            self.uses["peeks"] += 1
             self.trace(EV_POWER, p, kind, p1 * 256 + s1)
             self.say(f"  P{p} uses {POWER_NAMES[kind]}: P{p1} position {s1} is {name(int(self.hand[p1, s1]))}")
             return
@@ -485,6 +502,7 @@ class Hand(Narrated):
                 if r.swap_observed_prob >= 1.0 or uniform(self.rng) < r.swap_observed_prob:
                     self.know[o, p1, s1], self.know[o, p2, s2] = self.know[o, p2, s2], self.know[o, p1, s1]
                     seen.append(o)
+            self.uses["jq_swaps"] += 1
             self.trace(EV_SWAP, p, p1 * 256 + s1, p2 * 256 + s2)
             self.say(f"  P{p} uses a blind swap: P{p1} pos {s1} <-> P{p2} pos {s2} (noticed by {seen or 'nobody'})")
             return
@@ -495,7 +513,9 @@ class Hand(Narrated):
         swap = policy.ask("king_swap", seat, p, self.know[p], self.occ, self.nslots, self.faceup, p1, c1, p2, c2,
                           self.rng)
         self.trace(EV_POWER, p, kind, (p1 * 256 + s1) * 65536 + p2 * 256 + s2)
+        self.uses["red_king_looks" if IS_RED[card % 52] else "black_king_looks"] += 1
         if swap:
+            self.uses["king_swaps"] += 1
             self.swap_cards(p1, s1, p2, s2)
             for o in range(self.P):
                 self.know[o, p1, s1], self.know[o, p2, s2] = self.know[o, p2, s2], self.know[o, p1, s1]

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from simulator.core.cards import N_RANKS
+from simulator.core.cards import IS_RED, N_RANKS
 from simulator.core.jit import njit
 from simulator.core.rng import below, shuffle, uniform
 from simulator.core.trace import fold as _trace
@@ -210,8 +210,10 @@ def _power(p, card, rules, seats, state, rng, trace, tmp, out):
         return
     p1 = out[0]
     s1 = out[1]
+    scalars = state.scalars
     if kind == POWER_PEEK_OWN or kind == POWER_PEEK_OPP:
         know[p, p1, s1] = hand[p1, s1]
+        scalars[ST.peeks] += 1
         _trace(trace, EV_POWER, p, kind, p1 * 256 + s1)
         return
     p2 = out[2]
@@ -224,6 +226,7 @@ def _power(p, card, rules, seats, state, rng, trace, tmp, out):
                 continue
             if rules.swap_observed_prob >= 1.0 or uniform(rng) < rules.swap_observed_prob:
                 _swap_know(know, o, p1, s1, p2, s2)
+        scalars[ST.jq_swaps] += 1
         _trace(trace, EV_SWAP, p, p1 * 256 + s1, p2 * 256 + s2)
         return
     c1 = np.int64(hand[p1, s1])
@@ -233,7 +236,12 @@ def _power(p, card, rules, seats, state, rng, trace, tmp, out):
     swap = decide_king_swap(seats, p, know[p], state.occ, state.nslots, state.faceup,
                             p1, c1, p2, c2, rng)
     _trace(trace, EV_POWER, p, kind, (p1 * 256 + s1) * 65536 + p2 * 256 + s2)
+    if IS_RED[card % 52]:
+        scalars[ST.red_king_looks] += 1
+    else:
+        scalars[ST.black_king_looks] += 1
     if swap:
+        scalars[ST.king_swaps] += 1
         _swap_cards(hand, p1, s1, p2, s2)
         for o in range(P):
             _swap_know(know, o, p1, s1, p2, s2)
@@ -537,7 +545,7 @@ def _turn_stock(p, rules, seats, state, scratch):
     _trace(trace, EV_DRAW, p, card, 0)
     if rules.p_stick > 0:
         _stuck(p, PILE_STOCK, rules, state, rng, trace)
-    slot = decide_keep(seats, p, card, know[p], state.occ, state.nslots, state.faceup,
+    slot = decide_keep(seats, p, card, _power_kind(rules, card), know[p], state.occ, state.nslots, state.faceup,
                        rng)
     if slot >= 0:
         old = np.int64(hand[p, slot])

@@ -16,9 +16,11 @@ from simulator.core.named import indices
 from simulator.kamoul.codes import FC_LEN, FC_N_KNOWN, FC_PLAYER
 
 SCALARS = ("n_stock", "n_discard", "caller", "ultime", "penalties", "snaps", "wrong_snaps", "call_turn", "call_true",
-           "call_unknown", "outcome", "winner", "turns", "contres", "aborted")
+           "call_unknown", "outcome", "winner", "turns", "contres", "aborted", "peeks", "jq_swaps", "red_king_looks",
+           "black_king_looks", "king_swaps")
 """The scalar facts of a hand (``HandState.scalars``): pile sizes, the caller (``-1``: none) and the ULTIME player,
-counters, the call's facts for the row, the outcome (``codes.OUT_*``) and winner, whether the hand was aborted."""
+counters, the call's facts for the row, the outcome (``codes.OUT_*``) and winner, whether the hand was aborted, and
+how many times each card power was used (K5)."""
 ST = indices("HandScalars", SCALARS)
 
 COUNTERS = ("dealer", "hand", "manche", "partie")

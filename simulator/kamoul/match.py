@@ -59,7 +59,8 @@ class Game(ReferenceGame):
             self.rows["hands"].append(
                 [self.index, partie, self.manche_no, self.hand_no, hands, self.dealer, res.winner, res.outcome,
                  res.caller, res.call_turn, res.call_true, res.call_unknown, res.contre_mask, res.turns, res.snaps,
-                 res.wrong_snaps, res.penalty_cards] + res.points + res.cum_after
+                 res.wrong_snaps, res.penalty_cards, res.peeks, res.jq_swaps, res.red_king_looks, res.black_king_looks,
+                 res.king_swaps] + res.points + res.cum_after
             )
             self.estimates.append(res.call_estimate)
             self.traces.append(res.trace)

@@ -72,6 +72,11 @@ def _write_hand(game, in_manche, dealer, block):
     out[r, HAND.snaps] = scalars[ST.snaps]
     out[r, HAND.wrong_snaps] = scalars[ST.wrong_snaps]
     out[r, HAND.penalty_cards] = scalars[ST.penalties]
+    out[r, HAND.peeks] = scalars[ST.peeks]
+    out[r, HAND.jq_swaps] = scalars[ST.jq_swaps]
+    out[r, HAND.red_king_looks] = scalars[ST.red_king_looks]
+    out[r, HAND.black_king_looks] = scalars[ST.black_king_looks]
+    out[r, HAND.king_swaps] = scalars[ST.king_swaps]
     _write_seats(out, r, N_HAND_FIXED, scratch.points, scratch.cum_after)
     rows.estimates[r] = scratch.estimate[0]
     rows.traces[r] = scratch.trace[0]

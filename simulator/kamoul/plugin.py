@@ -43,6 +43,10 @@ PLUGIN = declare_game(
                  "swap_observed_prob": SKIP_PHYSICAL, "race_policy": SKIP_PHYSICAL},
         values={"n_decks": (1, 2), "hand_size": (3, 4, 5, 6), "initial_peeks": (0, 1, 2, 3),
                 "ultime_min_cards": (1, 2, 3), "min_turns_before_call": (0, 1, 2, 4)},
-        extras={"powers": ("peek_own", "peek_opponent", "swap", "king"), "best_of_three": ()},
+        # each card-power parameter of seat 0's player, with the hand columns that count the power's uses (K5)
+        extras={"powers": {"peek_own": ("peeks",), "peek_opponent": ("peeks",), "swap": ("jq_swaps",),
+                           "king": ("red_king_looks", "black_king_looks"), "jq_power": ("jq_swaps",),
+                           "red_king_power": ("red_king_looks",)},
+                "power_player": "heuristic:jq_power=1,red_king_power=1", "best_of_three": ()},
     ),
 )

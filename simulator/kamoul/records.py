@@ -14,7 +14,7 @@ import polars as pl
 
 from simulator.core import records
 from simulator.core.named import indices
-from simulator.kamoul.codes import OUTCOMES
+from simulator.kamoul.codes import OUTCOMES, POWER_USES
 
 LEVELS = ("hands", "manches", "parties", "tops")
 """A game is one hand, one manche (K15), one partie or one TOP (K16); each level writes its table and those below."""
@@ -24,7 +24,7 @@ TABLES = {"hands": ("hands",), "manches": ("hands", "manches"), "parties": ("han
 
 HAND_FIXED = ("game", "partie", "manche", "hand", "hand_in_manche", "dealer", "winner", "outcome", "caller",
               "call_turn", "call_true", "call_unknown", "contre_seats", "turns", "snaps", "wrong_snaps",
-              "penalty_cards")
+              "penalty_cards") + POWER_USES
 HAND_SEAT = ("points", "cum")
 MANCHE_FIXED = ("game", "partie", "manche", "hands", "winners", "winner", "credit")
 MANCHE_SEAT = ("cum",)
@@ -53,7 +53,8 @@ _DTYPES = {
     "game": pl.Int64, "hand": pl.Int32, "partie": pl.Int16, "manche": pl.Int16, "hand_in_manche": pl.Int16,
     "dealer": pl.Int8, "winner": pl.Int8, "caller": pl.Int8, "call_turn": pl.Int16, "call_true": pl.Int16,
     "call_unknown": pl.Int8, "contre_seats": pl.Int16, "turns": pl.Int16, "snaps": pl.Int16,
-    "wrong_snaps": pl.Int16, "penalty_cards": pl.Int16, "hands": pl.Int16, "winners": pl.Int16, "credit": pl.Int8,
+    "wrong_snaps": pl.Int16, "penalty_cards": pl.Int16, "peeks": pl.Int16,
+    "jq_swaps": pl.Int16, "red_king_looks": pl.Int16, "black_king_looks": pl.Int16, "king_swaps": pl.Int16, "hands": pl.Int16, "winners": pl.Int16, "credit": pl.Int8,
     "manches": pl.Int8, "parties": pl.Int8,
 }
 OUTCOME_ENUM = pl.Enum(list(OUTCOMES))

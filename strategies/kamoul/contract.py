@@ -69,7 +69,7 @@ DECISIONS: dict[str, Decision] = {
         legal="an own position holding a card",
         default="heuristic.take_slot(prm, view.me, view.know, view.occ, view.nslots)"),
     "keep": _decision(
-        ("me", "drawn", "know_me", "occ", "nslots", "faceup", "rng"), f"prm, {_VIEW}, drawn, rng",
+        ("me", "drawn", "kind", "know_me", "occ", "nslots", "faceup", "rng"), f"prm, {_VIEW}, drawn, rng",
         "K4(c): -1 to discard the drawn card, or the own position (holding a card) it replaces",
         check="legal_slot(fault, D_KEEP, me, a, True, occ, nslots)", fallback="-1",
         legal="-1, or an own position holding a card",

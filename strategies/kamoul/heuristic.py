@@ -5,6 +5,10 @@ with a better one from the stock or the discard, spends powers to learn its own 
 opponents and push its high cards onto them, snaps the cards it knows match, and calls KAMOUL when its
 estimate falls to ``call_threshold`` with at most ``max_unknown_at_call`` cards it has not seen.
 
+A J/Q (1 point) or a red king (0) drawn from the stock is cheap to keep, so by default it is kept and its power
+never fires; ``jq_power`` and ``red_king_power`` make the player discard it for its power instead (K5), when the
+power has a use (the same targets ``power`` would pick), so that a study can value those powers.
+
 Its memory is imperfect in two ways, both applied by the engines at the start of each own turn
 (docs/rules/kamoul.md, "Memory model"): ``forget`` erases a remembered card, ``memory_noise`` replaces its
 remembered rank by a wrong one (INTERPRETATION §4). Every decision reads the belief, right or wrong, so a
@@ -19,7 +23,7 @@ from simulator.core.params import Param, ParamSet
 from simulator.core.rng import uniform
 from simulator.kamoul.codes import (
     ACT_CALL, ACT_CONTRE, ACT_STOCK, ACT_TAKE, BLACK_KING_VALUE, POWER_KING, POWER_PEEK_OPP, POWER_PEEK_OWN,
-    POWER_SWAP, SNAP_NONE, SNAP_OTHER, SNAP_OWN, is_au_score,
+    POWER_SWAP, RED_KING_VALUE, SNAP_NONE, SNAP_OTHER, SNAP_OWN, is_au_score,
 )
 from strategies.kamoul.views import card_value, swappable, worst_own_slot
 
@@ -44,6 +48,10 @@ PARAMS = ParamSet((
           "card (it may then snap a wrong card: +1 card)", 0.0, 1.0, rule="K13", ability=True),
     Param("au_score", "bool", True, "call KAMOUL au score when the whole layout is known to match"),
     Param("speed", "float", 1.0, "reaction rate in snap races (race_policy=speed_weighted)", 0.01, 100.0, ability=True),
+    Param("jq_power", "float", 0.0, "probability of discarding a drawn J/Q for its blind swap instead of keeping it "
+          "(1 point), when the swap would fire", 0.0, 1.0, rule="K5"),
+    Param("red_king_power", "float", 0.0, "probability of discarding a drawn red king for its look-and-swap instead "
+          "of keeping it (0 points), when it has cards to look at", 0.0, 1.0, rule="K5"),
 ), what="parameter")
 H = indices("HeuristicParams", PARAMS.names())
 """The position of each parameter in the strategy's ``prm`` array (``prm[H.call_threshold]``), from ``PARAMS``."""
@@ -108,7 +116,23 @@ def take_slot(prm, me, know_me, occ, nslots):
 
 
 @njit(refcount=False, inline="always")
+def keep_or_spend(prm, me, drawn, kind, know_me, occ, nslots, faceup, rng):
+    """K4(c)/K5: -1 to discard the drawn card for its power (``kind``, under the rules) when ``jq_power`` or
+    ``red_king_power`` says so and the power has a use; else :func:`keep`'s answer."""
+    if kind == POWER_SWAP and prm[H.jq_power] > 0.0:
+        _, p, _ = _swap_plan(prm, me, occ.shape[0], know_me, occ, nslots, faceup, -1)
+        if p >= 0 and _chance(prm[H.jq_power], rng):
+            return -1
+    elif kind == POWER_KING and prm[H.red_king_power] > 0.0 and card_value(drawn) == RED_KING_VALUE:
+        a, p, _ = _king_plan(prm, me, occ.shape[0], know_me, occ, nslots, faceup, -1)
+        if a >= 0 and p >= 0 and _chance(prm[H.red_king_power], rng):
+            return -1
+    return keep(prm, me, drawn, know_me, occ, nslots)
+
+
+@njit(refcount=False, inline="always")
 def keep(prm, me, drawn, know_me, occ, nslots):
+    """K4(c): the own position (its worst) the drawn card replaces when it is cheap and better, else -1."""
     _, _, slot, worst = _own_scan(me, know_me, occ, nslots, prm[H.unknown_value])
     v = card_value(drawn)
     if slot >= 0 and v <= prm[H.keep_max] and v < worst:
@@ -152,7 +176,6 @@ def _first_unknown_opponent(me, P, know_me, occ, nslots, faceup, locked):
 @njit(refcount=False, inline="always")
 def power(prm, me, P, kind, know_me, occ, nslots, faceup, locked, rng, out):
     """Fill ``out`` = (p1, s1, p2, s2) and return True to use the power of ``kind``."""
-    uv = prm[H.unknown_value]
     if kind == POWER_PEEK_OWN:
         s = _first_unknown(me, know_me, occ, nslots, faceup)
         if s < 0 or (prm[H.peek_own] < 1.0 and uniform(rng) >= prm[H.peek_own]):
@@ -170,20 +193,8 @@ def power(prm, me, P, kind, know_me, occ, nslots, faceup, locked, rng, out):
     if me == locked:
         return False
     if kind == POWER_SWAP:
-        # push the worst *known* own card onto an opponent: a known low card, else an unseen one
-        ws, wv = -1, -1.0
-        for s in range(nslots[me]):
-            c = know_me[me, s]
-            if c >= 0 and swappable(me, s, occ, faceup, locked) and card_value(c) > wv:
-                ws, wv = s, float(card_value(c))
-        if ws < 0 or wv < prm[H.swap_min_value]:
-            return False
-        p, s, v = _lowest_known_opponent(me, P, know_me, occ, nslots, faceup, locked)
-        if p < 0 or v >= wv:
-            p, s = _first_unknown_opponent(me, P, know_me, occ, nslots, faceup, locked)
-            if p < 0 or wv <= uv:
-                return False
-        if prm[H.swap] < 1.0 and uniform(rng) >= prm[H.swap]:
+        ws, p, s = _swap_plan(prm, me, P, know_me, occ, nslots, faceup, locked)
+        if p < 0 or (prm[H.swap] < 1.0 and uniform(rng) >= prm[H.swap]):
             return False
         out[0] = me
         out[1] = ws
@@ -191,16 +202,9 @@ def power(prm, me, P, kind, know_me, occ, nslots, faceup, locked, rng, out):
         out[3] = s
         return True
     if kind == POWER_KING:
-        a = _first_unknown(me, know_me, occ, nslots, faceup)
-        if a < 0:
-            a, wv = worst_own_slot(me, know_me, occ, nslots, uv)
-            if a >= 0 and not swappable(me, a, occ, faceup, locked):
-                a = -1
+        a, p, s = _king_plan(prm, me, P, know_me, occ, nslots, faceup, locked)
         if a < 0:
             return False
-        p, s, v = _lowest_known_opponent(me, P, know_me, occ, nslots, faceup, locked)
-        if p < 0:
-            p, s = _first_unknown_opponent(me, P, know_me, occ, nslots, faceup, locked)
         if p < 0 or (prm[H.king] < 1.0 and uniform(rng) >= prm[H.king]):
             return False
         out[0] = me
@@ -209,6 +213,49 @@ def power(prm, me, P, kind, know_me, occ, nslots, faceup, locked, rng, out):
         out[3] = s
         return True
     return False
+
+
+@njit(refcount=False, inline="always")
+def _chance(probability, rng):
+    """True with ``probability`` (no draw from ``rng`` when it is 1)."""
+    return probability >= 1.0 or uniform(rng) < probability
+
+
+@njit(refcount=False, inline="always")
+def _swap_plan(prm, me, P, know_me, occ, nslots, faceup, locked):
+    """A J/Q blind swap's targets ``(own slot, player, slot)``: the worst *known* own card, if worth at least
+    ``swap_min_value``, onto an opponent's known lower card, else onto an unseen one if it is worth more than
+    ``unknown_value``; player ``-1`` when there is none."""
+    ws, wv = -1, -1.0
+    for s in range(nslots[me]):
+        c = know_me[me, s]
+        if c >= 0 and swappable(me, s, occ, faceup, locked) and card_value(c) > wv:
+            ws, wv = s, float(card_value(c))
+    if ws < 0 or wv < prm[H.swap_min_value]:
+        return ws, -1, -1
+    p, s, v = _lowest_known_opponent(me, P, know_me, occ, nslots, faceup, locked)
+    if p < 0 or v >= wv:
+        p, s = _first_unknown_opponent(me, P, know_me, occ, nslots, faceup, locked)
+        if p < 0 or wv <= prm[H.unknown_value]:
+            return ws, -1, -1
+    return ws, p, s
+
+
+@njit(refcount=False, inline="always")
+def _king_plan(prm, me, P, know_me, occ, nslots, faceup, locked):
+    """A king's look-and-swap targets ``(own slot, player, slot)``: an unseen own card (else the worst own one) and
+    an opponent's lowest known card (else an unseen one); own slot ``-1`` or player ``-1`` when there is none."""
+    a = _first_unknown(me, know_me, occ, nslots, faceup)
+    if a < 0:
+        a, _ = worst_own_slot(me, know_me, occ, nslots, prm[H.unknown_value])
+        if a >= 0 and not swappable(me, a, occ, faceup, locked):
+            a = -1
+    if a < 0:
+        return a, -1, -1
+    p, s, v = _lowest_known_opponent(me, P, know_me, occ, nslots, faceup, locked)
+    if p < 0:
+        p, s = _first_unknown_opponent(me, P, know_me, occ, nslots, faceup, locked)
+    return a, p, s
 
 
 @njit(refcount=False, inline="always")

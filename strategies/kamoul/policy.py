@@ -48,10 +48,10 @@ def builtin_take_slot(sid, prm, me, know_me, occ, nslots, faceup, rng):
 
 
 @njit(refcount=False, inline="always")
-def builtin_keep(sid, prm, me, drawn, know_me, occ, nslots, faceup, rng):
+def builtin_keep(sid, prm, me, drawn, kind, know_me, occ, nslots, faceup, rng):
     if sid == RANDOM:
         return random_play.keep(prm, me, occ, nslots, rng)
-    return heuristic.keep(prm, me, drawn, know_me, occ, nslots)
+    return heuristic.keep_or_spend(prm, me, drawn, kind, know_me, occ, nslots, faceup, rng)
 
 
 @njit(refcount=False, inline="always")
