@@ -635,6 +635,59 @@ def _finish_batch(result, text_of, quiet: bool, as_json: bool = False) -> None:
 
 
 @cli.command()
+@click.argument("tournament_dir", metavar="DIR", type=click.Path())
+@click.option("--bootstrap", type=int, default=None,
+              help="Bootstrap replicates of the tournament's games, for the 95% intervals [default: 1000].")
+@click.option("--seed", type=int, default=0, show_default=True, help="Seed of the bootstrap.")
+@click.option("--json", "as_json", is_flag=True, help="Print the answer, the mixture and every member as JSON.")
+@click.option("--quiet", is_flag=True, help="No notices; the answer is still printed.")
+def metagame(tournament_dir, bootstrap, seed, as_json, quiet):
+    """Which strategy, or mixture of strategies, can no member of a tournament beat?
+
+    Reads the win-rate matrix of the tournament in DIR (cardsim tournament ... --out DIR) as a symmetric
+    zero-sum game between two sides and solves its Nash equilibrium by linear programming: the mixture of
+    strategies that no strategy of the tournament beats, which strategies are in it, and how much the best reply
+    beats each member (its exploitability). A bootstrap over the tournament's games gives 95% intervals and how
+    often each strategy is in the equilibrium. Nothing is written.
+
+    \b
+    Example:
+      cardsim tournament kamoul -n 20000 --strategy balanced --strategy cautious --strategy aggressive \\
+          --strategy tuned-4p --out runs/t4
+      cardsim metagame runs/t4
+    """
+    from analysis.metagame import to_dict, verdict
+    from simulator import api
+
+    _notices(quiet)
+    result = api.metagame(tournament_dir, bootstrap=bootstrap, seed=seed)
+    if as_json:
+        import json
+
+        click.echo(json.dumps(to_dict(result)))
+        return
+    click.echo("\n".join(verdict(result)))
+    click.echo("")
+    click.echo(_metagame_table(result))
+
+
+def _metagame_table(result) -> str:
+    """The mixture and the members, one line each."""
+    lines = [f"{'strategy':<28} {'weight [95%]':>20} {'in eq.':>7} {'vs mixture [95%]':>24} "
+             f"{'best reply beats it [95%]':>34}"]
+    members = {r["strategy"]: r for r in result.members.iter_rows(named=True)}
+    for r in result.mixture.sort("weight", descending=True).iter_rows(named=True):
+        m = members[r["strategy"]]
+        lines.append(
+            f"{r['strategy']:<28} {r['weight']:>6.2f} [{r['weight_low']:.2f}, {r['weight_high']:.2f}] "
+            f"{100 * r['in_support']:>6.0f}% {100 * (0.5 + m['value']):>6.1f}% [{100 * (0.5 + m['value_low']):.1f}, "
+            f"{100 * (0.5 + m['value_high']):.1f}] {100 * (0.5 + m['exploitability']):>6.1f}% "
+            f"[{100 * (0.5 + m['exploit_low']):.1f}, {100 * (0.5 + m['exploit_high']):.1f}] "
+            + (f"by {m['best_reply']}" if m["best_reply"] else "(no member beats it)"))
+    return "\n".join(lines)
+
+
+@cli.command()
 @click.argument("game", metavar="GAME", shell_complete=_complete_game)
 @click.option("--strategy", "strategies", multiple=True, shell_complete=_complete_strategy, required=True, metavar="NAME[:k=v,...]",
               help="A strategy of the tournament; repeat for each (at least 2).")

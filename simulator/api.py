@@ -529,6 +529,16 @@ def tournament(game: str, *, strategies: list[str], out: str | Path, n: int, see
     return _run_and_store(batch, out, threads, chunk_size, progress)
 
 
+def metagame(path: str | Path, *, bootstrap: int | None = None, seed: int = 0):
+    """The meta-game of the tournament at ``path`` (``analysis.metagame``; ``cardsim metagame --help``): the Nash
+    equilibrium of its win-rate matrix, each member's exploitability, and bootstrap intervals. Returns an
+    ``analysis.metagame.MetaGame``; nothing is written."""
+    from analysis.metagame import BOOTSTRAP
+    from analysis.metagame import metagame as _metagame
+
+    return _metagame(path, bootstrap=BOOTSTRAP if bootstrap is None else bootstrap, seed=seed)
+
+
 def sweep(game: str, *, out: str | Path, n: int, grids: list[str] | None = None, option_grids: list[str] | None = None,
           seats: list[int] | None = None, seed: int = 0, players: int | None = None, level: str | None = None,
           strategies: list[str] | None = None, options: dict | list[str] | None = None, threads: int | None = None,

@@ -1,0 +1,221 @@
+"""``cardsim metagame``: which strategy, or mixture of strategies, no opponent in the population can exploit.
+
+A tournament's win-rate matrix is a symmetric two-player zero-sum game: the payoff of strategy ``i`` against ``j``
+is ``r[i, j] - 1/2``, where ``r[i, j]`` is the share of the pair's decided games that ``i``'s side won (so
+``r[i, j] + r[j, i] = 1``). Its Nash equilibrium (von Neumann's minimax, solved as the linear programme "maximise
+``v`` such that the mixture ``x`` scores at least ``v`` against every pure strategy", scipy's HiGHS) is the
+mixture a thoughtful table would settle on: nothing in the population beats it, and its value is 0. Each member's
+*exploitability* is how much the best reply in the population beats it (the best win rate any strategy gets against
+it, minus 1/2); the mixture's own exploitability is 0 up to the matrix's noise.
+
+More than two players. A tournament seats two strategies at a time, each on its side of the table (``ABAB`` and
+its mirror at four players: :func:`simulator.core.designs.tournament_batch`), and a game goes to the side whose
+seats won more. So the game solved here is the *game between two clubs*, each filling its side of the table with
+one strategy: a sound symmetric two-player zero-sum reduction of the many-player game (no approximation of a
+many-player equilibrium, which has no such linear programme). The report says so.
+
+Uncertainty. The matrix is measured, not known: a bootstrap over the tournament's games (each pair's games
+resampled with replacement, i.e. its wins, losses and undecided games drawn from a multinomial with the observed
+shares, ``bootstrap`` times, seeded) re-solves the game each time and gives 95% percentile intervals on every
+mixture weight, every member's value against the mixture and exploitability, and how often each strategy is in
+the support (weight above :data:`SUPPORT_TOL`).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from pathlib import Path
+
+import numpy as np
+import polars as pl
+
+from simulator.core.errors import SpecError
+
+SUPPORT_TOL = 1e-6  # a weight above this counts as in the support (the solver's vertices have exact zeros)
+BOOTSTRAP = 1_000
+MAX_BOOTSTRAP = 100_000
+
+
+def solve(payoff) -> tuple[np.ndarray, float]:
+    """The row player's maximin mixture of the zero-sum game ``payoff`` (``float64[n, n]``, the row's gain) and
+    the game's value: ``(float64[n] weights summing to 1, value)``. For a symmetric game (``payoff = -payoff.T``)
+    the value is 0 and the mixture is a symmetric Nash equilibrium."""
+    from scipy.optimize import linprog
+
+    a = np.asarray(payoff, dtype=np.float64)
+    n = a.shape[0]
+    if a.ndim != 2 or a.shape != (n, n) or n < 1:
+        raise ValueError(f"payoff must be a square matrix, not of shape {a.shape}")
+    # variables (x_1..x_n, v): minimise -v subject to v - sum_i x_i a[i, j] <= 0 for every column j, sum x = 1
+    cost = np.zeros(n + 1)
+    cost[-1] = -1.0
+    upper = np.hstack([-a.T, np.ones((n, 1))])
+    equal = np.hstack([np.ones((1, n)), np.zeros((1, 1))])
+    bounds = [(0.0, None)] * n + [(None, None)]
+    result = linprog(cost, A_ub=upper, b_ub=np.zeros(n), A_eq=equal, b_eq=[1.0], bounds=bounds, method="highs")
+    if result.status != 0:  # a finite zero-sum game always has a value: only a numerical failure lands here
+        raise RuntimeError(f"the linear programme failed: {result.message}")
+    weights = np.clip(result.x[:n], 0.0, None)
+    return weights / weights.sum(), float(result.x[-1])
+
+
+def reply_values(payoff, weights) -> np.ndarray:
+    """``float64[n]``: each pure strategy's payoff against the mixture ``weights``."""
+    return np.asarray(payoff, dtype=np.float64) @ np.asarray(weights, dtype=np.float64)
+
+
+def exploitabilities(payoff) -> tuple[np.ndarray, np.ndarray]:
+    """Per strategy ``j``: how much the best reply in the population gains against it (``max_i payoff[i, j]``,
+    ``float64[n]``, at least 0: ``j`` itself draws) and which strategy that is (``int64[n]``)."""
+    a = np.asarray(payoff, dtype=np.float64)
+    return a.max(axis=0), a.argmax(axis=0)
+
+
+@dataclass
+class MetaGame:
+    """The answer of :func:`metagame`: the population (``names``), the measured ``rates`` (``float64[n, n]``, share
+    of decided games the row won; NaN on the diagonal and for pairs without a decided game), the equilibrium
+    ``weights`` and each member's ``values`` against it and ``exploits`` (best reply's gain against it, by
+    ``best_reply``), and the bootstrap's frames: ``mixture`` (per strategy: weight with 95% interval and share of
+    replicates in the support) and ``members`` (value against the mixture, exploitability, each with interval)."""
+
+    path: Path
+    game: str
+    players: int
+    level: str
+    names: list[str]
+    rates: np.ndarray
+    decided: np.ndarray
+    weights: np.ndarray
+    values: np.ndarray
+    exploits: np.ndarray
+    best_reply: np.ndarray
+    bootstrap: int
+    seed: int
+    mixture: pl.DataFrame = field(default_factory=pl.DataFrame)
+    members: pl.DataFrame = field(default_factory=pl.DataFrame)
+
+    @property
+    def support(self) -> list[str]:
+        return [n for n, w in zip(self.names, self.weights) if w > SUPPORT_TOL]
+
+
+def tournament_counts(out) -> tuple[dict, list[str], np.ndarray, np.ndarray]:
+    """The tournament at ``out``: its batch record, its strategies, and per ordered pair the games won
+    (``int64[n, n]``, row over column) and undecided (``int64[n, n]``, symmetric), from the games on disk.
+    :class:`SpecError` when ``out`` is no tournament or holds fewer than two strategies."""
+    from analysis.batches import tournament_frames
+    from simulator.core.batch import load_batch
+
+    data = load_batch(out, "DIR")
+    allowed = "a tournament directory of at least two strategies (cardsim tournament ... --out DIR)"
+    if data["kind"] != "tournament":
+        raise SpecError("DIR", str(out), allowed, f"is a {data['kind']}, not a tournament")
+    names = list(data["inputs"]["strategies"])
+    if len(names) < 2:
+        raise SpecError("DIR", str(out), allowed, f"is a tournament of {len(names)} strategy")
+    index = {s: k for k, s in enumerate(names)}
+    wins = np.zeros((len(names), len(names)), dtype=np.int64)
+    undecided = np.zeros_like(wins)
+    for r in tournament_frames(out)["matrix"].iter_rows(named=True):
+        i, j = index[r["strategy"]], index[r["opponent"]]
+        wins[i, j], undecided[i, j] = r["wins"], r["undecided"]
+    return data, names, wins, undecided
+
+
+def payoff_of(wins: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """The zero-sum payoff ``rates - 1/2`` (``float64[n, n]``; 0 on the diagonal and for a pair without a decided
+    game) and the rates themselves (NaN there)."""
+    decided = wins + wins.T
+    with np.errstate(invalid="ignore", divide="ignore"):
+        rates = np.where(decided > 0, wins / np.where(decided > 0, decided, 1), np.nan)
+    np.fill_diagonal(rates, np.nan)
+    return np.nan_to_num(rates - 0.5, nan=0.0), rates
+
+
+def resample(wins: np.ndarray, undecided: np.ndarray, rng: np.random.Generator) -> np.ndarray:
+    """One bootstrap replicate of ``wins``: each unordered pair's games drawn again with replacement (wins of the
+    row, of the column and undecided games from a multinomial with the observed shares)."""
+    out = np.zeros_like(wins)
+    n = wins.shape[0]
+    for i in range(n):
+        for j in range(i + 1, n):
+            counts = np.array([wins[i, j], wins[j, i], undecided[i, j]], dtype=np.int64)
+            games = int(counts.sum())
+            if games:
+                out[i, j], out[j, i], _ = rng.multinomial(games, counts / games)
+    return out
+
+
+def metagame(out, *, bootstrap: int = BOOTSTRAP, seed: int = 0) -> MetaGame:
+    """Solve the meta-game of the tournament at ``out`` (see the module doc)."""
+    if isinstance(bootstrap, bool) or not isinstance(bootstrap, int) or not 1 <= bootstrap <= MAX_BOOTSTRAP:
+        raise SpecError("--bootstrap", bootstrap, f"an integer from 1 to {MAX_BOOTSTRAP:,} (replicates)")
+    if isinstance(seed, bool) or not isinstance(seed, int) or seed < 0:
+        raise SpecError("--seed", seed, "an integer >= 0")
+    data, names, wins, undecided = tournament_counts(out)
+    payoff, rates = payoff_of(wins)
+    weights, _ = solve(payoff)
+    values = reply_values(payoff, weights)
+    exploits, best = exploitabilities(payoff)
+    rng = np.random.default_rng(np.random.SeedSequence([seed, 0x6D657461]))
+    n = len(names)
+    w_rep, v_rep, e_rep = np.empty((bootstrap, n)), np.empty((bootstrap, n)), np.empty((bootstrap, n))
+    for b in range(bootstrap):
+        p, _ = payoff_of(resample(wins, undecided, rng))
+        w_rep[b], _ = solve(p)
+        v_rep[b] = reply_values(p, w_rep[b])
+        e_rep[b] = exploitabilities(p)[0]
+    low, high = 2.5, 97.5
+    mixture = pl.DataFrame({
+        "strategy": names, "weight": weights, "weight_low": np.percentile(w_rep, low, axis=0),
+        "weight_high": np.percentile(w_rep, high, axis=0), "in_support": (w_rep > SUPPORT_TOL).mean(axis=0)})
+    members = pl.DataFrame({
+        "strategy": names, "value": values, "value_low": np.percentile(v_rep, low, axis=0),
+        "value_high": np.percentile(v_rep, high, axis=0), "exploitability": exploits,
+        "exploit_low": np.percentile(e_rep, low, axis=0), "exploit_high": np.percentile(e_rep, high, axis=0),
+        "best_reply": [names[k] if e > 0 else None for k, e in zip(best, exploits)]})
+    spec = data["cells"][0]["spec"]
+    return MetaGame(Path(out), data["inputs"]["game"], int(spec["players"]), spec["level"], names, rates,
+                    wins + wins.T, weights, values, exploits, best, bootstrap, seed, mixture, members)
+
+
+def _pct(x: float) -> str:
+    return f"{100 * x:.1f}"
+
+
+def verdict(m: MetaGame) -> list[str]:
+    """The answer in a few sentences with numbers and 95% intervals, before any table."""
+    mix = m.mixture.sort("weight", descending=True).filter(pl.col("weight") > SUPPORT_TOL)
+    parts = [f"{r['weight']:.2f} {r['strategy']} [{r['weight_low']:.2f}, {r['weight_high']:.2f}]"
+             for r in mix.iter_rows(named=True)]
+    pure = mix.height == 1
+    lead = (f"{mix['strategy'][0]} is unexploitable within this population" if pure else
+            "The mixture " + " + ".join(parts) + " is unexploitable within this population")
+    if pure:
+        lead += f" (weight 1 [{mix['weight_low'][0]:.2f}, {mix['weight_high'][0]:.2f}])"
+    lines = [f"{lead}: no strategy of the tournament wins more than half of its decided "
+             f"{m.level} against it ({m.game}, {m.players} players; {m.bootstrap:,} bootstrap replicates of the "
+             f"tournament's games give the 95% intervals)."]
+    out_of = m.members.filter(~pl.col("strategy").is_in(m.support)).sort("value")
+    for r in out_of.iter_rows(named=True):
+        lines.append(f"{r['strategy']} wins {_pct(0.5 + r['value'])}% [{_pct(0.5 + r['value_low'])}, "
+                     f"{_pct(0.5 + r['value_high'])}] of decided {m.level} against the equilibrium; its best reply, "
+                     f"{r['best_reply']}, beats it {_pct(0.5 + r['exploitability'])}% "
+                     f"[{_pct(0.5 + r['exploit_low'])}, {_pct(0.5 + r['exploit_high'])}].")
+    often = m.mixture.filter((pl.col("in_support") > 0.05) & (pl.col("weight") <= SUPPORT_TOL))
+    if often.height:
+        lines.append("Also in the support of some replicates (the data do not rule them out): " + ", ".join(
+            f"{r['strategy']} ({100 * r['in_support']:.0f}% of replicates)" for r in often.iter_rows(named=True)) + ".")
+    if m.players > 2:
+        lines.append(f"At {m.players} players this is the game between two clubs, each filling its side of the table "
+                     "with one strategy (the tournament's seatings), not a many-player equilibrium.")
+    return lines
+
+
+def to_dict(m: MetaGame) -> dict:
+    """The answer as plain data (``--json``)."""
+    return {"verdict": verdict(m), "game": m.game, "players": m.players, "level": m.level, "strategies": m.names,
+            "support": m.support, "bootstrap": m.bootstrap, "seed": m.seed,
+            "rates": [[None if np.isnan(x) else float(x) for x in row] for row in m.rates],
+            "mixture": m.mixture.to_dicts(), "members": m.members.to_dicts()}
