@@ -648,7 +648,9 @@ def metagame(tournament_dir, bootstrap, seed, as_json, quiet):
     zero-sum game between two sides and solves its Nash equilibrium by linear programming: the mixture of
     strategies that no strategy of the tournament beats, which strategies are in it, and how much the best reply
     beats each member (its exploitability). A bootstrap over the tournament's games gives 95% intervals and how
-    often each strategy is in the equilibrium. Nothing is written.
+    often each strategy is in the equilibrium. Writes the report DIR/metagame.html (verdict, the matrix as a
+    heatmap, the mixture and every member with their intervals); the tournament's own report has the same
+    section.
 
     \b
     Example:
@@ -664,11 +666,13 @@ def metagame(tournament_dir, bootstrap, seed, as_json, quiet):
     if as_json:
         import json
 
-        click.echo(json.dumps(to_dict(result)))
+        click.echo(json.dumps({**to_dict(result), "html": str(result.html)}))
         return
     click.echo("\n".join(verdict(result)))
     click.echo("")
     click.echo(_metagame_table(result))
+    if not quiet:
+        click.echo(f"\nreport: {result.html}")
 
 
 def _metagame_table(result) -> str:

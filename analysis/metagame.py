@@ -94,6 +94,7 @@ class MetaGame:
     seed: int
     mixture: pl.DataFrame = field(default_factory=pl.DataFrame)
     members: pl.DataFrame = field(default_factory=pl.DataFrame)
+    html: Path | None = None  # the report, once written (``api.metagame``)
 
     @property
     def support(self) -> list[str]:

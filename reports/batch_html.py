@@ -172,8 +172,13 @@ def build_batch_report(out_dir: str | Path, out_html: str | Path, *, title: str 
     if data["kind"] == "tournament":
         from analysis.batches import tournament_verdict
 
+        from analysis.metagame import metagame
+        from reports.metagame_html import metagame_section
+
         verdict = "<h2>Verdict</h2>" + "".join(f'<p class="verdict">{_e(line.strip())}</p>'
                                                for line in tournament_verdict(frames, data["inputs"]).splitlines())
+        meta_body, meta_figs = metagame_section(metagame(out_dir), None)  # the matrix is drawn above
+        body, figs = body + meta_body, figs + meta_figs
     return write_atomic(out, _page(title, note, verdict + _description(data, out_dir) + body
                                    + _figures_section(figs)))
 

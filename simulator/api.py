@@ -529,14 +529,19 @@ def tournament(game: str, *, strategies: list[str], out: str | Path, n: int, see
     return _run_and_store(batch, out, threads, chunk_size, progress)
 
 
-def metagame(path: str | Path, *, bootstrap: int | None = None, seed: int = 0):
+def metagame(path: str | Path, *, bootstrap: int | None = None, seed: int = 0, report: bool = True):
     """The meta-game of the tournament at ``path`` (``analysis.metagame``; ``cardsim metagame --help``): the Nash
-    equilibrium of its win-rate matrix, each member's exploitability, and bootstrap intervals. Returns an
-    ``analysis.metagame.MetaGame``; nothing is written."""
+    equilibrium of its win-rate matrix, each member's exploitability, and bootstrap intervals. With ``report``,
+    writes ``path/metagame.html`` (``result.html``). Returns an ``analysis.metagame.MetaGame``."""
     from analysis.metagame import BOOTSTRAP
     from analysis.metagame import metagame as _metagame
 
-    return _metagame(path, bootstrap=BOOTSTRAP if bootstrap is None else bootstrap, seed=seed)
+    result = _metagame(path, bootstrap=BOOTSTRAP if bootstrap is None else bootstrap, seed=seed)
+    if report:
+        from reports.metagame_html import build_metagame_report
+
+        result.html = build_metagame_report(result)
+    return result
 
 
 def sweep(game: str, *, out: str | Path, n: int, grids: list[str] | None = None, option_grids: list[str] | None = None,

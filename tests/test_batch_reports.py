@@ -15,8 +15,9 @@ GRID = [1.0, 4.0, 7.0]
 
 # name -> (figure ids that must be present, number of charts)
 EXPECTED = {
-    "kamoul-tournament": ({"fig-matrix", "fig-ratings"}, 2),
-    "kems-tournament": ({"fig-matrix", "fig-ratings"}, 2),
+    # and the meta-game's mixture and members (its matrix is the tournament's)
+    "kamoul-tournament": ({"fig-matrix", "fig-ratings", "fig-metagame-mixture", "fig-metagame-members"}, 4),
+    "kems-tournament": ({"fig-matrix", "fig-ratings", "fig-metagame-mixture", "fig-metagame-members"}, 4),
     # seat 0 swept: its win rate and mean points, then the outcome shares per cell
     "sweep": ({"fig-sweep-seat0-win-rate", "fig-sweep-seat0-mean-points", "fig-sweep-outcomes"}, 3),
 }

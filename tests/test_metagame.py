@@ -86,6 +86,21 @@ def test_a_kamoul_tournament_s_equilibrium_is_beaten_by_no_member(tournament):
     assert again.mixture.equals(m.mixture) and again.members.equals(m.members)
 
 
+def test_the_report_states_the_verdict_first_with_the_heatmap_mixture_and_members(tournament):
+    m = api.metagame(tournament, bootstrap=100, seed=2)
+    page = m.html.read_text(encoding="utf-8")
+    assert m.html == tournament / "metagame.html"
+    first = mg.verdict(m)[0]
+    assert page.index("Meta-game: what no member can beat") < page.index('id="metagame"') and first[:40] in page
+    for fig in ("fig-metagame-matrix", "fig-metagame-mixture", "fig-metagame-members"):
+        assert f'id="{fig}"' in page
+    assert api.verify(tournament)["sound"]  # the page beside the tournament's files damages nothing
+    from reports.batch_html import build_batch_report
+
+    report = build_batch_report(tournament, tournament / "report.html").read_text(encoding="utf-8")
+    assert "Meta-game: what no member can beat" in report and 'id="fig-metagame-mixture"' in report
+
+
 def test_the_cli_answers_first_and_prints_json(tournament, capsys):
     code, out, err = run_cli(capsys, "metagame", str(tournament), "--bootstrap", "50")
     assert code == 0 and "unexploitable within this population" in out.splitlines()[0] and "[" in out.splitlines()[0]
