@@ -385,6 +385,9 @@ def plan(p1, p2, alpha, power, paired_rho, as_json, quiet):
               help="A parameter to search, in its declared range or LO:HI inside it (repeatable; default: every "
                    "decision parameter, not abilities such as speed or memory).")
 @click.option("--against", required=True, metavar="A,B,...", help="The population: strategies, comma-separated.")
+@click.option("--weights", default=None, metavar="W1,W2,...",
+              help="The population as a mixture, one weight per member of --against (summing to 1): the best "
+                   "response to it is sought, instead of the player that holds its own against every member.")
 @click.option("--players", type=int, default=None, help="Number of players (default: the game's).")
 @click.option("--budget", type=int, required=True, help="Trials (parameter sets tried).")
 @click.option("--deals", type=int, default=None,
@@ -401,8 +404,8 @@ def plan(p1, p2, alpha, power, paired_rho, as_json, quiet):
                    "$DASK_SCHEDULER_ADDRESS). The same trials and result as on this machine.")
 @click.option("--json", "as_json", is_flag=True, help="Print the answer and the tuned parameters as JSON.")
 @click.option("--quiet", is_flag=True, help="No progress and no notices; the answer is still printed.")
-def tune(game, strategy, params, against, players, budget, deals, confirm_deals, seed, options, out, threads,
-         scheduler, as_json, quiet):
+def tune(game, strategy, params, against, weights, players, budget, deals, confirm_deals, seed, options, out,
+         threads, scheduler, as_json, quiet):
     """Find the parameters of a strategy family that hold their own best against every member of a population.
 
     optuna's TPE sampler proposes parameters; each trial plays the same deals against every member of AGAINST
@@ -426,7 +429,8 @@ def tune(game, strategy, params, against, players, budget, deals, confirm_deals,
         quiet_dask_logs()  # the command prints one line of its own when the cluster fails
     result = api.tune(game, strategy=strategy, params=list(params), against=against, budget=budget, out=out,
                       players=players, seed=seed, deals=deals, options=list(options), threads=threads,
-                      progress=not quiet, command=_command_line(), confirm_deals=confirm_deals, scheduler=scheduler)
+                      progress=not quiet, command=_command_line(), confirm_deals=confirm_deals, scheduler=scheduler,
+                      weights=weights)
     if result.interrupted:
         click.echo(f"interrupted: the finished trials are kept in {result.path}; re-run the same command to resume",
                    err=True)
@@ -638,10 +642,25 @@ def _finish_batch(result, text_of, quiet: bool, as_json: bool = False) -> None:
 @click.argument("tournament_dir", metavar="DIR", type=click.Path())
 @click.option("--bootstrap", type=int, default=None,
               help="Bootstrap replicates of the tournament's games, for the 95% intervals [default: 1000].")
-@click.option("--seed", type=int, default=0, show_default=True, help="Seed of the bootstrap.")
+@click.option("--seed", type=int, default=0, show_default=True, help="Seed of the bootstrap (and, with --grow, of "
+              "the tunings).")
+@click.option("--grow", is_flag=True, help="Grow the population by best responses (PSRO): each round tunes the "
+              "best reply to the equilibrium, adds it, plays the tournament again and solves it anew.")
+@click.option("--rounds", type=int, default=3, show_default=True, help="With --grow: at most this many rounds.")
+@click.option("--budget", type=int, default=None, help="With --grow: trials of each round's tuning (required).")
+@click.option("--family", default=None, metavar="FAMILY[:k=v,...]",
+              help="With --grow: the family the best replies are tuned in (default: the tournament's first "
+                   "strategy with parameters, e.g. heuristic).")
+@click.option("--param", "params", multiple=True, metavar="NAME[=LO:HI]",
+              help="With --grow: a parameter to search (as in cardsim tune; default: every decision parameter).")
+@click.option("--deals", type=int, default=None, help="With --grow: deals per opponent and trial [default: 1000].")
+@click.option("--out", type=click.Path(), default=None,
+              help="With --grow: the growth's directory [default: DIR.grow, beside DIR]; re-running resumes.")
+@click.option("--threads", type=int, default=None, help="Worker threads (default: all cores). Never changes results.")
 @click.option("--json", "as_json", is_flag=True, help="Print the answer, the mixture and every member as JSON.")
-@click.option("--quiet", is_flag=True, help="No notices; the answer is still printed.")
-def metagame(tournament_dir, bootstrap, seed, as_json, quiet):
+@click.option("--quiet", is_flag=True, help="No progress and no notices; the answer is still printed.")
+def metagame(tournament_dir, bootstrap, seed, grow, rounds, budget, family, params, deals, out, threads, as_json,
+             quiet):
     """Which strategy, or mixture of strategies, can no member of a tournament beat?
 
     Reads the win-rate matrix of the tournament in DIR (cardsim tournament ... --out DIR) as a symmetric
@@ -662,6 +681,13 @@ def metagame(tournament_dir, bootstrap, seed, as_json, quiet):
     from simulator import api
 
     _notices(quiet)
+    if grow:
+        _grow(tournament_dir, bootstrap, seed, rounds, budget, family, params, deals, out, threads, as_json, quiet)
+        return
+    for name, value in (("--budget", budget), ("--family", family), ("--deals", deals), ("--out", out),
+                        ("--param", params or None), ("--threads", threads)):
+        if value is not None:
+            raise SpecError(name, value, "only with --grow")
     result = api.metagame(tournament_dir, bootstrap=bootstrap, seed=seed)
     if as_json:
         import json
@@ -673,6 +699,32 @@ def metagame(tournament_dir, bootstrap, seed, as_json, quiet):
     click.echo(_metagame_table(result))
     if not quiet:
         click.echo(f"\nreport: {result.html}")
+
+
+def _grow(tournament_dir, bootstrap, seed, rounds, budget, family, params, deals, out, threads, as_json, quiet):
+    """``cardsim metagame DIR --grow``: see ``analysis.psro``."""
+    from analysis.metagame import to_dict, verdict
+    from analysis.psro import grow_verdict
+    from simulator import api
+
+    if budget is None:
+        raise SpecError("--budget", None, "trials of each round's tuning, with --grow")
+    result = api.metagame_grow(tournament_dir, rounds=rounds, budget=budget, out=out, family=family,
+                               params=list(params), deals=deals, bootstrap=bootstrap, seed=seed, threads=threads,
+                               progress=not quiet)
+    if result.interrupted:
+        click.echo(f"interrupted: the finished rounds are kept in {result.path}; re-run the same command to resume",
+                   err=True)
+        sys.exit(130)
+    lines = grow_verdict(result) + (verdict(result.final) if result.final else [])
+    if as_json:
+        import json
+
+        click.echo(json.dumps({"verdict": lines, "rounds": result.rounds.to_dicts(),
+                               "final": to_dict(result.final) if result.final else None}, default=str))
+        return
+    click.echo("\n".join(lines))
+    click.echo(f"\ngrowth directory: {result.path}  (rounds.parquet, round-<k>/tune/, round-<k>/tournament/)")
 
 
 def _metagame_table(result) -> str:

@@ -200,10 +200,11 @@ def verdict(m: MetaGame) -> list[str]:
              f"tournament's games give the 95% intervals)."]
     out_of = m.members.filter(~pl.col("strategy").is_in(m.support)).sort("value")
     for r in out_of.iter_rows(named=True):
-        lines.append(f"{r['strategy']} wins {_pct(0.5 + r['value'])}% [{_pct(0.5 + r['value_low'])}, "
-                     f"{_pct(0.5 + r['value_high'])}] of decided {m.level} against the equilibrium; its best reply, "
-                     f"{r['best_reply']}, beats it {_pct(0.5 + r['exploitability'])}% "
-                     f"[{_pct(0.5 + r['exploit_low'])}, {_pct(0.5 + r['exploit_high'])}].")
+        against = (f"{r['strategy']} wins {_pct(0.5 + r['value'])}% [{_pct(0.5 + r['value_low'])}, "
+                   f"{_pct(0.5 + r['value_high'])}] of decided {m.level} against the equilibrium")
+        lines.append(against + (f"; its best reply, {r['best_reply']}, beats it {_pct(0.5 + r['exploitability'])}% "
+                                f"[{_pct(0.5 + r['exploit_low'])}, {_pct(0.5 + r['exploit_high'])}]."
+                                if r["best_reply"] else "; no member beats it."))
     often = m.mixture.filter((pl.col("in_support") > 0.05) & (pl.col("weight") <= SUPPORT_TOL))
     if often.height:
         lines.append("Also in the support of some replicates (the data do not rule them out): " + ", ".join(

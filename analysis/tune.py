@@ -90,7 +90,9 @@ class Dimension:
 class TuneSpec:
     """A validated tuning: the ``game``, the ``family`` and its ``fixed`` parameters, the searched ``space``, the
     population ``against``, the table size, the ``budget`` of trials, the ``seed``, ``deals`` per opponent and
-    trial, the rule ``options``, and the most deals a confirmation duel plays (``confirm_deals``)."""
+    trial, the rule ``options``, and the most deals a confirmation duel plays (``confirm_deals``). ``weights``: the
+    population as a mixture (one weight per member of ``against``, summing to 1): the objective is then the share
+    against the mixture, a best response's, instead of the smallest share (``cardsim metagame --grow``)."""
 
     game: str
     family: str
@@ -103,6 +105,7 @@ class TuneSpec:
     deals: int
     options: dict = field(default_factory=dict)
     confirm_deals: int = CONFIRM_MAX
+    weights: tuple[float, ...] | None = None
 
     @property
     def level(self) -> str:
@@ -113,7 +116,15 @@ class TuneSpec:
                 "space": [{"name": d.name, "kind": d.kind, "low": d.low, "high": d.high, "choices": list(d.choices)}
                           for d in self.space],
                 "against": list(self.against), "players": self.players, "budget": self.budget, "seed": self.seed,
-                "deals": self.deals, "level": self.level, "options": self.options, "confirm_deals": self.confirm_deals}
+                "deals": self.deals, "level": self.level, "options": self.options, "confirm_deals": self.confirm_deals,
+                **({"weights": list(self.weights)} if self.weights is not None else {})}
+
+    def score(self, rows: list[dict]) -> float:
+        """A trial's objective from its rows (one per member of ``against``, in order): the smallest share, or the
+        share against the mixture ``weights``."""
+        if self.weights is None:
+            return objective(rows)
+        return float(sum(w * r["share"] for w, r in zip(self.weights, rows)))
 
     def strategy(self, values: dict) -> str:
         """The tuned player with ``values`` as a strategy text (``family:k=v,...``)."""
@@ -154,13 +165,14 @@ def _dimension(param, bounds: str | None, field_name: str) -> Dimension:
 
 def check_tune(game: str, *, strategy: str, params=(), against, players: int | None = None, budget: int,
                seed: int = 0, deals: int = DEALS, options: dict | None = None,
-               confirm_deals: int = CONFIRM_MAX) -> TuneSpec:
+               confirm_deals: int = CONFIRM_MAX, weights=None) -> TuneSpec:
     """Validate a tuning (:class:`SpecError`, one line naming the field, nothing written) and return it.
 
     ``strategy``: ``FAMILY[:k=v,...]``, a built-in family (or preset) whose declared parameters are searched,
     ``k=v`` fixing some; ``params``: ``NAME`` or ``NAME=LO:HI`` (default: every decision parameter: not the
     abilities a player cannot choose, such as reaction speed or memory, nor a fixed one); ``against``: the
-    population (strategy texts, or one comma-separated string)."""
+    population (strategy texts, or one comma-separated string); ``weights``: the population as a mixture (one
+    weight >= 0 per member, summing to 1; see :class:`TuneSpec`)."""
     plugin = get_game(game)
     name, _, rest = str(strategy).partition(":")
     if name.strip() not in plugin.strategies:
@@ -188,8 +200,9 @@ def check_tune(game: str, *, strategy: str, params=(), against, players: int | N
     space = tuple(_dimension(sdef.params.by_name[n], b, "--param") for n, b in wanted.items())
     if not space:
         raise SpecError("--param", ",".join(params or ()) or None, f"at least one parameter of {sdef.name} to search")
-    texts = [t.strip() for item in ([against] if isinstance(against, str) else list(against or ()))
-             for t in str(item).split(",") if t.strip()]
+    # a string is comma-separated (the CLI's); a list holds whole strategy texts, which may contain commas
+    texts = [t.strip() for t in (against.split(",") if isinstance(against, str) else map(str, against or ()))
+             if t.strip()]
     if not texts:
         raise SpecError("--against", against or "", "one or more strategies, comma-separated (the population)")
     labels = [parse_strategy(plugin, t, "--against").label() for t in texts]
@@ -203,6 +216,15 @@ def check_tune(game: str, *, strategy: str, params=(), against, players: int | N
         raise SpecError("--confirm-deals", confirm_deals, "a number of deals per confirmation duel in [10, 10^7]")
     if isinstance(seed, bool) or not isinstance(seed, int) or not 0 <= seed <= MAX_SEED - 1:
         raise SpecError("--seed", seed, f"an integer in [0, {MAX_SEED - 1}]")
+    if weights is not None:
+        allowed = f"{len(labels)} weights >= 0 summing to 1, one per member of --against"
+        try:
+            weights = tuple(float(w) for w in ([weights] if isinstance(weights, str) else weights)
+                            for w in (str(w).split(",") if isinstance(w, str) else [w]))
+        except (TypeError, ValueError):
+            raise SpecError("--weights", weights, allowed) from None
+        if len(weights) != len(labels) or min(weights) < 0 or abs(sum(weights) - 1) > 1e-6:
+            raise SpecError("--weights", ",".join(f"{w:g}" for w in weights), allowed)
     players = players or plugin.default_players
     searched = {d.name for d in space}
     kept = {k: v for k, v in {**preset, **fixed}.items() if k not in searched}  # a preset's values not searched
@@ -212,7 +234,8 @@ def check_tune(game: str, *, strategy: str, params=(), against, players: int | N
                                 level=spec.level, options=options)
                for opponent in labels]  # the tables, validated as a tournament's (players, level, options, seating)
     resolved = dict(batches[0].cells[0].spec.options)
-    return replace(spec, options={k: resolved[k] for k in sorted(options or {})}, confirm_deals=confirm_deals)
+    return replace(spec, options={k: resolved[k] for k in sorted(options or {})}, confirm_deals=confirm_deals,
+                   weights=weights)
 
 
 def _middle(d: Dimension):
@@ -374,7 +397,7 @@ def _trials(spec: TuneSpec, path: Path, threads, progress: bool, cluster=None):
                 asked = study.ask()
                 trial, values = asked.number, {d.name: d.suggest(asked) for d in spec.space}
             rows = evaluate(spec, spec.strategy(values), 0, spec.deals, spec.seed, threads, cluster)
-            study.tell(trial, objective(rows))
+            study.tell(trial, spec.score(rows))
             _write_trials(spec, path, study)
             bar.update(1)
             bar.set_postfix_str(f"best {study.best_value:.1%}")
@@ -446,7 +469,12 @@ def _race(spec: TuneSpec, path: Path, study, threads, progress: bool, cluster=No
 
 def _best(spec: TuneSpec, study, race: pl.DataFrame) -> dict:
     """The race's winner: the highest smallest share over the population on the race's deals (then the trial's)."""
-    means = race.group_by("trial").agg(pl.col("share").min().alias("race_share"),
+    if spec.weights is not None:
+        weight = pl.col("opponent").replace_strict(dict(zip(spec.against, spec.weights)), return_dtype=pl.Float64)
+        reach = (pl.col("share") * weight).sum()
+    else:
+        reach = pl.col("share").min()
+    means = race.group_by("trial").agg(reach.alias("race_share"),
                                        pl.col("trial_share").first()).sort(
         ["race_share", "trial_share", "trial"], descending=[True, True, False])
     number = int(means["trial"][0])

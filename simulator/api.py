@@ -404,11 +404,13 @@ def plan(*, p1: float, p2: float, alpha: float = 0.05, power: float = 0.8, paire
 
 def tune(game: str, *, strategy: str, against, budget: int, out: str | Path, params=(), players: int | None = None,
          seed: int = 0, deals: int | None = None, options: dict | list[str] | None = None, threads: int | None = None,
-         progress: bool = True, command: str = "", confirm_deals: int | None = None, scheduler: str | None = None):
+         progress: bool = True, command: str = "", confirm_deals: int | None = None, scheduler: str | None = None,
+         weights=None):
     """Optimise a strategy family's parameters against a population (``analysis.tune``; ``cardsim tune --help``):
     everything validated first (one-line :class:`SpecError`, nothing written), then the trials, the race of the
     best and the confirmation duels into ``out`` (resumable). ``scheduler``: a Dask scheduler address on which
-    every evaluation is played (the same result). Returns an ``analysis.tune.TuneRun``."""
+    every evaluation is played (the same result); ``weights``: the population as a mixture (a best response to it
+    is sought). Returns an ``analysis.tune.TuneRun``."""
     from analysis.tune import CONFIRM_MAX, DEALS, check_tune
     from analysis.tune import tune as _tune
     from simulator.core.backends import check_threads
@@ -418,7 +420,7 @@ def tune(game: str, *, strategy: str, against, budget: int, out: str | Path, par
         check_threads(threads)
     spec = check_tune(game, strategy=strategy, params=params, against=against, players=players, budget=budget,
                       seed=seed, deals=DEALS if deals is None else deals, options=_options_dict(options),
-                      confirm_deals=CONFIRM_MAX if confirm_deals is None else confirm_deals)
+                      confirm_deals=CONFIRM_MAX if confirm_deals is None else confirm_deals, weights=weights)
     out = check_output_dir(out)
     if local:
         result = _tune(spec, out, threads=threads, progress=progress, command=command)
@@ -542,6 +544,26 @@ def metagame(path: str | Path, *, bootstrap: int | None = None, seed: int = 0, r
 
         result.html = build_metagame_report(result)
     return result
+
+
+def metagame_grow(path: str | Path, *, rounds: int, budget: int, out: str | Path | None = None,
+                  family: str | None = None, params=(), deals: int | None = None, confirm_deals: int | None = None,
+                  bootstrap: int | None = None, seed: int = 0, threads: int | None = None, progress: bool = True):
+    """Grow the population of the tournament at ``path`` by best responses (``analysis.psro``; ``cardsim metagame
+    --grow``) into ``out`` (default: the sibling directory ``<path>.grow``), resumable. Returns an
+    ``analysis.psro.GrowRun``."""
+    from analysis.metagame import BOOTSTRAP
+    from analysis.psro import check_grow, grow
+    from analysis.tune import DEALS
+    from simulator.core.backends import check_threads
+
+    check_threads(threads)
+    spec, data = check_grow(path, family=family, params=params, rounds=rounds, budget=budget,
+                            deals=DEALS if deals is None else deals,
+                            confirm_deals=2_000 if confirm_deals is None else confirm_deals,
+                            bootstrap=BOOTSTRAP if bootstrap is None else bootstrap, seed=seed)
+    target = check_output_dir(Path(out) if out is not None else Path(str(Path(path).resolve()) + ".grow"))
+    return grow(spec, data, target, threads=threads, progress=progress)
 
 
 def sweep(game: str, *, out: str | Path, n: int, grids: list[str] | None = None, option_grids: list[str] | None = None,

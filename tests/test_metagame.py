@@ -137,3 +137,64 @@ def test_a_sweep_or_a_tournament_of_one_strategy_is_refused(tmp_path, capsys, mo
 def test_a_bad_bootstrap_count_is_refused(tournament, capsys, value):
     code, out, err = run_cli(capsys, "metagame", str(tournament), "--bootstrap", str(value))
     assert code == 2 and "--bootstrap" in err and len(err.strip().splitlines()) == 1
+
+
+GROW = dict(rounds=2, budget=3, family="heuristic", params=["call_threshold=0:10", "max_unknown_at_call"],
+            deals=40, confirm_deals=40, bootstrap=60, seed=4)
+
+
+@pytest.fixture(scope="module")
+def small_tournament(tmp_path_factory):
+    out = tmp_path_factory.mktemp("grow") / "t"
+    api.tournament("kamoul", strategies=["cautious", "balanced", "random"], out=out, n=150, seed=2, players=2,
+                   level="hands", progress=False)
+    return out
+
+
+def _record(run):
+    return run.rounds.drop("best_response_file")
+
+
+def test_a_two_round_growth_records_each_round_s_gain_and_resumes_after_a_kill(small_tournament, tmp_path,
+                                                                              monkeypatch):
+    import analysis.tune as tune_module
+
+    straight = api.metagame_grow(small_tournament, out=tmp_path / "straight", progress=False, **GROW)
+    rounds = straight.rounds
+    assert not straight.interrupted and 1 <= rounds.height <= 2 and rounds["round"].to_list() == list(
+        range(1, rounds.height + 1))
+    for r in rounds.iter_rows(named=True):
+        assert r["gain_low"] <= r["gain"] <= r["gain_high"] and r["significant"] == (r["gain_low"] > 0)
+        assert (tmp_path / "straight" / f"round-{r['round']}" / "tune" / "best.toml").is_file()
+    assert rounds.height == 2 or not rounds["significant"][-1]  # it stops early only on an insignificant gain
+    assert straight.final.names[-1] == rounds["best_response"][-1] or not rounds["significant"][-1]
+    real, calls = tune_module.evaluate, {"n": 0}
+
+    def dies_in_round_one(*args, **kwargs):
+        calls["n"] += 1
+        if calls["n"] == 3:
+            raise KeyboardInterrupt
+        return real(*args, **kwargs)
+
+    monkeypatch.setattr(tune_module, "evaluate", dies_in_round_one)
+    assert api.metagame_grow(small_tournament, out=tmp_path / "killed", progress=False, **GROW).interrupted
+    monkeypatch.setattr(tune_module, "evaluate", real)
+    resumed = api.metagame_grow(small_tournament, out=tmp_path / "killed", progress=False, **GROW)
+    assert _record(resumed).equals(_record(straight))
+
+
+def test_the_cli_grows_and_refuses_bad_input_in_one_line(small_tournament, tmp_path, capsys):
+    args = ["metagame", str(small_tournament), "--grow", "--rounds", "1", "--budget", "2", "--param",
+            "call_threshold=0:10", "--deals", "40", "--bootstrap", "40", "--out", str(tmp_path / "g"), "--quiet"]
+    code, out, err = run_cli(capsys, *args)
+    assert code == 0 and out.startswith("Round 1: the best re") and "unexploitable within this population" in out
+    code, out, err = run_cli(capsys, *args[:-3], "--out", str(tmp_path / "g"), "--seed", "9", "--quiet")
+    assert code == 2 and "holds another growth" in err and len(err.strip().splitlines()) == 1
+    for bad, field in ((["--budget", "0"], "--budget"), (["--family", "nope"], "--family"),
+                       (["--rounds", "0"], "--rounds")):
+        code, out, err = run_cli(capsys, "metagame", str(small_tournament), "--grow", "--budget", "2",
+                                 "--out", str(tmp_path / f"x{field}"), *bad)
+        assert code == 2 and err.startswith(f"Error: {field}: ") and len(err.strip().splitlines()) == 1, err
+        assert not (tmp_path / f"x{field}").exists()
+    code, out, err = run_cli(capsys, "metagame", str(small_tournament), "--budget", "2")
+    assert code == 2 and "--budget" in err and "only with --grow" in err

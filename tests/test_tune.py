@@ -122,3 +122,16 @@ def test_another_tuning_in_the_same_directory_is_refused(tmp_path):
     api.tune("kamoul", out=tmp_path / "t", progress=False, **{**SMALL, "budget": 1})
     with pytest.raises(SpecError, match="holds another tuning"):
         api.tune("kamoul", out=tmp_path / "t", progress=False, **{**SMALL, "budget": 1, "seed": 4})
+
+
+def test_a_mixture_population_scores_the_weighted_share_and_bad_weights_are_refused():
+    spec = tune_module.check_tune("kamoul", strategy="heuristic", against="balanced,aggressive", budget=2,
+                                  weights=(0.25, 0.75))
+    rows = [{"share": 0.4}, {"share": 0.8}]
+    assert spec.score(rows) == pytest.approx(0.25 * 0.4 + 0.75 * 0.8) and spec.to_dict()["weights"] == [0.25, 0.75]
+    plain = tune_module.check_tune("kamoul", strategy="heuristic", against="balanced,aggressive", budget=2)
+    assert plain.score(rows) == 0.4 and "weights" not in plain.to_dict()  # maximin, and old tunings still resume
+    for weights in ((0.5,), (0.7, 0.7), (-0.5, 1.5), "a,b"):
+        with pytest.raises(SpecError, match="^--weights: "):
+            tune_module.check_tune("kamoul", strategy="heuristic", against="balanced,aggressive", budget=2,
+                                   weights=weights)
