@@ -117,23 +117,10 @@ def check_grow(source, *, family: str | None, params=(), rounds: int, budget: in
 
 def check_grow_dir(out: Path, spec: GrowSpec) -> None:
     """Refuse a directory that cannot hold this growth: a file, another growth, a non-empty directory that is none."""
-    from simulator.core.sealed import read_sealed
-    from simulator.core.store import is_housekeeping
+    from simulator.core.outputs import check_own_directory
 
-    allowed = "a new or empty directory, or the same growth to resume (same DIR and settings)"
-    if not out.exists():
-        return
-    if not out.is_dir():
-        raise SpecError("--out", str(out), allowed, "is a file")
-    if (out / META).is_file():
-        data, damaged = read_sealed(out / META)
-        if damaged:
-            raise SpecError("--out", str(out), allowed, f"has a {META} that {damaged}")
-        if data != spec.to_dict():
-            raise SpecError("--out", str(out), allowed, "holds another growth")
-        return
-    if not all(is_housekeeping(e.name) for e in out.iterdir()):
-        raise SpecError("--out", str(out), allowed, f"is not empty and is not a growth (no {META})")
+    check_own_directory(out, META, spec.to_dict(), "growth",
+                        "a new or empty directory, or the same growth to resume (same DIR and settings)")
 
 
 def gain_against(wins: np.ndarray, undecided: np.ndarray, row: int, weights: np.ndarray, bootstrap: int,

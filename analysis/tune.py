@@ -37,7 +37,6 @@ Layout of ``DIR``::
 from __future__ import annotations
 
 import datetime
-import json
 import math
 from dataclasses import dataclass, field, replace
 from pathlib import Path
@@ -312,27 +311,10 @@ class TuneRun:
 def check_tune_dir(out: Path, spec: TuneSpec) -> None:
     """Refuse (:class:`SpecError`, nothing written) a directory that cannot hold this tuning: a file, a dataset,
     another tuning, a non-empty directory that is no tuning."""
-    from simulator.core.plan import STUDY_FILE
-    from simulator.core.sealed import read_sealed
-    from simulator.core.store import MANIFEST_NAME, is_housekeeping
+    from simulator.core.outputs import check_own_directory
 
-    allowed = "a new or empty directory, or the same tuning to resume (same GAME and options)"
-    if not out.exists():
-        return
-    if not out.is_dir():
-        raise SpecError("--out", str(out), allowed, "is a file")
-    if (out / META).is_file():
-        data, damaged = read_sealed(out / META)
-        if damaged:
-            raise SpecError("--out", str(out), allowed, f"has a {META} that {damaged}")
-        if data != json.loads(json.dumps(spec.to_dict())):
-            raise SpecError("--out", str(out), allowed, "holds another tuning")
-        return
-    for marker in (MANIFEST_NAME, "_batch.json", STUDY_FILE):
-        if (out / marker).exists():
-            raise SpecError("--out", str(out), allowed, f"holds a dataset ({marker})")
-    if not all(is_housekeeping(e.name) for e in out.iterdir()):
-        raise SpecError("--out", str(out), allowed, f"is not empty and is not a tuning (no {META})")
+    check_own_directory(out, META, spec.to_dict(), "tuning",
+                        "a new or empty directory, or the same tuning to resume (same GAME and options)")
 
 
 def tune(spec: TuneSpec, out: str | Path, *, threads: int | None = None, progress: bool = True,

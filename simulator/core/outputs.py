@@ -22,7 +22,7 @@ from pathlib import Path
 from simulator.core.errors import SpecError
 
 MARKERS = {"_manifest.json": "run", "_batch.json": "tournament or sweep", "_study.json": "study",
-           "_study.backup.json": "study", "_tune.json": "tuning"}
+           "_study.backup.json": "study", "_tune.json": "tuning", "_grow.json": "growth"}
 DATA_SUFFIXES = (".parquet", ".json", ".sqlite3", ".toml")
 OWN_FILES = ("answer.md", "summary.md", "summary.png")  # what cardsim writes beside a dataset's data (and
 # report.html, but rebuilding that is the point)
@@ -105,3 +105,31 @@ def check_output_file(path, field: str = "--out") -> Path:
             path.name not in OWN_FILES:
         return path
     raise SpecError(field, str(path), allowed, f"is inside the {kind} at {root}: writing there would damage it")
+
+
+def check_own_directory(out: Path, meta: str, expected: dict, what: str, allowed: str) -> None:
+    """Refuse (:class:`SpecError` on ``--out``, nothing written) a directory that cannot hold the ``what`` (a
+    tuning, a growth) whose sealed inputs file is ``meta`` with content ``expected``: a file; a directory whose
+    ``meta`` is damaged or holds other inputs; another dataset; a non-empty directory without ``meta``. A new or
+    empty directory, or the same inputs (a resume), pass."""
+    import json
+
+    from simulator.core.sealed import read_sealed
+    from simulator.core.store import is_housekeeping
+
+    if not out.exists():
+        return
+    if not out.is_dir():
+        raise SpecError("--out", str(out), allowed, "is a file")
+    if (out / meta).is_file():
+        data, damaged = read_sealed(out / meta)
+        if damaged:
+            raise SpecError("--out", str(out), allowed, f"has a {meta} that {damaged}")
+        if data != json.loads(json.dumps(expected)):
+            raise SpecError("--out", str(out), allowed, f"holds another {what}")
+        return
+    for marker in MARKERS:
+        if (out / marker).exists():
+            raise SpecError("--out", str(out), allowed, f"holds a dataset ({marker})")
+    if not all(is_housekeeping(e.name) for e in out.iterdir()):
+        raise SpecError("--out", str(out), allowed, f"is not empty and is not a {what} (no {meta})")
