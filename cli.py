@@ -704,7 +704,7 @@ def metagame(tournament_dir, bootstrap, seed, grow, rounds, budget, family, para
 def _grow(tournament_dir, bootstrap, seed, rounds, budget, family, params, deals, out, threads, as_json, quiet):
     """``cardsim metagame DIR --grow``: see ``analysis.psro``."""
     from analysis.metagame import to_dict, verdict
-    from analysis.psro import grow_verdict
+    from analysis.psro import aliases, grow_verdict
     from simulator import api
 
     if budget is None:
@@ -716,7 +716,7 @@ def _grow(tournament_dir, bootstrap, seed, rounds, budget, family, params, deals
         click.echo(f"interrupted: the finished rounds are kept in {result.path}; re-run the same command to resume",
                    err=True)
         sys.exit(130)
-    lines = grow_verdict(result) + (verdict(result.final) if result.final else [])
+    lines = grow_verdict(result) + (verdict(result.final, aliases(result)) if result.final else [])
     if as_json:
         import json
 

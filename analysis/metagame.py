@@ -185,9 +185,12 @@ def _pct(x: float) -> str:
     return f"{100 * x:.1f}"
 
 
-def verdict(m: MetaGame) -> list[str]:
-    """The answer in a few sentences with numbers and 95% intervals, before any table."""
+def verdict(m: MetaGame, aliases: dict[str, str] | None = None) -> list[str]:
+    """The answer in a few sentences with numbers and 95% intervals, before any table. ``aliases`` gives short
+    names to long strategy texts (a growth's best replies)."""
+    aliases = aliases or {}
     mix = m.mixture.sort("weight", descending=True).filter(pl.col("weight") > SUPPORT_TOL)
+    mix = mix.with_columns(pl.col("strategy").replace(aliases))
     parts = [f"{r['weight']:.2f} {r['strategy']} [{r['weight_low']:.2f}, {r['weight_high']:.2f}]"
              for r in mix.iter_rows(named=True)]
     pure = mix.height == 1
@@ -198,14 +201,16 @@ def verdict(m: MetaGame) -> list[str]:
     lines = [f"{lead}: no strategy of the tournament wins more than half of its decided "
              f"{m.level} against it ({m.game}, {m.players} players; {m.bootstrap:,} bootstrap replicates of the "
              f"tournament's games give the 95% intervals)."]
-    out_of = m.members.filter(~pl.col("strategy").is_in(m.support)).sort("value")
+    out_of = m.members.filter(~pl.col("strategy").is_in(m.support)).sort("value").with_columns(
+        pl.col("strategy").replace(aliases), pl.col("best_reply").replace(aliases))
     for r in out_of.iter_rows(named=True):
         against = (f"{r['strategy']} wins {_pct(0.5 + r['value'])}% [{_pct(0.5 + r['value_low'])}, "
                    f"{_pct(0.5 + r['value_high'])}] of decided {m.level} against the equilibrium")
         lines.append(against + (f"; its best reply, {r['best_reply']}, beats it {_pct(0.5 + r['exploitability'])}% "
                                 f"[{_pct(0.5 + r['exploit_low'])}, {_pct(0.5 + r['exploit_high'])}]."
                                 if r["best_reply"] else "; no member beats it."))
-    often = m.mixture.filter((pl.col("in_support") > 0.05) & (pl.col("weight") <= SUPPORT_TOL))
+    often = m.mixture.filter((pl.col("in_support") > 0.05) & (pl.col("weight") <= SUPPORT_TOL)).with_columns(
+        pl.col("strategy").replace(aliases))
     if often.height:
         lines.append("Also in the support of some replicates (the data do not rule them out): " + ", ".join(
             f"{r['strategy']} ({100 * r['in_support']:.0f}% of replicates)" for r in often.iter_rows(named=True)) + ".")

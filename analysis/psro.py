@@ -210,8 +210,29 @@ def grow(spec: GrowSpec, data: dict, out: str | Path, *, threads=None, progress:
         return GrowRun(path, False, pl.DataFrame(rows), current)
 
 
+def aliases(run: GrowRun) -> dict[str, str]:
+    """``{strategy text: "best reply <k>"}`` for the best replies the growth added."""
+    return {r["best_response"]: f"best reply {r['round']}" for r in run.rounds.iter_rows(named=True)
+            if not (r["gain_low"] == r["gain_high"] == 0.0)}
+
+
+def _short(text: str) -> str:
+    """A strategy text with its numbers to three significant digits (for reading; the files hold them exactly)."""
+    family, _, rest = text.partition(":")
+    values = []
+    for item in filter(None, rest.split(",")):
+        key, _, value = item.partition("=")
+        try:
+            values.append(f"{key}={float(value):.3g}")
+        except ValueError:
+            values.append(item)
+    return family + (":" + ",".join(values) if values else "")
+
+
 def grow_verdict(run: GrowRun) -> list[str]:
-    """The growth's answer: each round's gain with its interval, and where it stopped."""
+    """The growth's answer: each round's gain with its interval, and where it stopped; then who each best reply
+    is, its numbers rounded."""
+    names = aliases(run)
     lines = []
     for r in run.rounds.iter_rows(named=True):
         if r["gain_low"] == r["gain_high"] == 0.0:
@@ -219,10 +240,13 @@ def grow_verdict(run: GrowRun) -> list[str]:
                          "already: it gains nothing against the mixture.")
             continue
         word = "gains" if r["significant"] else "no longer gains significantly:"
-        lines.append(f"Round {r['round']}: the best response to the mixture {word} {100 * r['gain']:+.1f} points "
-                     f"[{100 * r['gain_low']:+.1f}, {100 * r['gain_high']:+.1f}] of decided games against it; the "
-                     f"new equilibrium's support: {', '.join(json.loads(r['support']))}.")
+        support = ", ".join(names.get(s, s) for s in json.loads(r["support"]))
+        lines.append(f"Round {r['round']}: the best response to the mixture ({names[r['best_response']]}) {word} "
+                     f"{100 * r['gain']:+.1f} points [{100 * r['gain_low']:+.1f}, {100 * r['gain_high']:+.1f}] of "
+                     f"decided games against it; the new equilibrium's support: {support}.")
     if run.rounds.height and not run.rounds["significant"][-1]:
         lines.append(f"The population stopped growing after round {run.rounds['round'][-1]}: no best reply the "
                      "family can find beats the mixture.")
+    lines += [f"{short} = {_short(text)} ({run.rounds['best_response_file'][int(short.split()[-1]) - 1]})"
+              for text, short in names.items()]
     return lines
