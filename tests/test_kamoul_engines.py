@@ -112,3 +112,16 @@ def test_both_engines_count_the_powers_used_and_only_the_power_parameters_spend_
     keepers = raw_kernel(build_spec("kamoul", n=1500, seed=5, players=2, strategies=["balanced"]), 0, 1500)["hands"]
     assert keepers[:, H["jq_swaps"]].sum() == 0 and keepers[:, H["red_king_looks"]].sum() == 0
     assert keepers[:, H["black_king_looks"]].sum() > 0
+
+
+def test_a_family_the_dispatch_does_not_handle_is_refused_when_the_game_is_declared():
+    """The kernels' dispatch has one branch per built-in kernel id; a registered family without one would silently
+    play another family's moves, so declaring the game refuses it."""
+    import dataclasses
+
+    from simulator.core.game import StrategyDef, get_game
+
+    kamoul = get_game("kamoul")
+    ghost = StrategyDef("ghost", 7, kamoul.strategies["heuristic"].params, "no dispatch branch", "ghost")
+    with pytest.raises(ValueError, match=r"ghost.*kernel ids the contract's dispatch does not handle"):
+        dataclasses.replace(kamoul, strategies={**kamoul.strategies, "ghost": ghost})

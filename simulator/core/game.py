@@ -246,6 +246,14 @@ class GamePlugin:
     contract: object = None  # the strategy contract (simulator.core.decisions.Contract); None: built-ins only
     strategy_template: str | None = None  # the jinja2 template of `cardsim new-strategy` (a path); None: not yet
 
+    def __post_init__(self):
+        if self.contract is not None:  # the dispatch is exhaustive: a family without its branch is refused here
+            undispatched = {s.name: s.kernel_id for s in self.strategies.values()
+                            if s.kernel_id not in self.contract.builtin_ids}
+            if undispatched:
+                raise ValueError(f"{self.name}: strategies {undispatched} have kernel ids the contract's dispatch "
+                                 f"does not handle (its built-in ids: {self.contract.builtin_ids})")
+
     def __reduce__(self):
         return (_restore, (self.home,))
 

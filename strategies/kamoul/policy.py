@@ -16,6 +16,7 @@ from simulator.core.jit import njit
 from simulator.kamoul.codes import ACT_STOCK, DECK_MEAN_VALUE, SNAP_NONE
 from strategies.kamoul import answers, call_table, heuristic, random_play
 from strategies.kamoul.contract import ARG_TYPES, DECISIONS, TableView
+from strategies.kamoul.call_table import CT
 from strategies.kamoul.heuristic import H
 from strategies.kamoul.random_play import RP
 from strategies.kamoul.views import own_estimate
@@ -82,13 +83,19 @@ def builtin_estimate(sid, prm, me, know_me, occ, nslots, faceup):
     """``(float64, int64)``: the player's own estimate of its layout and how many of its cards it has not seen."""
     if sid == RANDOM:
         return own_estimate(me, know_me, occ, nslots, DECK_MEAN_VALUE)
+    if sid == CALL_TABLE:
+        return own_estimate(me, know_me, occ, nslots, prm[CT.unknown_value])
     return own_estimate(me, know_me, occ, nslots, prm[H.unknown_value])
 
 
+# The three traits read each family's own parameter positions (CT for call-table, H for heuristic); the kernel ids
+# reaching these functions are only the registry's, checked against BUILTIN_IDS when the game is declared.
 @njit(refcount=False, inline="always")
 def builtin_forget(sid, prm):
     if sid == RANDOM:
         return 0.0
+    if sid == CALL_TABLE:
+        return prm[CT.forget]
     return prm[H.forget]
 
 
@@ -97,6 +104,8 @@ def builtin_memory_noise(sid, prm):
     """Per own turn, the probability that each remembered card's rank is misremembered (K13, §4 ``memory_noise``)."""
     if sid == RANDOM:
         return 0.0
+    if sid == CALL_TABLE:
+        return prm[CT.memory_noise]
     return prm[H.memory_noise]
 
 
@@ -104,6 +113,8 @@ def builtin_memory_noise(sid, prm):
 def builtin_speed(sid, prm):
     if sid == RANDOM:
         return prm[RP.speed]
+    if sid == CALL_TABLE:
+        return prm[CT.speed]
     return prm[H.speed]
 
 
