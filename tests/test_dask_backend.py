@@ -276,3 +276,16 @@ def test_tune_with_an_unreachable_scheduler_writes_nothing(tmp_path, capsys):
     err = capsys.readouterr().err.strip().splitlines()
     assert len(err) == 1 and err[0].startswith("Error: --scheduler: ") and "cannot be reached" in err[0], err
     assert not (tmp_path / "t").exists()
+
+
+@pytest.mark.slow  # each worker compiles the kernel's call through the function table (about a minute, once)
+def test_a_strategy_from_a_file_plays_the_same_rows_on_the_cluster(cluster, tmp_path):
+    """A user's numba strategy file (on storage the workers share, at the same path) is compiled by each worker
+    for its own process and plays the rows the local backend plays."""
+    strategies = [f"{ROOT}/examples/kamoul_balanced_copy.py:balanced-copy", "aggressive"] * 2
+    here = api.simulate("kamoul", out=tmp_path / "here", n=6_000, seed=3, chunk_size=1_500, strategies=strategies,
+                        progress=False)
+    there = api.simulate("kamoul", out=tmp_path / "there", n=6_000, seed=3, chunk_size=1_500, strategies=strategies,
+                         progress=False, scheduler=cluster.scheduler_address)
+    assert not here.interrupted and not there.interrupted
+    assert_same_dataset(tmp_path / "there", tmp_path / "here")
