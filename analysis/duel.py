@@ -48,9 +48,10 @@ class CellScores:
 
 
 def deal_scores(cells, start: int, stop: int, threads, cluster=None) -> tuple[np.ndarray, np.ndarray]:
-    """Per deal of ``[start, stop)``: ``int64`` the sum over the seatings of the sign of A's won games minus B's, and ``float64`` A's mean
-    points per finest game (hand, round, manche) minus B's, averaged over the seatings. ``cluster``: a connected
-    :class:`~simulator.core.dask_backend.DaskBackend` to play the seatings there (the same numbers)."""
+    """Per deal of ``[start, stop)``: ``int64`` the sum over the seatings of the sign of A's won games minus B's,
+    and ``float64`` A's mean points per finest game (hand, round, manche) minus B's, averaged over the seatings.
+    ``cluster``: a connected :class:`~simulator.core.dask_backend.DaskBackend` to play the seatings there (the same
+    numbers)."""
     return deal_scores_many([(cells, start, stop)], threads, cluster)[0]
 
 
@@ -70,11 +71,10 @@ def deal_scores_many(jobs, threads, cluster=None) -> list[tuple[np.ndarray, np.n
         results = cluster.map(calls, threads)
     out = [(np.zeros(stop - start, dtype=np.int64), np.zeros(stop - start, dtype=np.float64))
            for _, start, stop in jobs]
-    for j, (task, a, _), (score, gap) in zip(owners, calls, results):
+    for j, (_, a, _), (score, gap) in zip(owners, calls, results):
         offset = a - jobs[j][1]
-        cells = len(jobs[j][0])
         out[j][0][offset:offset + len(score)] += score
-        out[j][1][offset:offset + len(gap)] += gap / cells
+        out[j][1][offset:offset + len(gap)] += gap / len(jobs[j][0])
     return out
 
 

@@ -75,9 +75,9 @@ def exploitabilities(payoff) -> tuple[np.ndarray, np.ndarray]:
 class MetaGame:
     """The answer of :func:`metagame`: the population (``names``), the measured ``rates`` (``float64[n, n]``, share
     of decided games the row won; NaN on the diagonal and for pairs without a decided game), the equilibrium
-    ``weights`` and each member's ``values`` against it and ``exploits`` (best reply's gain against it, by
-    ``best_reply``), and the bootstrap's frames: ``mixture`` (per strategy: weight with 95% interval and share of
-    replicates in the support) and ``members`` (value against the mixture, exploitability, each with interval)."""
+    ``weights`` and each member's ``values`` against it, and the bootstrap's frames: ``mixture`` (per strategy:
+    weight with 95% interval and share of replicates in the support) and ``members`` (value against the mixture,
+    exploitability and the best reply, each number with its interval)."""
 
     path: Path
     game: str
@@ -85,11 +85,8 @@ class MetaGame:
     level: str
     names: list[str]
     rates: np.ndarray
-    decided: np.ndarray
     weights: np.ndarray
     values: np.ndarray
-    exploits: np.ndarray
-    best_reply: np.ndarray
     bootstrap: int
     seed: int
     mixture: pl.DataFrame = field(default_factory=pl.DataFrame)
@@ -101,11 +98,9 @@ class MetaGame:
         return [n for n, w in zip(self.names, self.weights) if w > SUPPORT_TOL]
 
 
-def tournament_counts(out) -> tuple[dict, list[str], np.ndarray, np.ndarray]:
-    """The tournament at ``out``: its batch record, its strategies, and per ordered pair the games won
-    (``int64[n, n]``, row over column) and undecided (``int64[n, n]``, symmetric), from the games on disk.
+def tournament_record(out) -> tuple[dict, list[str]]:
+    """The tournament at ``out``: its batch record and its strategies, from ``_batch.json`` alone.
     :class:`SpecError` when ``out`` is no tournament or holds fewer than two strategies."""
-    from analysis.batches import tournament_frames
     from simulator.core.batch import load_batch
 
     data = load_batch(out, "DIR")
@@ -115,6 +110,15 @@ def tournament_counts(out) -> tuple[dict, list[str], np.ndarray, np.ndarray]:
     names = list(data["inputs"]["strategies"])
     if len(names) < 2:
         raise SpecError("DIR", str(out), allowed, f"is a tournament of {len(names)} strategy")
+    return data, names
+
+
+def tournament_counts(out) -> tuple[dict, list[str], np.ndarray, np.ndarray]:
+    """:func:`tournament_record`, and per ordered pair the games won (``int64[n, n]``, row over column) and
+    undecided (``int64[n, n]``, symmetric), from the games on disk."""
+    from analysis.batches import tournament_frames
+
+    data, names = tournament_record(out)
     index = {s: k for k, s in enumerate(names)}
     wins = np.zeros((len(names), len(names)), dtype=np.int64)
     undecided = np.zeros_like(wins)
@@ -148,6 +152,12 @@ def resample(wins: np.ndarray, undecided: np.ndarray, rng: np.random.Generator) 
     return out
 
 
+def replicate_payoffs(wins: np.ndarray, undecided: np.ndarray, bootstrap: int, rng: np.random.Generator):
+    """``bootstrap`` payoff matrices (:func:`payoff_of`) of :func:`resample` d tournaments, one at a time."""
+    for _ in range(bootstrap):
+        yield payoff_of(resample(wins, undecided, rng))[0]
+
+
 def metagame(out, *, bootstrap: int = BOOTSTRAP, seed: int = 0) -> MetaGame:
     """Solve the meta-game of the tournament at ``out`` (see the module doc)."""
     if isinstance(bootstrap, bool) or not isinstance(bootstrap, int) or not 1 <= bootstrap <= MAX_BOOTSTRAP:
@@ -162,8 +172,7 @@ def metagame(out, *, bootstrap: int = BOOTSTRAP, seed: int = 0) -> MetaGame:
     rng = np.random.default_rng(np.random.SeedSequence([seed, 0x6D657461]))
     n = len(names)
     w_rep, v_rep, e_rep = np.empty((bootstrap, n)), np.empty((bootstrap, n)), np.empty((bootstrap, n))
-    for b in range(bootstrap):
-        p, _ = payoff_of(resample(wins, undecided, rng))
+    for b, p in enumerate(replicate_payoffs(wins, undecided, bootstrap, rng)):
         w_rep[b], _ = solve(p)
         v_rep[b] = reply_values(p, w_rep[b])
         e_rep[b] = exploitabilities(p)[0]
@@ -177,8 +186,8 @@ def metagame(out, *, bootstrap: int = BOOTSTRAP, seed: int = 0) -> MetaGame:
         "exploit_low": np.percentile(e_rep, low, axis=0), "exploit_high": np.percentile(e_rep, high, axis=0),
         "best_reply": [names[k] if e > 0 else None for k, e in zip(best, exploits)]})
     spec = data["cells"][0]["spec"]
-    return MetaGame(Path(out), data["inputs"]["game"], int(spec["players"]), spec["level"], names, rates,
-                    wins + wins.T, weights, values, exploits, best, bootstrap, seed, mixture, members)
+    return MetaGame(Path(out), data["inputs"]["game"], int(spec["players"]), spec["level"], names, rates, weights,
+                    values, bootstrap, seed, mixture, members)
 
 
 def _pct(x: float) -> str:

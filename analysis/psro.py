@@ -76,14 +76,13 @@ def _count(value, name: str, low: int, high: int, what: str) -> int:
     return value
 
 
-def default_family(source) -> str:
-    """The family to grow with when none is given: that of the tournament's first strategy with parameters to
-    tune (Kamoul and Kem's ``heuristic``, Rami ``opening``)."""
+def default_family(game: str, names: list[str]) -> str:
+    """The family to grow with when none is given: that of the first of the tournament's strategies ``names`` with
+    parameters to tune (Kamoul and Kem's ``heuristic``, Rami ``opening``)."""
     from simulator.core.game import get_game
     from simulator.core.spec import parse_strategy
 
-    data, names, _, _ = mg.tournament_counts(source)
-    plugin = get_game(data["inputs"]["game"])
+    plugin = get_game(game)
     for name in names:
         sdef = plugin.strategies[parse_strategy(plugin, name).name]
         if any(not p.ability for p in sdef.params.params):
@@ -98,8 +97,8 @@ def check_grow(source, *, family: str | None, params=(), rounds: int, budget: in
     ``family``: ``None`` for :func:`default_family`."""
     from analysis.tune import check_tune
 
-    data, names, _, _ = mg.tournament_counts(source)
-    family = family or default_family(source)
+    data, names = mg.tournament_record(source)
+    family = family or default_family(data["inputs"]["game"], names)
     _count(rounds, "--rounds", 1, MAX_ROUNDS, "rounds of growth")
     _count(bootstrap, "--bootstrap", 1, mg.MAX_BOOTSTRAP, "replicates")
     spec = data["cells"][0]["spec"]
@@ -130,7 +129,7 @@ def gain_against(wins: np.ndarray, undecided: np.ndarray, row: int, weights: np.
     payoff, _ = mg.payoff_of(wins)
     point = float(payoff[row] @ weights)
     rng = np.random.default_rng(np.random.SeedSequence([seed, 0x67726F77]))
-    reps = np.array([mg.payoff_of(mg.resample(wins, undecided, rng))[0][row] @ weights for _ in range(bootstrap)])
+    reps = np.array([p[row] @ weights for p in mg.replicate_payoffs(wins, undecided, bootstrap, rng)])
     return point, float(np.percentile(reps, 2.5)), float(np.percentile(reps, 97.5))
 
 
@@ -177,11 +176,7 @@ def grow(spec: GrowSpec, data: dict, out: str | Path, *, threads=None, progress:
                 label = parse_strategy(get_game(game), newcomer).label()
                 if any(plays_alike(game, newcomer, member) for member in population):
                     # the best reply found is a member (same kernel, same values): it cannot gain against the mixture
-                    rows.append({"round": k, "population": len(population), "best_response": label,
-                                 "best_response_file": newcomer, "gain": 0.0, "gain_low": 0.0, "gain_high": 0.0,
-                                 "significant": False, "support": json.dumps(current.support),
-                                 "weights": json.dumps({n: float(w) for n, w in zip(current.names, current.weights)
-                                                        if w > mg.SUPPORT_TOL})})
+                    rows.append(_round_row(k, len(population), label, newcomer, (0.0, 0.0, 0.0), current))
                     write_frame(path / ROUNDS, pl.DataFrame(rows))
                     break
                 batch = run_batch(tournament_batch(game, strategies=population + [newcomer], n=int(inputs["n"]),
@@ -197,17 +192,23 @@ def grow(spec: GrowSpec, data: dict, out: str | Path, *, threads=None, progress:
                 gain, low, high = gain_against(wins, undecided, len(names) - 1, previous, spec.bootstrap,
                                                spec.seed + k)
                 current = mg.metagame(path / f"round-{k}" / "tournament", bootstrap=spec.bootstrap, seed=spec.seed)
-                rows.append({"round": k, "population": len(names), "best_response": names[-1],
-                             "best_response_file": newcomer, "gain": gain, "gain_low": low, "gain_high": high,
-                             "significant": low > 0, "support": json.dumps(current.support),
-                             "weights": json.dumps({n: float(w) for n, w in zip(current.names, current.weights)
-                                                    if w > mg.SUPPORT_TOL})})
+                rows.append(_round_row(k, len(names), names[-1], newcomer, (gain, low, high), current))
                 write_frame(path / ROUNDS, pl.DataFrame(rows))
                 if low <= 0:
                     break
         except KeyboardInterrupt:
             return GrowRun(path, True, pl.DataFrame(rows))
         return GrowRun(path, False, pl.DataFrame(rows), current)
+
+
+def _round_row(k: int, population: int, best: str, file: str, gain: tuple[float, float, float],
+               current: mg.MetaGame) -> dict:
+    """Round ``k``'s record: the population's size, the best reply (text and file), its gain against the previous
+    mixture ``(gain, low, high)``, and the new equilibrium ``current``'s support and weights."""
+    return {"round": k, "population": population, "best_response": best, "best_response_file": file,
+            "gain": gain[0], "gain_low": gain[1], "gain_high": gain[2], "significant": gain[1] > 0,
+            "support": json.dumps(current.support),
+            "weights": json.dumps({n: float(w) for n, w in zip(current.names, current.weights) if w > mg.SUPPORT_TOL})}
 
 
 def aliases(run: GrowRun) -> dict[str, str]:

@@ -217,9 +217,8 @@ def check_tune(game: str, *, strategy: str, params=(), against, players: int | N
         raise SpecError("--seed", seed, f"an integer in [0, {MAX_SEED - 1}]")
     if weights is not None:
         allowed = f"{len(labels)} weights >= 0 summing to 1, one per member of --against"
-        try:
-            weights = tuple(float(w) for w in ([weights] if isinstance(weights, str) else weights)
-                            for w in (str(w).split(",") if isinstance(w, str) else [w]))
+        try:  # a string is comma-separated (the CLI's), else a sequence of numbers
+            weights = tuple(float(w) for w in (weights.split(",") if isinstance(weights, str) else weights))
         except (TypeError, ValueError):
             raise SpecError("--weights", weights, allowed) from None
         if len(weights) != len(labels) or min(weights) < 0 or abs(sum(weights) - 1) > 1e-6:

@@ -15,6 +15,7 @@ from analysis import metagame as mg
 from simulator import api
 from simulator.core.errors import SpecError
 from test_cli import run_cli
+from test_tune import kill_at_evaluation
 
 RPS = np.array([[0.0, -1.0, 1.0], [1.0, 0.0, -1.0], [-1.0, 1.0, 0.0]])
 
@@ -157,8 +158,6 @@ def _record(run):
 
 def test_a_two_round_growth_records_each_round_s_gain_and_resumes_after_a_kill(small_tournament, tmp_path,
                                                                               monkeypatch):
-    import analysis.tune as tune_module
-
     straight = api.metagame_grow(small_tournament, out=tmp_path / "straight", progress=False, **GROW)
     rounds = straight.rounds
     assert not straight.interrupted and 1 <= rounds.height <= 2 and rounds["round"].to_list() == list(
@@ -168,17 +167,9 @@ def test_a_two_round_growth_records_each_round_s_gain_and_resumes_after_a_kill(s
         assert (tmp_path / "straight" / f"round-{r['round']}" / "tune" / "best.toml").is_file()
     assert rounds.height == 2 or not rounds["significant"][-1]  # it stops early only on an insignificant gain
     assert straight.final.names[-1] == rounds["best_response"][-1] or not rounds["significant"][-1]
-    real, calls = tune_module.evaluate, {"n": 0}
-
-    def dies_in_round_one(*args, **kwargs):
-        calls["n"] += 1
-        if calls["n"] == 3:
-            raise KeyboardInterrupt
-        return real(*args, **kwargs)
-
-    monkeypatch.setattr(tune_module, "evaluate", dies_in_round_one)
+    revive = kill_at_evaluation(monkeypatch, 3)  # in round one's tuning
     assert api.metagame_grow(small_tournament, out=tmp_path / "killed", progress=False, **GROW).interrupted
-    monkeypatch.setattr(tune_module, "evaluate", real)
+    revive()
     resumed = api.metagame_grow(small_tournament, out=tmp_path / "killed", progress=False, **GROW)
     assert _record(resumed).equals(_record(straight))
 

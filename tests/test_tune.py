@@ -98,20 +98,26 @@ def _assignments(params: dict) -> str:
     return ",".join(f"{k}={str(v).lower() if isinstance(v, bool) else v}" for k, v in params.items())
 
 
-def test_killed_half_way_it_resumes_to_the_same_trials_and_best(tmp_path, monkeypatch):
-    straight = api.tune("kamoul", out=tmp_path / "straight", progress=False, **SMALL)
+def kill_at_evaluation(monkeypatch, call: int):
+    """Make the ``call``-th evaluation of a tuning raise ``KeyboardInterrupt`` (a kill); returns what undoes it."""
     real, calls = tune_module.evaluate, {"n": 0}
 
-    def dies_in_the_fourth_trial(*args, **kwargs):
+    def dies(*args, **kwargs):
         calls["n"] += 1
-        if calls["n"] == 4:
+        if calls["n"] == call:
             raise KeyboardInterrupt
         return real(*args, **kwargs)
 
-    monkeypatch.setattr(tune_module, "evaluate", dies_in_the_fourth_trial)
+    monkeypatch.setattr(tune_module, "evaluate", dies)
+    return lambda: monkeypatch.setattr(tune_module, "evaluate", real)
+
+
+def test_killed_half_way_it_resumes_to_the_same_trials_and_best(tmp_path, monkeypatch):
+    straight = api.tune("kamoul", out=tmp_path / "straight", progress=False, **SMALL)
+    revive = kill_at_evaluation(monkeypatch, 4)  # in the fourth trial
     assert api.tune("kamoul", out=tmp_path / "killed", progress=False, **SMALL).interrupted
     assert pl.read_parquet(tmp_path / "killed" / "trials.parquet").height == 3
-    monkeypatch.setattr(tune_module, "evaluate", real)
+    revive()
     resumed = api.tune("kamoul", out=tmp_path / "killed", progress=False, **SMALL)
     assert resumed.best == straight.best
     for name in ("trials", "race", "confirm"):
