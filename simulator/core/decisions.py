@@ -6,7 +6,8 @@ A game declares its decisions as :class:`Decision` records (``strategies/<g>/con
 inlined), the names its checks and fallbacks use, and how a fault record reads as a line.
 
 * :func:`compiled_decision` builds the kernel's ``decide_<name>(seats, me, *rest)``: built-in ids (below
-  :data:`~simulator.core.game.USER_KERNEL_BASE`) go to the inlined built-ins; a user's seat goes through the run's
+  :data:`~simulator.core.game.USER_KERNEL_BASE`) go to the inlined built-ins, whose answers are checked as a
+  file's are (a fault recorded, the fallback played); a user's seat goes through the run's
   function table (:mod:`simulator.core.user_table`): the call builds the player's view, calls the file's
   function through its pointer, casts its answer, checks it, records a fault and plays the fallback when it is
   illegal. The kernel is the same for every strategy file, so it is compiled and cached once.
@@ -119,11 +120,16 @@ def compiled_decision(contract: Contract, name: str):
     # The built-in families stay on the inlined path; only a user's seat takes the overload's call. (An overload
     # inlined with inline="always" mis-compiled Kamoul's snap window loop in numba 0.68: the engines disagreed
     # under snap_chain + snap_others.)
-    kernel_env = {"builtin": builtin, "user": stub, "USER_KERNEL_BASE": USER_KERNEL_BASE}
+    # A built-in family's answer is checked like a file's: a bug in a built-in stops the run the same way.
+    kernel_env = {"builtin": builtin, "user": stub, "USER_KERNEL_BASE": USER_KERNEL_BASE, **contract.env}
+    builtin_check = (f"        fault = seats.fault\n        if not {decision.check}:\n            a = {decision.fallback}\n"
+                     if decision.check else "")
     exec(f"def decide_{name}(seats, me{rest}):\n"
          f"    sid = seats.sids[me]\n"
          f"    if sid < USER_KERNEL_BASE:\n"
-         f"        return builtin(sid, seats.prm[me]{builtin_args})\n"
+         f"        a = builtin(sid, seats.prm[me]{builtin_args})\n"
+         f"{builtin_check}"
+         f"        return a\n"
          f"    return user(seats.user, sid, seats.prm[me], seats.fault, me{rest})", kernel_env)
     return numba.njit(inline="always", _nrt=False, nogil=True)(kernel_env[f"decide_{name}"])
 
