@@ -51,7 +51,7 @@ from simulator.core.errors import SpecError
 from simulator.core.game import TEAM_KEYS, GamePlugin
 from simulator.core.plan import (Part, Plan, check_games, check_study_rules, check_study_settings,
                                  check_study_strategies, load_study_file)
-from simulator.core.spec import RunSpec, _fmt, build_spec
+from simulator.core.spec import RunSpec, _fmt, build_spec, parse_strategy
 from simulator.core.store import read_manifest, read_table
 from simulator.games import get_game
 
@@ -435,7 +435,7 @@ def study_frames(out) -> dict[str, pl.DataFrame]:
     if inputs.get("best_of_three"):
         if "choices" not in data:
             load_study(out, "RUN", finished=True)
-        best = data["choices"]["best"]
+        best = parse_strategy(get_game(game), data["choices"]["best"]).label()  # as the tournaments' frames name it
         frames["skill_levels"] = pl.concat([skill_by_level(level_wins(out / BEST), best),
                                             skill_by_level(level_wins(out / SECOND), best)])
     if inputs["sign_grids"]:
@@ -520,7 +520,8 @@ def plan(out, *, n: int, game: str, seed: int = 0, players=None, threads: int | 
     def after(name):
         if name == "skill" and best_of_three:  # the best and second-best non-random strategies of the skill tournament
             frames = batch_frames(Path(out) / "skill")
-            order = [s for s in rank_strategies(frames["ratings"], frames["matrix"]) if s != "random"]
+            by_label = {parse_strategy(plugin, s).label(): s for s in strategies}  # back to what the user typed
+            order = [by_label.get(s, s) for s in rank_strategies(frames["ratings"], frames["matrix"]) if s != "random"]
             choices.update(best=order[0], second=order[1] if len(order) > 1 else "random")
             return {"choices": dict(choices)}
         return None

@@ -241,3 +241,54 @@ def test_a_plain_python_strategy_that_answers_illegally_or_with_a_wrong_type_is_
         spec = spec_of([f"{path}:drawer", "balanced"])
         with pytest.raises(StrategyError, match=re.escape(says)):
             raw_reference(spec, 0, 5)
+
+
+PATIENT = f"{EXAMPLES}/rami_patient.py:patient"
+
+
+def test_an_installed_package_adds_strategies_that_users_name_like_built_ins(tmp_path, monkeypatch):
+    """Entry-point group ``cardsim.strategies``: a package installed on the path (here a dist-info beside its
+    module) adds its strategies by name; they play the rows of the same file named by path."""
+    from simulator.core.user_strategies import installed
+
+    package = tmp_path / "cardsim_extra"
+    package.mkdir()
+    (package / "__init__.py").write_text((EXAMPLES / "kamoul_never_contre.py").read_text())
+    info = tmp_path / "cardsim_extra-1.0.dist-info"
+    info.mkdir()
+    (info / "METADATA").write_text("Metadata-Version: 2.1\nName: cardsim-extra\nVersion: 1.0\n")
+    (info / "entry_points.txt").write_text("[cardsim.strategies]\nextra = cardsim_extra\n")
+    monkeypatch.syspath_prepend(str(tmp_path))
+    installed.cache_clear()
+    try:
+        by_name = spec_of(["never-contre", "balanced"], n=300)
+        assert Path(by_name.strategies[0].source) == package / "__init__.py"
+        by_path = spec_of([NEVER_CONTRE, "balanced"], n=300)
+        one, two = raw_kernel(by_name, 0, 300), raw_kernel(by_path, 0, 300)
+        for key in one:
+            assert np.array_equal(one[key], two[key], equal_nan=key == "estimates"), key
+    finally:
+        installed.cache_clear()
+
+
+@pytest.mark.parametrize("game, strategies", [("kamoul", [NEVER_CONTRE, "balanced"]), ("rami", [PATIENT, "open-asap"])])
+def test_the_examples_play_a_tournament_through_the_cli(tmp_path, capsys, game, strategies):
+    import polars as pl
+
+    out = tmp_path / "t"
+    code, stdout, err = run_cli(capsys, "tournament", game, "-n", "40" if game == "kamoul" else "16", "--seed", "2",
+                                *sum((["--strategy", s] for s in strategies), []), "--out", str(out), "--quiet")
+    assert code == 0, err
+    assert "reference engine" not in err
+    matrix = pl.read_parquet(out / "matrix.parquet")
+    assert set(matrix["strategy"]) == {strategies[0].rpartition(":")[2], strategies[1]}
+    assert matrix["decided"].sum() > 0
+
+
+def test_an_example_plays_a_study_through_the_cli(tmp_path, capsys):
+    out = tmp_path / "study"
+    code, stdout, err = run_cli(capsys, "study", "balance", "kamoul", "-n", "30", "--seed", "2", "--players", "2",
+                                "--strategy", NEVER_CONTRE, "--strategy", "balanced", "--out", str(out), "--quiet")
+    assert code == 0, err
+    assert (out / "answer.md").exists() and (out / "report.html").exists()
+    assert "never-contre" in json.dumps(json.loads((out / "_study.json").read_text()))

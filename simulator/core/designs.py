@@ -135,13 +135,13 @@ def sweep_batch(game: str, *, n: int, grids: list[str] | None = None, option_gri
             params = dict(seat.overrides)
             if p in seat_list:
                 params.update({k: v for k, v in combo.items() if kinds[k] == "param"})
-            seat_texts.append(seat.name + (":" + ",".join(f"{k}={_fmt(v)}" for k, v in params.items()) if params else ""))
+            seat_texts.append(seat.reference(params))
         opts = dict(base.options)
         opts.update({k: (_fmt(v) if isinstance(v, bool) else v) for k, v in combo.items() if kinds[k] == "option"})
         spec = build_spec(game, n=base.n, seed=base.seed, players=base.players, level=base.level,
                           strategies=seat_texts, options=opts)
         cells.append(Cell(cid, combo, spec))
     inputs = {"game": game, "n": base.n, "seed": base.seed, "players": base.players, "level": base.level,
-              "strategies": [s.label() for s in base.strategies], "options": dict(base.options),
+              "strategies": [s.reference() for s in base.strategies], "options": dict(base.options),
               "grids": [[k, v] for k, v in axes], "kinds": kinds, "seats": seat_list}
     return Batch("sweep", inputs, tuple(cells))

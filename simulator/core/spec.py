@@ -38,6 +38,13 @@ class SeatStrategy:
             f"{k}={_fmt(v)}" for k, v in self.overrides
         )
 
+    def reference(self, overrides: dict | None = None) -> str:
+        """The text :func:`parse_strategy` reads back into this strategy (a file's path included), with
+        ``overrides`` for its own parameter values when given."""
+        items = dict(self.overrides) if overrides is None else overrides
+        head = f"{self.source}:{self.name}" if self.source else self.name
+        return head + (":" + ",".join(f"{k}={_fmt(v)}" for k, v in items.items()) if items else "")
+
     def to_dict(self) -> dict:
         out = {"name": self.name, "params": dict(self.params), "label": self.label()}
         if self.source:
