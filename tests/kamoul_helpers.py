@@ -5,8 +5,8 @@
   it lays out with :func:`lay`, :func:`piles` and :func:`knows`.
 * :func:`rig` makes ``Hand.play`` deal a chosen deck (layouts, upcard, then the stock cards in draw
   order) instead of shuffling, for tests that play a whole scripted hand.
-* :class:`Script` replaces the strategy decisions (``strategies.kamoul.policy.ask``, called by
-  the reference engine through ``reference.policy``) with scripted answers and records every call.
+* :class:`Script` is a scripted player, an ordinary plain-Python strategy seated at every seat of a hand: it
+  answers from its lists and records every call; the engine checks its answers like any strategy's.
 * :func:`fake_hands` replaces ``Hand.play`` with scripted hand scores, for manche/partie/TOP tests.
 
 Cards are written as in :func:`simulator.core.cards.parse_card`: ``"10H"``, ``"KS"``, ``"AD"``.
@@ -16,13 +16,47 @@ from __future__ import annotations
 
 from collections import Counter
 
+import numpy as np
+
 from simulator.core.cards import parse_card
+from simulator.core.decisions import python_twin
+from simulator.core.game import USER_KERNEL_BASE
 from simulator.core.rng import stream_state
+from simulator.core.user_strategies import UserStrategy
 from simulator.kamoul import reference
 from simulator.kamoul.codes import ACT_STOCK, OUT_NO_CALL, SNAP_NONE, SNAP_OTHER, SNAP_OWN
 from simulator.kamoul.reference import Hand, HandResult, Seat
 from simulator.kamoul.rules import Rules
-from strategies.kamoul import STRATEGIES, params_array
+from strategies.kamoul import STRATEGIES, params_array, policy
+from strategies.kamoul.contract import DECISIONS
+
+
+def drawn_params(definition, rng) -> str:
+    """Every declared parameter of ``definition`` at a point drawn in its declared range, as ``name=value,...``."""
+    values = []
+    for p in definition.params.params:
+        if p.kind == "bool":
+            value = str(bool(rng.integers(0, 2))).lower()
+        elif p.kind == "choice":
+            value = p.choices[int(rng.integers(0, len(p.choices)))]
+        elif p.kind == "int":
+            value = str(int(rng.integers(int(p.low), int(p.high) + 1)))
+        else:
+            value = f"{rng.uniform(p.low, p.high):.3g}"
+        values.append(f"{p.name}={value}")
+    return ",".join(values)
+
+
+def registry_seatings(table: int = 4, seed: int = 2024) -> dict[str, list[str]]:
+    """Tables of ``table`` seats that play every registered Kamoul strategy, in registry order, then each family
+    with all its parameters drawn in their declared ranges (seeded): the agreement and information-set tests take
+    their seats from the registry, so a new strategy or parameter is compared without a list to edit. The last
+    table is completed with ``balanced``."""
+    rng = np.random.default_rng(seed)
+    families = [name for name, s in STRATEGIES.items() if s.family == name]
+    seats = list(STRATEGIES) + [f"{name}:{drawn_params(STRATEGIES[name], rng)}" for name in families]
+    seats += ["balanced"] * (-len(seats) % table)
+    return {f"table{k // table}": seats[k:k + table] for k in range(0, len(seats), table)}
 
 
 def C(text: str) -> int:
@@ -137,7 +171,9 @@ def rig(h: Hand, dealer: int, layouts: dict[int, list[str]], upcard: str, draws:
 
 # ---------------------------------------------------------------------------------------- scripted policy
 class Script:
-    """Scripted strategy decisions, installed over ``reference.policy.ask`` with ``monkeypatch``.
+    """A scripted player, as an ordinary plain-Python strategy: :meth:`install` seats it at every seat of a
+    :class:`Hand` (a :class:`~simulator.core.user_strategies.UserStrategy`, as a user's file would give), and the
+    engine asks it, and checks it, like any other strategy.
 
     * ``turns``: player → list of actions (``ACT_*``) for its successive turns; then ``ACT_STOCK``.
     * ``keeps``: player → list of positions for successive stock draws (``-1`` = discard); then ``-1``.
@@ -146,8 +182,11 @@ class Script:
     * ``king_swap``: bool, or ``f(me, pa, ca, pb, cb)`` → bool.
     * ``snap(me, rank, allow_others, locked)`` → ``None``, ``("own", [slots])`` or ``("other", p, s, give)``.
 
-    ``calls`` records ``(decision, me, details)`` for every decision the engine asked for.
+    The traits (estimate, memory, speed) stay each seat's own family's. ``calls`` records ``(decision, me,
+    details)`` for every decision the engine asked for.
     """
+
+    SCRIPTED = ("peeks", "turn", "keep", "take_slot", "power", "king_swap", "snap")
 
     def __init__(self, turns=None, keeps=None, takes=None, power=None, king_swap=False, snap=None):
         self.turns = {p: list(v) for p, v in (turns or {}).items()}
@@ -164,50 +203,62 @@ class Script:
     def turn_order(self) -> list[int]:
         return [me for me, _ in self.asked("turn")]
 
-    def install(self, monkeypatch) -> "Script":
-        """Route the reference engine's scripted decisions (``policy.ask``) to this script; the traits (estimate,
-        memory, speed) stay the seat's own."""
-        pol = reference.policy
-        original = pol.ask
-        scripted = {"peeks", "turn", "keep", "take_slot", "power", "king_swap", "snap"}
-
-        def ask(name, seat, me, *rest):
-            if name in scripted:  # the engine's check still applies to a scripted answer
-                return pol.checked(name, seat, me, getattr(self, name)(seat.sid, seat.prm, me, *rest), *rest)
-            return original(name, seat, me, *rest)
-
-        monkeypatch.setattr(pol, "ask", ask)
+    def install(self, h: Hand) -> "Script":
+        """Seat this script at every seat of ``h``, each keeping its own family's traits."""
+        h.seats = [self.seat(s) for s in h.seats]
         return self
 
-    # the stubs take the engines' arguments of strategies.kamoul.contract.DECISIONS, after (sid, prm)
-    def peeks(self, sid, prm, me, n, know_me, occ, nslots, faceup, rng, out):
-        k = 0
-        for s in range(nslots[me]):
-            if k < n and occ[me, s]:
+    def seat(self, original: Seat) -> Seat:
+        """A seat that plays this script, with ``original``'s parameters and traits."""
+        sid = original.sid
+
+        def trait(name):  # the seat's own family answers (policy.BUILTIN, through the view's fields)
+            builtin = python_twin(policy.BUILTIN[name])
+            if name == "estimate":
+                return lambda prm, view: builtin(sid, prm, view.me, view.know, view.occ, view.nslots, view.faceup)
+            return lambda prm: builtin(sid, prm)
+
+        functions = {name: getattr(self, f"_{name}") for name in self.SCRIPTED}
+        functions.update({name: trait(name) for name in DECISIONS if name not in self.SCRIPTED})
+        user = UserStrategy("script", "kamoul", STRATEGIES["heuristic"].params, "scripted test player", functions,
+                            "tests/kamoul_helpers.py", "", compiled=False)
+        return Seat(USER_KERNEL_BASE, original.prm, user, "script")
+
+    # each takes the user call of strategies.kamoul.contract.DECISIONS (a strategy file's arguments)
+    def _peeks(self, prm, view, n, rng, out):
+        me, k = view.me, 0
+        for s in range(view.nslots[me]):
+            if k < n and view.occ[me, s]:
                 out[k] = s
                 k += 1
         self.calls.append(("peeks", me, {"n": n}))
         return k
 
-    def turn(self, sid, prm, me, know_me, occ, nslots, faceup, top, can_call, can_contre, can_take, cum_me, au_ge, rng):
+    def _turn(self, prm, view, top, can_call, can_contre, can_take, cum_me, au_ge, rng):
+        return self.turn(view.me, top, can_call, can_contre, can_take)
+
+    def turn(self, me, top, can_call, can_contre, can_take):
+        """The scripted turn (a test may wrap it to look at the table first)."""
         self.calls.append(("turn", me, {"can_call": can_call, "can_contre": can_contre, "can_take": can_take,
                                          "top": int(top)}))
         queue = self.turns.get(me, [])
         return queue.pop(0) if queue else ACT_STOCK
 
-    def keep(self, sid, prm, me, drawn, kind, know_me, occ, nslots, faceup, rng):
-        self.calls.append(("keep", me, {"drawn": int(drawn)}))
-        queue = self.keeps.get(me, [])
+    def _keep(self, prm, view, drawn, rng):
+        self.calls.append(("keep", view.me, {"drawn": int(drawn)}))
+        queue = self.keeps.get(view.me, [])
         return queue.pop(0) if queue else -1
 
-    def take_slot(self, sid, prm, me, know_me, occ, nslots, faceup, rng):
+    def _take_slot(self, prm, view, rng):
+        me = view.me
         self.calls.append(("take", me, {}))
         queue = self.takes.get(me, [])
         if queue:
             return queue.pop(0)
-        return next(s for s in range(nslots[me]) if occ[me, s])
+        return next(s for s in range(view.nslots[me]) if view.occ[me, s])
 
-    def power(self, sid, prm, me, kind, know_me, occ, nslots, faceup, locked, own_vs_opp, rng, tmp, out):
+    def _power(self, prm, view, kind, locked, own_vs_opp, rng, tmp, out):
+        me = view.me
         self.calls.append(("power", me, {"kind": int(kind), "locked": int(locked), "own_vs_opp": bool(own_vs_opp)}))
         target = self.power_fn(me, kind, locked, own_vs_opp) if self.power_fn else None
         if target is None:
@@ -215,11 +266,13 @@ class Script:
         out[: len(target)] = target
         return True
 
-    def king_swap(self, sid, prm, me, know_me, occ, nslots, faceup, pa, ca, pb, cb, rng):
+    def _king_swap(self, prm, view, pa, ca, pb, cb, rng):
+        me = view.me
         self.calls.append(("king_swap", me, {"seen": (int(ca), int(cb))}))
         return self.king(me, pa, ca, pb, cb) if callable(self.king) else bool(self.king)
 
-    def snap(self, sid, prm, me, top_rank, know_me, occ, nslots, faceup, allow_others, locked, rng, tmp, out):
+    def _snap(self, prm, view, top_rank, allow_others, locked, rng, tmp, out):
+        me = view.me
         self.calls.append(("snap", me, {"rank": int(top_rank), "locked": int(locked)}))
         claim = self.snap_fn(me, top_rank, allow_others, locked) if self.snap_fn else None
         if claim is None:

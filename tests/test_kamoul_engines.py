@@ -1,14 +1,14 @@
 """The numba kernel against the reference engine: identical rows and event traces, game for game.
 
-Every registered strategy plays in some seating (``random``; the heuristic presets; ``call-table``), every rule
-option is set in some option set, and the heuristic family's memory parameters (``forget``, ``memory_noise``) are on
-in some seats."""
+Every registered strategy plays in some seating, each family also with all its parameters drawn in their declared
+ranges (``tests/kamoul_helpers.registry_seatings``), and every rule option is set in some option set."""
 
 from __future__ import annotations
 
 import numpy as np
 import pytest
 
+from kamoul_helpers import registry_seatings
 from simulator.core.spec import build_spec
 from simulator.kamoul.engine import raw_kernel, raw_reference
 from simulator.kamoul.records import H
@@ -26,17 +26,9 @@ OPTION_SETS = {
                        "au_score_30": "ge", "race_policy": "turn_order", "hand_size": "6", "initial_peeks": "3",
                        "min_turns_before_call": "2", "caller_immune": "false", "snap_in_final_round": "false"},
 }
-SEATINGS = {
-    "random": ["random"],
-    # the last seat also discards a drawn J/Q or red king for its power (K5) most of the time
-    "heuristic": ["balanced", "cautious", "aggressive",
-                  "heuristic:forget=0.05,snap=0.7,peek_own=0.5,jq_power=0.7,red_king_power=1"],
-    # memory_noise (K13, §4) at 0.05 and 0.3, with and without forget, and call-table with and without it
-    "misremembering": ["heuristic:memory_noise=0.05,forget=0.05,snap=0.7", "call-table", "aggressive:memory_noise=0.3",
-                       "call-table:memory_noise=0.05"],
-    # the presets cardsim tune found (strategies/kamoul/presets/): parameter values no hand-set preset uses
-    "tuned": ["tuned-4p", "tuned-2p", "balanced", "aggressive"],
-}
+SEATINGS = registry_seatings()
+"""Tables of four from the registry: every registered strategy, then each family with every parameter drawn in
+its declared range (memory, powers, thresholds), so a new strategy is compared without a list to edit."""
 N_HANDS = 7_000  # per option set and seating (10,000 until the contract tests pushed CI past 15 minutes)
 
 
@@ -89,16 +81,6 @@ def test_kernel_is_independent_of_threads_and_blocks():
         assert np.array_equal(one[key], split[key], equal_nan=True), key
 
 
-def test_every_registered_strategy_is_in_a_compared_seating():
-    """A strategy registered in strategies/kamoul/__init__.py is compared by the tests above without a list to edit:
-    this fails until a seating plays it."""
-    from strategies.kamoul import STRATEGIES
-
-    played = {text.partition(":")[0] for seating in SEATINGS.values() for text in seating}
-    assert set(STRATEGIES) <= played, sorted(set(STRATEGIES) - played)
-
-
-@pytest.mark.rule("K5")
 def test_both_engines_count_the_powers_used_and_only_the_power_parameters_spend_a_jq_or_red_king():
     """K5: the hand row counts 7-10 looks, J/Q swaps, red and black king looks and king swaps, the same in both
     engines; a heuristic player keeps a drawn J/Q (1 point) or red king (0) unless jq_power / red_king_power."""

@@ -7,18 +7,19 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from kamoul_helpers import C
+from kamoul_helpers import C, registry_seatings
 from simulator.core.spec import build_spec
 from simulator.kamoul import reference
 from simulator.kamoul.codes import POWER_KING, POWER_SWAP
 from simulator.kamoul.engine import rules_of, seats_of
-from strategies.kamoul import STRATEGIES, policy
+from strategies.kamoul import policy
 from strategies.kamoul.contract import DECISIONS
 
 EXAMPLES = Path(__file__).resolve().parents[1] / "examples"
-# every registered strategy, a tweaked heuristic and the example files (plain calls of the reference engine)
-STRATEGIES_SEEN = [*STRATEGIES, "heuristic:memory_noise=0.3,forget=0.05,jq_power=1,red_king_power=1",
-                   f"{EXAMPLES}/kamoul_never_contre.py:never-contre", f"{EXAMPLES}/kamoul_balanced_copy.py:balanced-copy"]
+# every seat of the registry's tables (each strategy, each family with drawn parameters) and the example files
+REGISTRY_SEATS = list(dict.fromkeys(s for table in registry_seatings().values() for s in table))
+STRATEGIES_SEEN = [*REGISTRY_SEATS, f"{EXAMPLES}/kamoul_never_contre.py:never-contre",
+                   f"{EXAMPLES}/kamoul_balanced_copy.py:balanced-copy"]
 
 
 @pytest.mark.parametrize("strategy", STRATEGIES_SEEN)
@@ -58,7 +59,7 @@ def test_strategies_never_receive_hidden_state(monkeypatch, strategy):
     assert {name for name, n in asked.items() if n == 0} <= {"king_swap", "speed"}, asked  # rare: kings, races
 
 
-@pytest.mark.parametrize("strategy", ["balanced", "heuristic:memory_noise=0.3,jq_power=1,red_king_power=1"])
+@pytest.mark.parametrize("strategy", REGISTRY_SEATS)
 def test_hidden_cards_do_not_change_decisions(strategy):
     """Same information set, different hidden cards: the heuristic decides the same (same RNG state); with
     ``memory_noise`` the information set holds wrong beliefs, and still only it decides."""
@@ -81,16 +82,16 @@ def test_hidden_cards_do_not_change_decisions(strategy):
             np.random.default_rng(shuffle).shuffle(cards)
             for (q, s), c in zip(unknown, cards):
                 hand.hand[q, s] = c
-            r = np.array(rng)
+            r, tmp = np.array(rng), np.zeros_like(hand.tmp)
             decisions.append((
                 policy.ask("turn", seats[me], me, hand.know[me], hand.occ, hand.nslots, hand.faceup, 5, True, False,
-                           True, 0, False, r),
+                           True, 0, False, r, tmp),
                 policy.ask("keep", seats[me], me, 20, hand.power_kind(20), hand.know[me], hand.occ, hand.nslots,
-                           hand.faceup, r),
+                           hand.faceup, r, tmp),
                 policy.ask("keep", seats[me], me, C("JH"), POWER_SWAP, hand.know[me], hand.occ, hand.nslots,
-                           hand.faceup, r),
+                           hand.faceup, r, tmp),
                 policy.ask("keep", seats[me], me, C("KD"), POWER_KING, hand.know[me], hand.occ, hand.nslots,
-                           hand.faceup, r),
+                           hand.faceup, r, tmp),
             ))
         assert len(set(decisions)) == 1
     assert (wrong_beliefs > 0) == ("memory_noise" in strategy)

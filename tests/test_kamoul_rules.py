@@ -96,7 +96,7 @@ def test_K2_deal_four_face_down_from_dealer_left_then_upcard_and_two_peeks(monke
     # dealer P3: P0 gets the first card; upcard KD; everyone peeks at two positions before the first turn
     h = make_hand(P=4)
     rig(h, dealer=3, layouts=LAYOUTS4, upcard="KD")
-    script = Script(turns={0: [ACT_CALL]}).install(monkeypatch)
+    script = Script(turns={0: [ACT_CALL]}).install(h)
     first = {}
     turn = script.turn
 
@@ -150,7 +150,7 @@ def test_K3_left_of_dealer_starts_and_play_is_clockwise(monkeypatch):
     # dealer P1 → P2 starts; P1 calls on its second turn; P2, P3, P0 then get one final turn each
     h = make_hand(P=4)
     rig(h, dealer=1, layouts=LAYOUTS4, upcard="KD")
-    script = Script(turns={1: [ACT_STOCK, ACT_CALL]}).install(monkeypatch)
+    script = Script(turns={1: [ACT_STOCK, ACT_CALL]}).install(h)
     res = h.play(1, [0] * 4)
     assert script.turn_order() == [2, 3, 0, 1, 2, 3, 0, 1, 2, 3, 0]
     assert [me for me, _ in script.asked("peeks")] == [2, 3, 0, 1]
@@ -175,7 +175,7 @@ def test_K4_stock_card_kept_replaces_a_position_old_card_discarded_no_power(monk
         lay(h, p, cards)
     piles(h, stock=["AS", "JH"], discard=["KD"])
     knows(h, 1, 0, 0)  # P1 had spied P0's position 0
-    script = Script(keeps={0: [0]}).install(monkeypatch)
+    script = Script(keeps={0: [0]}).install(h)
     h.turn_stock(0, 1)
     assert h.hand[0, 0] == C("JH") and h.discard == [C("KD"), C("9C")] and h.stock == [C("AS")]
     assert known_by(h, 0, 0) == {0}  # the kept card is known to its owner only
@@ -189,7 +189,7 @@ def test_K4_stock_card_discarded_directly_offers_its_power(monkeypatch):
     for p in range(3):
         lay(h, p, ["9C", "2C", "3C", "4C"] if p == 0 else ["5D", "6D", "7D", "8D"])
     piles(h, stock=["7H"], discard=["KD"])
-    script = Script().install(monkeypatch)
+    script = Script().install(h)
     h.turn_stock(0, 1)
     assert h.discard == [C("KD"), C("7H")] and layout(h, 0) == [C(c) for c in ("9C", "2C", "3C", "4C")]
     assert script.asked("power") == [(0, {"kind": POWER_PEEK_OWN, "locked": -1, "own_vs_opp": False})]
@@ -203,7 +203,7 @@ def test_K4_discard_take_is_a_compulsory_swap_and_its_identity_is_public(monkeyp
     for p in range(3):
         lay(h, p, ["9C", "2C", "3C", "4C"] if p == 0 else ["5D", "6D", "7D", "8D"])
     piles(h, stock=["2S"], discard=["5D", "AH"])
-    script = Script(takes={0: [0]}).install(monkeypatch)
+    script = Script(takes={0: [0]}).install(h)
     h.turn_take(0, 1)
     assert h.hand[0, 0] == C("AH") and h.discard == [C("5D"), C("9C")] and h.stock == [C("2S")]
     assert known_by(h, 0, 0) == {0, 1, 2}
@@ -217,7 +217,7 @@ def test_K4_turn_options_before_and_after_a_call(monkeypatch):
     h = make_hand(P=3)
     rig(h, dealer=2, layouts={0: ["AC", "2C", "KD", "AH"], 1: ["5C", "6C", "7C", "8C"], 2: ["9C", "10C", "JC", "QC"]},
         upcard="KH")
-    script = Script(turns={0: [ACT_CALL]}).install(monkeypatch)
+    script = Script(turns={0: [ACT_CALL]}).install(h)
     h.play(2, [0, 0, 0])
     turns = script.asked("turn")
     assert turns[0] == (0, {"can_call": True, "can_contre": False, "can_take": True, "top": C("KH")})
@@ -236,7 +236,7 @@ def power_position(monkeypatch, target, king_swap=False, **options):
     knows(h, 0, 0, 0, 1)
     knows(h, 1, 2, 1)
     piles(h, stock=["AS"], discard=["KD"])
-    script = Script(power=lambda me, kind, locked, ovo: target, king_swap=king_swap).install(monkeypatch)
+    script = Script(power=lambda me, kind, locked, ovo: target, king_swap=king_swap).install(h)
     return h, script
 
 
@@ -394,7 +394,7 @@ def snap_position(monkeypatch, snap=None, P=4, race_policy="turn_order", **optio
     if P > 3:
         lay(h, 3, ["5S", "2D"])
     piles(h, stock=["8S", "QD"], discard=["KD", "5H"])
-    script = Script(snap=snap or own_matches(h)).install(monkeypatch)
+    script = Script(snap=snap or own_matches(h)).install(h)
     return h, script
 
 
@@ -501,7 +501,7 @@ def test_K6_initial_upcard_opens_no_snap_window(monkeypatch):
     h = make_hand(P=3)
     rig(h, dealer=2, layouts={0: ["AC", "2C", "3C", "4C"], 1: ["5C", "6C", "7C", "8C"], 2: ["9C", "10C", "JC", "QC"]},
         upcard="5H")
-    script = Script(turns={0: [ACT_CALL]}, snap=own_matches(h)).install(monkeypatch)
+    script = Script(turns={0: [ACT_CALL]}, snap=own_matches(h)).install(h)
     h.play(2, [0, 0, 0])
     names = [name for name, _, _ in script.calls]
     assert names[:4] == ["peeks", "peeks", "peeks", "turn"]
@@ -518,7 +518,7 @@ def test_K7_ultime_one_snap_clears_the_layout_minus_15_hand_ends(monkeypatch, ot
     # hand_size 2; P0 draws 5H and discards it; P2 snaps both its 5s at once
     h = make_hand(P=3, hand_size=2, ultime_others_score=others)
     rig(h, dealer=2, layouts=ULTIME_LAYOUTS, upcard="KD", draws=["5H"])
-    script = Script(snap=own_matches(h)).install(monkeypatch)
+    script = Script(snap=own_matches(h)).install(h)
     res = h.play(2, [0, 0, 0])
     assert res.outcome == OUT_ULTIME and res.winner == 2 and res.turns == 1
     assert res.points == ([18, 16, -15] if others == "hand" else [0, 0, -15])
@@ -530,7 +530,7 @@ def test_K7_ultime_ends_the_final_round_and_voids_the_calls(monkeypatch):
     # P0 calls with 18 (a false KAMOUL); during P1's final turn P2 makes an ULTIME: the call is void
     h = make_hand(P=3, hand_size=2)
     rig(h, dealer=2, layouts=ULTIME_LAYOUTS, upcard="KD", draws=["5H"])
-    script = Script(turns={0: [ACT_CALL]}, snap=own_matches(h)).install(monkeypatch)
+    script = Script(turns={0: [ACT_CALL]}, snap=own_matches(h)).install(h)
     res = h.play(2, [0, 0, 0])
     assert script.turn_order() == [0, 1]
     assert res.outcome == OUT_ULTIME and res.winner == 2 and res.points == [18, 16, -15]
@@ -563,7 +563,7 @@ def test_K7_empty_layout_scores_zero_cannot_take_and_can_call(monkeypatch):
     # P1, empty, cannot take the discard and discards what it draws; it calls next turn with 0 points.
     h = make_hand(P=2, hand_size=1, initial_peeks=1)
     rig(h, dealer=1, layouts={0: ["9C"], 1: ["5C"]}, upcard="KD", draws=["5H", "2C", "3C", "4H"])
-    script = Script(turns={1: [ACT_STOCK, ACT_CALL]}, snap=own_matches(h)).install(monkeypatch)
+    script = Script(turns={1: [ACT_STOCK, ACT_CALL]}, snap=own_matches(h)).install(h)
     res = h.play(1, [0, 0])
     turns = script.asked("turn")
     assert [me for me, _ in turns] == [0, 1, 0, 1, 0]
@@ -578,7 +578,7 @@ def test_K8_one_final_turn_each_caller_gets_no_more_turn_and_cannot_snap(monkeyp
     h = make_hand(P=4)
     rig(h, dealer=3, layouts={0: ["AC", "2C", "3C", "4C"], 1: ["AD", "2D", "KD", "AH"], 2: ["9C", "10C", "JC", "QC"],
                               3: ["5C", "6C", "7C", "8C"]}, upcard="KH", draws=["9H", "2H", "3H", "4H"])
-    script = Script(turns={1: [ACT_CALL]}).install(monkeypatch)
+    script = Script(turns={1: [ACT_CALL]}).install(h)
     res = h.play(3, [0] * 4)
     assert script.turn_order() == [0, 1, 2, 3, 0]
     assert res.caller == 1 and res.call_turn == 1 and res.turns == 5
@@ -614,7 +614,7 @@ def test_K8_caller_immune_false_allows_swapping_the_caller(monkeypatch):
 def test_K8_min_turns_before_call(monkeypatch):
     h = make_hand(P=2, min_turns_before_call=2)
     rig(h, dealer=1, layouts={0: ["AC", "2C", "3C", "4C"], 1: ["5C", "6C", "7C", "8C"]}, upcard="KH")
-    script = Script(turns={0: [ACT_STOCK, ACT_STOCK, ACT_CALL]}).install(monkeypatch)
+    script = Script(turns={0: [ACT_STOCK, ACT_STOCK, ACT_CALL]}).install(h)
     res = h.play(1, [0, 0])
     assert [d["can_call"] for me, d in script.asked("turn") if me == 0] == [False, False, True]
     assert res.caller == 0 and res.call_turn == 3 and res.turns == 6
@@ -627,7 +627,7 @@ def test_K9_contre_in_own_final_turn_passes_the_turn_tie_goes_to_it(monkeypatch)
     h = make_hand(P=3)
     rig(h, dealer=2, layouts={0: ["AC", "2C", "KD", "QC"], 1: ["AD", "2D", "KH", "JD"], 2: ["9C", "10C", "JC", "QH"]},
         upcard="5H")
-    script = Script(turns={0: [ACT_CALL], 1: [ACT_CONTRE]}).install(monkeypatch)
+    script = Script(turns={0: [ACT_CALL], 1: [ACT_CONTRE]}).install(h)
     res = h.play(2, [0, 0, 0])
     assert [d["can_contre"] for _, d in script.asked("turn")] == [False, True, True]
     assert [me for me, _ in script.asked("keep")] == [2]  # the contre passed P1's turn
@@ -850,7 +850,7 @@ def test_K12_false_call_tamalou_mode_caught_at_once_play_goes_on(monkeypatch):
     h = make_hand(P=3, false_call_mode="tamalou")
     lay_ = {0: ["AC", "2C", "3C", "4C"], 1: ["AD", "2D", "KH", "JD"], 2: ["9C", "10C", "JC", "QH"]}
     rig(h, dealer=2, layouts=lay_, upcard="5H", draws=["3S", "6S", "7S"])
-    script = Script(turns={0: [ACT_CALL], 1: [ACT_CALL]}).install(monkeypatch)
+    script = Script(turns={0: [ACT_CALL], 1: [ACT_CALL]}).install(h)
     res = h.play(2, [0, 0, 0])
     assert script.turn_order() == [0, 1, 2, 0]
     assert layout(h, 0)[4] == C("3S") and res.penalty_cards == 1
@@ -865,7 +865,7 @@ def test_K12_false_call_tamalou_mode_call_made_false_in_final_round_scores_its_h
     lay_ = {0: ["AC", "2C", "KD", "AH"], 1: ["10D", "2D", "3D", "4D"], 2: ["9C", "10C", "JC", "QH"]}
     rig(h, dealer=2, layouts=lay_, upcard="5H", draws=["JS", "6S"])
     Script(turns={0: [ACT_CALL]}, power=lambda me, kind, locked, ovo: (1, 0, 0, 0) if kind == POWER_SWAP else None
-           ).install(monkeypatch)
+           ).install(h)
     res = h.play(2, [0, 0, 0])
     assert h.total(0) == 13
     assert res.outcome == OUT_FALSE and res.winner == -1 and res.points == [13, 10, 21]
@@ -912,7 +912,7 @@ def test_K13_stuck_cards_from_the_stock_are_kept_face_down(monkeypatch):
         lay(h, 0, ["9C", "2C"])
         stock = ["AS", "2S", "3S", "4S", "5S", "6S", "7S", "8S", "9S", "10S", "JH"]
         piles(h, stock=stock, discard=["KD"])
-        Script().install(monkeypatch)
+        Script().install(h)
         h.turn_stock(0, 1)
         extra = h.penalties
         assert extra >= 1 and h.discard[-1] == C("JH")  # the drawn card itself is discarded as usual
@@ -925,7 +925,7 @@ def test_K13_stuck_cards_apply_to_the_discard_pile_too(monkeypatch):
     h = make_hand(P=3, p_stick=1.0)
     lay(h, 0, ["9C", "2C"])
     piles(h, stock=["AS"], discard=["3D", "4D", "5D", "6D", "7D", "AH"])
-    Script(takes={0: [0]}).install(monkeypatch)
+    Script(takes={0: [0]}).install(h)
     h.turn_take(0, 1)
     extra = h.penalties
     assert extra >= 1 and h.hand[0, 0] == C("AH")
@@ -942,7 +942,7 @@ def test_K13_out_of_turn_costs_one_card(monkeypatch):
     reasons = []
     trace = h.trace
     h.trace = lambda ev, a=0, b=0, c=0: (reasons.append(c) if ev == EV_PENALTY else None, trace(ev, a, b, c))
-    Script().install(monkeypatch)
+    Script().install(h)
     res = h.play(2, [0, 0, 0])
     assert res.turns == 10 and res.penalty_cards == 20 and set(reasons) == {PENALTY_OUT_OF_TURN}
     assert [h.count(p) for p in range(3)] == [4 + 6, 4 + 7, 4 + 7]
@@ -997,7 +997,7 @@ def test_K14_on_stock_empty_end_hand(monkeypatch):
     h = make_hand(P=4, on_stock_empty="end_hand")
     assert not h.reshuffle()
     rig(h, dealer=3, layouts=LAYOUTS4, upcard="KD")
-    Script().install(monkeypatch)  # nobody calls, every drawn card is discarded
+    Script().install(h)  # nobody calls, every drawn card is discarded
     res = h.play(3, [0] * 4)
     assert res.turns == 52 - 17 and res.outcome == OUT_NO_CALL and res.winner == -1
     assert res.points == [10, 26, 21, 10]
@@ -1007,7 +1007,7 @@ def test_K14_on_stock_empty_end_hand(monkeypatch):
 def test_K14_max_turns_per_hand_ends_with_no_winner(monkeypatch):
     h = make_hand(P=4, max_turns_per_hand=100)
     rig(h, dealer=3, layouts=LAYOUTS4, upcard="KD")
-    Script().install(monkeypatch)  # the stock runs out twice and is reshuffled
+    Script().install(h)  # the stock runs out twice and is reshuffled
     res = h.play(3, [1, 2, 3, 4])
     assert res.turns == 100 and res.outcome == OUT_NO_CALL
     assert res.points == [10, 26, 21, 10] and res.cum_after == [11, 28, 24, 14]
@@ -1018,7 +1018,7 @@ def test_K14_turn_cap_during_the_final_round_ends_without_a_winner(monkeypatch):
     h = make_hand(P=4, max_turns_per_hand=10)
     rig(h, dealer=3, layouts={0: ["AC", "2C", "KD", "AH"], 1: ["5C", "6C", "7C", "8C"], 2: ["9C", "10C", "JC", "QC"],
                               3: ["AD", "2D", "3D", "4D"]}, upcard="KH")
-    Script(turns={0: [ACT_STOCK, ACT_STOCK, ACT_CALL]}).install(monkeypatch)  # P0 calls at turn 9
+    Script(turns={0: [ACT_STOCK, ACT_STOCK, ACT_CALL]}).install(h)  # P0 calls at turn 9
     res = h.play(3, [0] * 4)
     assert res.turns == 10
     assert res.outcome == OUT_NO_CALL and res.winner == -1

@@ -6,8 +6,8 @@ A game declares its decisions as :class:`Decision` records (``strategies/<g>/con
 inlined), the names its checks and fallbacks use, and how a fault record reads as a line.
 
 * :func:`compiled_decision` builds the kernel's ``decide_<name>(seats, me, *rest)``: built-in ids (below
-  :data:`~simulator.core.game.USER_KERNEL_BASE`) go to the inlined built-ins, whose answers are checked as a
-  file's are (a fault recorded, the fallback played); a user's seat goes through the run's
+  :data:`~simulator.core.game.USER_KERNEL_BASE`) go to the inlined built-ins (checked by the reference engine,
+  which plays them in every agreement test); a user's seat goes through the run's
   function table (:mod:`simulator.core.user_table`): the call builds the player's view, calls the file's
   function through its pointer, casts its answer, checks it, records a fault and plays the fallback when it is
   illegal. The kernel is the same for every strategy file, so it is compiled and cached once.
@@ -103,7 +103,7 @@ def compiled_decision(contract: Contract, name: str):
              f"    function = load(user[{index}, k, 0], user[{index}, k, 1], user[{index}, k, 2])",
              f"    a = {_CAST[decision.kind]}(function({decision.user_call}))"]
     if decision.check:
-        lines += [f"    if not {decision.check}:", f"        a = {decision.fallback}"]
+        lines += [f"    if not ({decision.check}):", f"        a = {decision.fallback}"]
     lines.append("    return a")
     exec("\n".join(lines), env)
     exec(f"def builtin_only({', '.join(user_args)}):\n    return builtin(sid, prm{builtin_args})", env)
@@ -120,16 +120,13 @@ def compiled_decision(contract: Contract, name: str):
     # The built-in families stay on the inlined path; only a user's seat takes the overload's call. (An overload
     # inlined with inline="always" mis-compiled Kamoul's snap window loop in numba 0.68: the engines disagreed
     # under snap_chain + snap_others.)
-    # A built-in family's answer is checked like a file's: a bug in a built-in stops the run the same way.
-    kernel_env = {"builtin": builtin, "user": stub, "USER_KERNEL_BASE": USER_KERNEL_BASE, **contract.env}
-    builtin_check = (f"        fault = seats.fault\n        if not {decision.check}:\n            a = {decision.fallback}\n"
-                     if decision.check else "")
+    # The built-in families' answers are not checked here (checking them cost the kernel 18-30% of its throughput,
+    # docs/architecture.md); the reference engine checks them in every agreement test.
+    kernel_env = {"builtin": builtin, "user": stub, "USER_KERNEL_BASE": USER_KERNEL_BASE}
     exec(f"def decide_{name}(seats, me{rest}):\n"
          f"    sid = seats.sids[me]\n"
          f"    if sid < USER_KERNEL_BASE:\n"
-         f"        a = builtin(sid, seats.prm[me]{builtin_args})\n"
-         f"{builtin_check}"
-         f"        return a\n"
+         f"        return builtin(sid, seats.prm[me]{builtin_args})\n"
          f"    return user(seats.user, sid, seats.prm[me], seats.fault, me{rest})", kernel_env)
     return numba.njit(inline="always", _nrt=False, nogil=True)(kernel_env[f"decide_{name}"])
 
@@ -228,7 +225,7 @@ class ReferenceDispatch:
                **{k: python_twin(v) for k, v in self.contract.env.items()}}
         builtin_args = "".join(", " + a for a in decision.engine_args)
         rest = "".join(", " + a for a in decision.rest)
-        check = f"    if not {decision.check}:\n        dispatch._illegal(seat, me)\n" if decision.check else ""
+        check = f"    if not ({decision.check}):\n        dispatch._illegal(seat, me)\n" if decision.check else ""
         answer = ("    prm = seat.prm\n"
                   "    if seat.user is None:\n"
                   "        if seat.sid not in BUILTIN_IDS:\n"

@@ -274,7 +274,7 @@ class Hand(Narrated):
             p = (dealer + k) % P
             seat = self.seats[p]
             chosen = policy.ask("peeks", seat, p, r.initial_peeks, self.know[p], self.occ, self.nslots, self.faceup,
-                                self.rng, self.out)
+                                self.rng, self.tmp, self.out)
             for i in range(chosen):
                 s = int(self.out[i])
                 self.know[p, p, s] = self.hand[p, s]
@@ -322,7 +322,7 @@ class Hand(Narrated):
         top = self.discard[-1] if self.discard else -1
         au_ge = self.r.au_score_30 == "ge"
         act = policy.ask("turn", seat, p, self.know[p], self.occ, self.nslots, self.faceup, top, can_call,
-                                 in_final, can_take, self.cum[p], au_ge, self.rng)
+                                 in_final, can_take, self.cum[p], au_ge, self.rng, self.tmp)
         if force is None:
             return act
         self.record_focal(p, force, act)
@@ -330,7 +330,7 @@ class Hand(Narrated):
             return ACT_CALL
         if force[FC_MODE] == MODE_PLAY_ON and act == ACT_CALL:
             return policy.ask("turn", seat, p, self.know[p], self.occ, self.nslots, self.faceup, top, False,
-                                      in_final, can_take, self.cum[p], au_ge, self.rng)
+                                      in_final, can_take, self.cum[p], au_ge, self.rng, self.tmp)
         return act
 
     def contre(self, p: int, turns: int, contres: list[int]) -> None:
@@ -427,7 +427,7 @@ class Hand(Narrated):
         self.trace(EV_DRAW, p, card)
         self.stuck_cards(p, self.stock)
         slot = policy.ask("keep", seat, p, card, self.power_kind(card), self.know[p], self.occ, self.nslots,
-                          self.faceup, self.rng)
+                          self.faceup, self.rng, self.tmp)
         if slot >= 0:
             old = int(self.hand[p, slot])
             self.hand[p, slot] = card
@@ -449,7 +449,8 @@ class Hand(Narrated):
     def turn_take(self, p: int, turns: int) -> None:
         """K4(d): take the top discard and swap it into a position (compulsory); its identity stays public."""
         seat = self.seats[p]
-        slot = policy.ask("take_slot", seat, p, self.know[p], self.occ, self.nslots, self.faceup, self.rng)
+        slot = policy.ask("take_slot", seat, p, self.know[p], self.occ, self.nslots, self.faceup, self.rng,
+                          self.tmp)
         card = self.discard.pop()
         self.stuck_cards(p, self.discard)
         old = int(self.hand[p, slot])

@@ -451,9 +451,9 @@ def _clear(state, estimate_out, force, trace):
 
 
 @njit(refcount=False)
-def _deal(dealer, rules, seats, state, rng, trace, out):
+def _deal(dealer, rules, seats, state, rng, trace, tmp, out):
     """K1/K2: shuffle, deal one card at a time from the dealer's left, turn the top card; the initial peeks.
-    Given the three scratch arrays it uses, not the scratch (a call passes every array it is given)."""
+    Given the four scratch arrays it uses, not the scratch (a call passes every array it is given)."""
     hand, occ, stock = state.hand, state.occ, state.stock
     P = seats.sids.shape[0]
     n = 52 * rules.n_decks
@@ -476,7 +476,7 @@ def _deal(dealer, rules, seats, state, rng, trace, out):
     for k in range(1, P + 1):  # K2: initial peeks
         p = (dealer + k) % P
         chosen = decide_peeks(seats, p, rules.initial_peeks, state.know[p], occ, state.nslots,
-                              state.faceup, rng, out)
+                              state.faceup, rng, tmp, out)
         for i in range(chosen):
             s = out[i]
             state.know[p, p, s] = hand[p, s]
@@ -546,7 +546,7 @@ def _turn_stock(p, rules, seats, state, scratch):
     if rules.p_stick > 0:
         _stuck(p, PILE_STOCK, rules, state, rng, trace)
     slot = decide_keep(seats, p, card, _power_kind(rules, card), know[p], state.occ, state.nslots, state.faceup,
-                       rng)
+                       rng, scratch.tmp)
     if slot >= 0:
         old = np.int64(hand[p, slot])
         hand[p, slot] = card
@@ -570,7 +570,7 @@ def _turn_take(p, rules, seats, state, scratch):
     that lands on the discard."""
     hand, know, scalars = state.hand, state.know, state.scalars
     slot = decide_take_slot(seats, p, know[p], state.occ, state.nslots, state.faceup,
-                            scratch.rng)
+                            scratch.rng, scratch.tmp)
     scalars[ST.n_discard] -= 1
     card = np.int64(state.discard[scalars[ST.n_discard]])
     if rules.p_stick > 0:
@@ -597,7 +597,8 @@ def _choose(p, forced, can_call, in_final, rules, seats, state, scratch):
     while True:
         act = decide_turn(seats, p, state.know[p], state.occ, state.nslots, state.faceup, top,
                           can_call, in_final,
-                          can_take, scratch.cum[p], rules.au_score_30 == AU_SCORE_30.ge, scratch.rng)
+                          can_take, scratch.cum[p], rules.au_score_30 == AU_SCORE_30.ge, scratch.rng,
+                          scratch.tmp)
         if not forced:
             return act
         forced = False
@@ -621,7 +622,7 @@ def play_hand(dealer, rules, seats, state, scratch):
     P = seats.sids.shape[0]
     scalars, own_turns = state.scalars, scratch.own_turns
     _clear(state, scratch.estimate, scratch.force, scratch.trace)
-    _deal(dealer, rules, seats, state, scratch.rng, scratch.trace, scratch.out)
+    _deal(dealer, rules, seats, state, scratch.rng, scratch.trace, scratch.tmp, scratch.out)
     for p in range(P):
         own_turns[p] = 0
     n_contres = 0

@@ -3,7 +3,8 @@
 ``legal_<decision>(fault, me, answer, <what the answer is checked against>)`` returns True for a legal answer;
 for an illegal one it writes a *fault record* (:mod:`simulator.core.faults`) into ``fault``, if none is recorded
 yet, and returns False. The same functions run in both engines: compiled in the kernel's dispatch to a user's
-strategy, and as plain Python (``.py_func``) in the reference engine for every seat. :func:`describe` turns a
+strategy, and as plain Python in the reference engine for every seat, built-in or file. They accept exactly the
+answers built from the engine's legal lists (:mod:`simulator.kamoul.legal`). :func:`describe` turns a
 record into the line the user reads, naming the strategy, the seat, the decision, the answer, the rule broken and
 what was legal; :class:`StrategyError` carries it (exit 2).
 
@@ -125,7 +126,7 @@ def _target(q, s, occ, nslots, faceup, locked):
 
 @njit(refcount=False)
 def legal_power(fault, me, used, kind, locked, own_vs_opp, occ, nslots, faceup, out):
-    """K5: a peek at one card of the right side; a swap (J/Q) or king of two distinct face-down cards outside the
+    """K5: a look at one face-down card of the right side; a swap (J/Q) or king of two distinct face-down cards outside the
     locked layout, one own and one opponent's under ``swap_scope=own_vs_opponent``."""
     if not used:
         return True
@@ -133,6 +134,8 @@ def legal_power(fault, me, used, kind, locked, own_vs_opp, occ, nslots, faceup, 
     if kind == POWER_PEEK_OWN or kind == POWER_PEEK_OPP:
         if not _holds(occ, nslots, p1, s1):
             return record(fault, D_POWER, me, R_TARGET, 1, kind, p1, s1, 0, 0, locked)
+        if faceup[p1, s1]:
+            return record(fault, D_POWER, me, R_FACE_UP, 1, kind, p1, s1, 0, 0, locked)
         if (p1 == me) != (kind == POWER_PEEK_OWN):
             return record(fault, D_POWER, me, R_PEEK_SIDE, 1, kind, p1, s1, 0, 0, locked)
         return True
@@ -219,7 +222,7 @@ def _answer_and_legal(decision: str, fault: np.ndarray) -> tuple[str, str]:
             f" and P{w[3]} position {w[4]}" if kind in (POWER_SWAP, POWER_KING) else "")
         if kind in (POWER_PEEK_OWN, POWER_PEEK_OPP):
             side = "an own card" if kind == POWER_PEEK_OWN else "an opponent's card"
-            return what, f"pass, or a look at {side} holding a card"
+            return what, f"pass, or a look at {side} lying face down"
         caller = w[-1]  # the last context word of a power: the locked layout's player
         locked = f", not P{caller}'s (the caller)" if caller >= 0 else ""
         return what, f"pass, or two distinct face-down cards{locked}"

@@ -42,20 +42,21 @@ ARG_TYPES = {
 }
 """The numba type of each engine argument as the kernel passes it: a file's functions are compiled for these
 (``simulator.core.user_table.decision_signature``). ``rng``: the game's xoshiro256** state, ``uint64[4]``;
-``out``/``tmp``: ``int64`` scratch the strategy writes its answer (slots, targets) to."""
+``out``: ``int64`` scratch the strategy writes its answer (slots, targets) to; ``tmp``: ``int64[>= 2 P S]`` scratch
+of its own (the built-ins list the legal choices there, :mod:`simulator.kamoul.legal`)."""
 
 _VIEW = "TableView(me, know_me, occ, nslots, faceup)"
 _decision = partial(Decision, view_call=_VIEW)  # every decision passes the player's view as `view`
 DECISIONS: dict[str, Decision] = {
     "peeks": _decision(
-        ("me", "n", "know_me", "occ", "nslots", "faceup", "rng", "out"), f"prm, {_VIEW}, n, rng, out",
+        ("me", "n", "know_me", "occ", "nslots", "faceup", "rng", "tmp", "out"), f"prm, {_VIEW}, n, rng, out",
         "K2: how many own positions to look at (at most n), their positions written to out[:k]",
         check="legal_peeks(fault, me, a, n, occ, nslots, out)", fallback="0",
         legal="0 <= k <= n, out[:k] own positions holding a card",
         default="heuristic.peeks(prm, view.me, n, view.occ, view.nslots, out)"),
     "turn": _decision(
         ("me", "know_me", "occ", "nslots", "faceup", "top", "can_call", "can_contre", "can_take", "cum_me", "au_ge",
-         "rng"),
+         "rng", "tmp"),
         f"prm, {_VIEW}, top, can_call, can_contre, can_take, cum_me, au_ge, rng",
         "K4/K8/K9: ACT_STOCK always; ACT_TAKE if can_take, ACT_CALL if can_call, ACT_CONTRE if can_contre",
         check="legal_turn(fault, me, a, can_call, can_contre, can_take)", fallback="ACT_STOCK",
@@ -63,13 +64,13 @@ DECISIONS: dict[str, Decision] = {
         default="heuristic.turn(prm, view.me, view.know, view.occ, view.nslots, top, can_call, can_contre, can_take, "
                 "cum_me, au_ge, rng)"),
     "take_slot": _decision(
-        ("me", "know_me", "occ", "nslots", "faceup", "rng"), f"prm, {_VIEW}, rng",
+        ("me", "know_me", "occ", "nslots", "faceup", "rng", "tmp"), f"prm, {_VIEW}, rng",
         "K4(d): the own position (holding a card) the top discard replaces",
         check="legal_slot(fault, D_TAKE_SLOT, me, a, False, occ, nslots)", fallback="first_own(me, occ, nslots)",
         legal="an own position holding a card",
         default="heuristic.take_slot(prm, view.me, view.know, view.occ, view.nslots)"),
     "keep": _decision(
-        ("me", "drawn", "kind", "know_me", "occ", "nslots", "faceup", "rng"), f"prm, {_VIEW}, drawn, rng",
+        ("me", "drawn", "kind", "know_me", "occ", "nslots", "faceup", "rng", "tmp"), f"prm, {_VIEW}, drawn, rng",
         "K4(c): -1 to discard the drawn card, or the own position (holding a card) it replaces",
         check="legal_slot(fault, D_KEEP, me, a, True, occ, nslots)", fallback="-1",
         legal="-1, or an own position holding a card",
@@ -78,9 +79,9 @@ DECISIONS: dict[str, Decision] = {
         ("me", "kind", "know_me", "occ", "nslots", "faceup", "locked", "own_vs_opp", "rng", "tmp", "out"),
         f"prm, {_VIEW}, kind, locked, own_vs_opp, rng, tmp, out",
         "K5: False to pass; True with out = (p1, s1) for a peek, (p1, s1, p2, s2) for a swap or king",
-        kind="bool", check="legal_power(fault, me, a, kind, locked, own_vs_opp, occ, nslots, faceup, out)",
+        kind="bool", check="not a or legal_power(fault, me, a, kind, locked, own_vs_opp, occ, nslots, faceup, out)",
         fallback="False",
-        legal="False; or a look at a card that is there, own for a 7/8 (POWER_PEEK_OWN), an opponent's for a 9/10; "
+        legal="False; or a look at a face-down card, own for a 7/8 (POWER_PEEK_OWN), an opponent's for a 9/10; "
               "or, for a J/Q swap or a king, two distinct face-down cards that are there, outside the locked "
               "(immune caller's) layout, one own and one opponent's when own_vs_opp",
         default="heuristic.power(prm, view.me, view.occ.shape[0], kind, view.know, view.occ, view.nslots, "
@@ -93,7 +94,7 @@ DECISIONS: dict[str, Decision] = {
         ("me", "top_rank", "know_me", "occ", "nslots", "faceup", "allow_others", "locked", "rng", "tmp", "out"),
         f"prm, {_VIEW}, top_rank, allow_others, locked, rng, tmp, out",
         "K6: SNAP_NONE; SNAP_OWN with out = (k, slot_1..slot_k); SNAP_OTHER with out = (player, slot, own slot given)",
-        check="legal_snap(fault, me, a, allow_others, locked, occ, nslots, faceup, out)", fallback="SNAP_NONE",
+        check="a == SNAP_NONE or legal_snap(fault, me, a, allow_others, locked, occ, nslots, faceup, out)", fallback="SNAP_NONE",
         legal="SNAP_NONE; SNAP_OWN with 1 <= k and distinct own face-down positions; SNAP_OTHER (only if "
               "allow_others) with an opponent's face-down card outside the locked layout and an own position "
               "holding a card to give",

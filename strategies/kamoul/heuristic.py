@@ -25,7 +25,8 @@ from simulator.kamoul.codes import (
     ACT_CALL, ACT_CONTRE, ACT_STOCK, ACT_TAKE, BLACK_KING_VALUE, POWER_KING, POWER_PEEK_OPP, POWER_PEEK_OWN,
     POWER_SWAP, RED_KING_VALUE, SNAP_NONE, SNAP_OTHER, SNAP_OWN, is_au_score,
 )
-from strategies.kamoul.views import card_value, swappable, worst_own_slot
+from simulator.kamoul.legal import swappable
+from strategies.kamoul.views import card_value, worst_own_slot
 
 MAX_CARD_VALUE = float(BLACK_KING_VALUE)  # parameter bound: the highest card value (K1)
 MAX_THRESHOLD = 2 * MAX_CARD_VALUE  # parameter bound of the call and contre thresholds

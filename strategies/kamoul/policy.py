@@ -26,41 +26,41 @@ BUILTIN_IDS = (RANDOM, HEURISTIC, CALL_TABLE)
 
 
 @njit(refcount=False, inline="always")
-def builtin_peeks(sid, prm, me, n, know_me, occ, nslots, faceup, rng, out):
+def builtin_peeks(sid, prm, me, n, know_me, occ, nslots, faceup, rng, tmp, out):
     if sid == RANDOM:
-        return random_play.peeks(prm, me, n, occ, nslots, rng, out)
+        return random_play.peeks(prm, me, n, occ, nslots, rng, tmp, out)
     return heuristic.peeks(prm, me, n, occ, nslots, out)
 
 
 @njit(refcount=False, inline="always")
-def builtin_turn(sid, prm, me, know_me, occ, nslots, faceup, top, can_call, can_contre, can_take, cum_me, au_ge, rng):
+def builtin_turn(sid, prm, me, know_me, occ, nslots, faceup, top, can_call, can_contre, can_take, cum_me, au_ge, rng,
+                 tmp):
     if sid == RANDOM:
-        return random_play.turn(prm, me, can_call, can_contre, can_take, rng)
+        return random_play.turn(prm, me, can_call, can_contre, can_take, rng, tmp)
     if sid == CALL_TABLE:
         return call_table.turn(prm, me, know_me, occ, nslots, top, can_call, can_contre, can_take, cum_me, au_ge, rng)
     return heuristic.turn(prm, me, know_me, occ, nslots, top, can_call, can_contre, can_take, cum_me, au_ge, rng)
 
 
 @njit(refcount=False, inline="always")
-def builtin_take_slot(sid, prm, me, know_me, occ, nslots, faceup, rng):
+def builtin_take_slot(sid, prm, me, know_me, occ, nslots, faceup, rng, tmp):
     if sid == RANDOM:
-        return random_play.take_slot(prm, me, occ, nslots, rng)
+        return random_play.take_slot(prm, me, occ, nslots, rng, tmp)
     return heuristic.take_slot(prm, me, know_me, occ, nslots)
 
 
 @njit(refcount=False, inline="always")
-def builtin_keep(sid, prm, me, drawn, kind, know_me, occ, nslots, faceup, rng):
+def builtin_keep(sid, prm, me, drawn, kind, know_me, occ, nslots, faceup, rng, tmp):
     if sid == RANDOM:
-        return random_play.keep(prm, me, occ, nslots, rng)
+        return random_play.keep(prm, me, occ, nslots, rng, tmp)
     return heuristic.keep_or_spend(prm, me, drawn, kind, know_me, occ, nslots, faceup, rng)
 
 
 @njit(refcount=False, inline="always")
 def builtin_power(sid, prm, me, kind, know_me, occ, nslots, faceup, locked, own_vs_opp, rng, tmp, out):
-    P = occ.shape[0]
     if sid == RANDOM:
-        return random_play.power(prm, me, P, kind, occ, nslots, faceup, locked, own_vs_opp, rng, tmp, out)
-    return heuristic.power(prm, me, P, kind, know_me, occ, nslots, faceup, locked, rng, out)
+        return random_play.power(prm, me, kind, occ, nslots, faceup, locked, own_vs_opp, rng, tmp, out)
+    return heuristic.power(prm, me, occ.shape[0], kind, know_me, occ, nslots, faceup, locked, rng, out)
 
 
 @njit(refcount=False, inline="always")
@@ -72,10 +72,9 @@ def builtin_king_swap(sid, prm, me, know_me, occ, nslots, faceup, pa, ca, pb, cb
 
 @njit(refcount=False, inline="always")
 def builtin_snap(sid, prm, me, top_rank, know_me, occ, nslots, faceup, allow_others, locked, rng, tmp, out):
-    P = occ.shape[0]
     if sid == RANDOM:
-        return random_play.snap(prm, me, P, occ, nslots, faceup, allow_others, locked, rng, tmp, out)
-    return heuristic.snap(prm, me, P, top_rank, know_me, occ, nslots, faceup, allow_others, locked, rng, out)
+        return random_play.snap(prm, me, occ, nslots, faceup, allow_others, locked, rng, tmp, out)
+    return heuristic.snap(prm, me, occ.shape[0], top_rank, know_me, occ, nslots, faceup, allow_others, locked, rng, out)
 
 
 @njit(refcount=False, inline="always")

@@ -1,9 +1,12 @@
-"""``random``: a uniformly random legal action at every decision.
+"""``random``: a uniformly random legal answer at every decision, drawn from the engine's legal lists.
 
-Turn: uniform over the legal actions (KAMOUL, CONTRE, stock, discard). After a stock draw: uniform over
-"discard it" and "keep it in slot k" for each own card. A power: used or not with probability 1/2,
-targets uniform over legal ones; a king swap: 1/2. Snap windows are optional interrupts: with
-probability ``snap_prob`` the player flips one uniformly chosen card it may flip.
+Each decision draws uniformly from the list :mod:`simulator.kamoul.legal` fills (in ``tmp``): the turn's
+actions; after a stock draw, "discard it" or "keep it in position k"; the position a taken card replaces; the
+initial peeks, distinct own positions. A power: used or not with probability 1/2, then targets uniform over its
+list (two distinct cards for a swap or a king, one own and one opponent's under ``own_vs_opponent``); a king
+swap: 1/2. Snap windows are optional interrupts: with probability ``snap_prob`` the player flips one card drawn
+from its snap list (an opponent's card gives an own card drawn from its own cards). Being uniform over what the
+engine lists, it is also the tests' probe of every legal answer.
 """
 
 from __future__ import annotations
@@ -13,10 +16,11 @@ from simulator.core.named import indices
 from simulator.core.params import Param, ParamSet
 from simulator.core.rng import below, uniform
 from simulator.kamoul.codes import (
-    ACT_CALL, ACT_CONTRE, ACT_STOCK, ACT_TAKE, POWER_KING, POWER_PEEK_OPP, POWER_PEEK_OWN, POWER_SWAP, SNAP_NONE,
-    SNAP_OTHER, SNAP_OWN,
+    POWER_KING, POWER_PEEK_OPP, POWER_PEEK_OWN, POWER_SWAP, SNAP_NONE, SNAP_OTHER, SNAP_OWN,
 )
-from strategies.kamoul.views import count_occupied, list_swap_targets, nth_occupied
+from simulator.kamoul.legal import (
+    WHO_ALL, WHO_OPPONENTS, WHO_OWN, keep_choices, look_targets, own_cards, snap_targets, swap_targets, turn_actions,
+)
 
 PARAMS = ParamSet((
     Param("snap_prob", "float", 0.1, "probability of trying a snap in each window", 0.0, 1.0),
@@ -27,13 +31,21 @@ RP = indices("RandomParams", PARAMS.names())
 
 
 @njit(refcount=False, inline="always")
-def peeks(prm, me, n, occ, nslots, rng, out):
-    total = count_occupied(me, occ, nslots)
+def _halves(tmp):
+    """Two ``int64`` lists in ``tmp``: the players and the positions of a list of cards."""
+    half = tmp.shape[0] // 2
+    return tmp[:half], tmp[half:]
+
+
+@njit(refcount=False, inline="always")
+def peeks(prm, me, n, occ, nslots, rng, tmp, out):
+    """K2: up to ``n`` distinct own positions, each drawn uniformly (a repeat is drawn again)."""
+    total = own_cards(me, occ, nslots, tmp)
     for k in range(n):
         out[k] = -1
     chosen = 0
     while chosen < n and chosen < total:
-        s = nth_occupied(me, occ, nslots, below(rng, total))
+        s = tmp[below(rng, total)]
         dup = False
         for k in range(chosen):
             if out[k] == s:
@@ -45,53 +57,29 @@ def peeks(prm, me, n, occ, nslots, rng, out):
 
 
 @njit(refcount=False, inline="always")
-def turn(prm, me, can_call, can_contre, can_take, rng):
-    options = 1 + int(can_call) + int(can_contre) + int(can_take)
-    k = below(rng, options)
-    if can_call:
-        if k == 0:
-            return ACT_CALL
-        k -= 1
-    if can_contre:
-        if k == 0:
-            return ACT_CONTRE
-        k -= 1
-    if k == 0:
-        return ACT_STOCK
-    return ACT_TAKE
+def turn(prm, me, can_call, can_contre, can_take, rng, tmp):
+    return tmp[below(rng, turn_actions(can_call, can_contre, can_take, tmp))]
 
 
 @njit(refcount=False, inline="always")
-def take_slot(prm, me, occ, nslots, rng):
-    return nth_occupied(me, occ, nslots, below(rng, count_occupied(me, occ, nslots)))
+def take_slot(prm, me, occ, nslots, rng, tmp):
+    return tmp[below(rng, own_cards(me, occ, nslots, tmp))]
 
 
 @njit(refcount=False, inline="always")
-def keep(prm, me, occ, nslots, rng):
-    k = below(rng, count_occupied(me, occ, nslots) + 1)
-    if k == 0:
-        return -1
-    return nth_occupied(me, occ, nslots, k - 1)
+def keep(prm, me, occ, nslots, rng, tmp):
+    return tmp[below(rng, keep_choices(me, occ, nslots, tmp))]
 
 
 @njit(refcount=False, inline="always")
-def power(prm, me, P, kind, occ, nslots, faceup, locked, own_vs_opp, rng, tmp, out):
-    """Fill ``out`` = (p1, s1, p2, s2) and return True to use the power of ``kind``."""
+def power(prm, me, kind, occ, nslots, faceup, locked, own_vs_opp, rng, tmp, out):
+    """Fill ``out`` = (p1, s1) for a look, (p1, s1, p2, s2) for a swap or a king, and return True to use the
+    power of ``kind``."""
     if below(rng, 2) == 0:
         return False
-    half = tmp.shape[0] // 2
-    tp = tmp[:half]
-    ts = tmp[half:]
+    tp, ts = _halves(tmp)
     if kind == POWER_PEEK_OWN or kind == POWER_PEEK_OPP:
-        n = 0
-        for p in range(P):
-            if (kind == POWER_PEEK_OWN) != (p == me):
-                continue
-            for s in range(nslots[p]):
-                if occ[p, s] and faceup[p, s] == 0:
-                    tp[n] = p
-                    ts[n] = s
-                    n += 1
+        n = look_targets(me, kind, occ, nslots, faceup, tp, ts)
         if n == 0:
             return False
         k = below(rng, n)
@@ -100,20 +88,20 @@ def power(prm, me, P, kind, occ, nslots, faceup, locked, own_vs_opp, rng, tmp, o
         return True
     if kind == POWER_SWAP or kind == POWER_KING:
         if own_vs_opp:
-            n_own = list_swap_targets(P, occ, nslots, faceup, locked, 1, me, tp, ts)
+            n_own = swap_targets(me, WHO_OWN, occ, nslots, faceup, locked, tp, ts)
             if n_own == 0:
                 return False
             k = below(rng, n_own)
             out[0] = tp[k]
             out[1] = ts[k]
-            n_opp = list_swap_targets(P, occ, nslots, faceup, locked, 2, me, tp, ts)
+            n_opp = swap_targets(me, WHO_OPPONENTS, occ, nslots, faceup, locked, tp, ts)
             if n_opp == 0:
                 return False
             k = below(rng, n_opp)
             out[2] = tp[k]
             out[3] = ts[k]
             return True
-        n = list_swap_targets(P, occ, nslots, faceup, locked, 0, me, tp, ts)
+        n = swap_targets(me, WHO_ALL, occ, nslots, faceup, locked, tp, ts)
         if n < 2:
             return False
         a = below(rng, n)
@@ -134,23 +122,12 @@ def king_swap(prm, rng):
 
 
 @njit(refcount=False, inline="always")
-def snap(prm, me, P, occ, nslots, faceup, allow_others, locked, rng, tmp, out):
+def snap(prm, me, occ, nslots, faceup, allow_others, locked, rng, tmp, out):
     """``SNAP_OWN`` with out = (1, slot), ``SNAP_OTHER`` with out = (player, slot, give_slot), or ``SNAP_NONE``."""
     if uniform(rng) >= prm[RP.snap_prob]:
         return SNAP_NONE
-    half = tmp.shape[0] // 2
-    tp = tmp[:half]
-    ts = tmp[half:]
-    n = 0
-    own = count_occupied(me, occ, nslots)
-    for p in range(P):
-        if p != me and (not allow_others or own == 0 or p == locked):
-            continue
-        for s in range(nslots[p]):
-            if occ[p, s] and faceup[p, s] == 0:
-                tp[n] = p
-                ts[n] = s
-                n += 1
+    tp, ts = _halves(tmp)
+    n = snap_targets(me, occ, nslots, faceup, allow_others, locked, tp, ts)
     if n == 0:
         return SNAP_NONE
     k = below(rng, n)
@@ -160,5 +137,6 @@ def snap(prm, me, P, occ, nslots, faceup, allow_others, locked, rng, tmp, out):
         return SNAP_OWN
     out[0] = tp[k]
     out[1] = ts[k]
-    out[2] = nth_occupied(me, occ, nslots, below(rng, own))
+    n_own = own_cards(me, occ, nslots, tp)  # the list of cards to give replaces the snap list
+    out[2] = tp[below(rng, n_own)]
     return SNAP_OTHER

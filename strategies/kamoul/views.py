@@ -14,6 +14,7 @@ from __future__ import annotations
 
 from simulator.core.jit import njit
 from simulator.kamoul.codes import CARD_VALUE
+from simulator.kamoul.legal import swappable  # noqa: F401  (a helper strategies from files import from here)
 
 
 @njit(inline="always")
@@ -57,15 +58,6 @@ def worst_own_slot(me, know_me, occ, nslots, unknown_value):
 
 
 @njit(refcount=False)
-def count_occupied(me, occ, nslots):
-    n = 0
-    for s in range(nslots[me]):
-        if occ[me, s]:
-            n += 1
-    return n
-
-
-@njit(refcount=False)
 def nth_occupied(me, occ, nslots, k):
     """Slot of the ``k``-th (0-based) occupied position of player ``me``."""
     for s in range(nslots[me]):
@@ -74,24 +66,3 @@ def nth_occupied(me, occ, nslots, k):
                 return s
             k -= 1
     return -1
-
-
-@njit(refcount=False)
-def swappable(p, s, occ, faceup, locked):
-    """A card a J/Q/K swap may target: present, face down, not in the immune caller's layout."""
-    return occ[p, s] != 0 and faceup[p, s] == 0 and p != locked
-
-
-@njit(refcount=False)
-def list_swap_targets(P, occ, nslots, faceup, locked, who, me, out_p, out_s):
-    """Fill ``out_p``/``out_s`` with swappable slots: ``who`` 0 = everyone's, 1 = own only, 2 = opponents' only."""
-    n = 0
-    for p in range(P):
-        if (who == 1 and p != me) or (who == 2 and p == me):
-            continue
-        for s in range(nslots[p]):
-            if swappable(p, s, occ, faceup, locked):
-                out_p[n] = p
-                out_s[n] = s
-                n += 1
-    return n
