@@ -107,3 +107,23 @@ def test_a_family_the_dispatch_does_not_handle_is_refused_when_the_game_is_decla
     ghost = StrategyDef("ghost", 7, kamoul.strategies["heuristic"].params, "no dispatch branch", "ghost")
     with pytest.raises(ValueError, match=r"ghost.*kernel ids the contract's dispatch does not handle"):
         dataclasses.replace(kamoul, strategies={**kamoul.strategies, "ghost": ghost})
+
+
+def test_the_dispatch_is_generated_from_each_family_s_answers_and_refuses_a_missing_one():
+    """strategies/kamoul/policy.py compiles ``builtin_<decision>`` from ``FAMILIES``: every family answers every
+    decision of the contract (its own ``ANSWERS`` or the family it ``INHERITS``), or the module refuses it."""
+    import types
+
+    from simulator.core.decisions import python_twin
+    from strategies.kamoul import call_table, heuristic, policy
+    from strategies.kamoul.contract import DECISIONS
+
+    assert set(policy.BUILTIN) == set(DECISIONS) and policy.BUILTIN_IDS == tuple(policy.FAMILIES)
+    assert set(heuristic.ANSWERS) == set(DECISIONS) and call_table.INHERITS is heuristic
+    half = types.ModuleType("half")
+    half.ANSWERS = {"turn": "0"}
+    with pytest.raises(TypeError, match=r"half answers no 'peeks'"):
+        policy._answer(half, "peeks")
+    # call-table inherits the heuristic's keep, and reads its own positions for its traits
+    prm = np.arange(40, dtype=np.float64)
+    assert python_twin(policy.BUILTIN["forget"])(policy.CALL_TABLE, prm) == prm[call_table.CT.forget]

@@ -15,6 +15,7 @@ from simulator.core.params import Param, ParamSet
 from simulator.kamoul.codes import ACT_CALL, ACT_CONTRE, CALL_MAX, is_au_score
 from strategies.kamoul import heuristic
 from strategies.kamoul.heuristic import H
+from strategies.kamoul.views import own_estimate  # noqa: F401  (ANSWERS)
 
 MAX_UNSEEN_COLUMN = 3
 
@@ -27,6 +28,17 @@ PARAMS = ParamSet(tuple(p for p in heuristic.PARAMS.params) + tuple(
 CONTRE, which follows ``heuristic``."""
 CT = indices("CallTableParams", PARAMS.names())
 """Parameter positions (``prm[CT.call_known_0]``; the heuristic's come first, so ``H`` positions hold too)."""
+
+INHERITS = heuristic
+"""The family whose ``ANSWERS`` this one takes where its own has no entry: the heuristic's moves."""
+ANSWERS = {
+    "turn": "turn(prm, me, know_me, occ, nslots, top, can_call, can_contre, can_take, cum_me, au_ge, rng)",
+    "estimate": "own_estimate(me, know_me, occ, nslots, prm[CT.unknown_value])",
+    "forget": "prm[CT.forget]",
+    "memory_noise": "prm[CT.memory_noise]",
+    "speed": "prm[CT.speed]",
+}
+"""How ``call-table`` answers where it is not the heuristic: the turn, and the traits read at its own positions."""
 
 
 def table_text(thresholds) -> str:

@@ -26,7 +26,7 @@ from simulator.kamoul.codes import (
     POWER_SWAP, RED_KING_VALUE, SNAP_NONE, SNAP_OTHER, SNAP_OWN, is_au_score,
 )
 from simulator.kamoul.legal import swappable
-from strategies.kamoul.views import card_value, worst_own_slot
+from strategies.kamoul.views import card_value, own_estimate, worst_own_slot  # noqa: F401  (own_estimate: ANSWERS)
 
 MAX_CARD_VALUE = float(BLACK_KING_VALUE)  # parameter bound: the highest card value (K1)
 MAX_THRESHOLD = 2 * MAX_CARD_VALUE  # parameter bound of the call and contre thresholds
@@ -56,6 +56,22 @@ PARAMS = ParamSet((
 ), what="parameter")
 H = indices("HeuristicParams", PARAMS.names())
 """The position of each parameter in the strategy's ``prm`` array (``prm[H.call_threshold]``), from ``PARAMS``."""
+
+ANSWERS = {
+    "peeks": "peeks(prm, me, n, occ, nslots, out)",
+    "turn": "turn(prm, me, know_me, occ, nslots, top, can_call, can_contre, can_take, cum_me, au_ge, rng)",
+    "take_slot": "take_slot(prm, me, know_me, occ, nslots)",
+    "keep": "keep_or_spend(prm, me, drawn, kind, know_me, occ, nslots, faceup, rng)",
+    "power": "power(prm, me, occ.shape[0], kind, know_me, occ, nslots, faceup, locked, rng, out)",
+    "king_swap": "king_swap(prm, me, pa, ca, pb, cb)",
+    "snap": "snap(prm, me, occ.shape[0], top_rank, know_me, occ, nslots, faceup, allow_others, locked, rng, out)",
+    "estimate": "own_estimate(me, know_me, occ, nslots, prm[H.unknown_value])",
+    "forget": "prm[H.forget]",
+    "memory_noise": "prm[H.memory_noise]",
+    "speed": "prm[H.speed]",
+}
+"""How ``heuristic`` (and its presets) answers each decision of the contract, in the engine's arguments
+(``strategies.kamoul.policy`` compiles the dispatch from it)."""
 
 
 @njit(refcount=False, inline="always")

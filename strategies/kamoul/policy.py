@@ -1,123 +1,65 @@
 """One entry point per Kamoul decision: the built-in families' dispatch on the kernel id, and the contract that
 sends a user's seat to its file (:mod:`simulator.core.decisions`).
 
-``builtin_<name>(sid, prm, *engine_args)`` answers for the built-in families (inlined into the kernel).
+``builtin_<name>(sid, prm, *engine_args)`` answers for the built-in families (inlined into the kernel); it is
+generated from :data:`FAMILIES`, each family module's ``ANSWERS`` (one expression per decision, in the engine's
+arguments; a family with ``INHERITS`` takes that family's where it has none). A family that misses a decision is
+refused when this module is imported, and declaring the game refuses a registered kernel id that is not here
+(``GamePlugin.__post_init__``): a new family is one module, one line here and its registry entries.
 ``decide_<name>(seats, me, *rest)`` is what the numba engine calls, :func:`ask` what the reference engine calls:
 both go to the built-ins for a built-in id and to the user's file otherwise, and check the answer against the
 contract (:mod:`strategies.kamoul.contract`, :mod:`strategies.kamoul.answers`). Each decision receives only the
-deciding player's information set (see ``strategies.kamoul.views``). Every family answers every decision: an
-unknown id is an error, never a silent default. ``call-table`` is ``heuristic`` in every decision but the turn's.
+deciding player's information set (see ``strategies.kamoul.views``).
 """
 
 from __future__ import annotations
 
+import numba
+
 from simulator.core.decisions import Contract, ReferenceDispatch, compiled_decision
-from simulator.core.jit import njit
-from simulator.kamoul.codes import ACT_STOCK, DECK_MEAN_VALUE, SNAP_NONE
+from simulator.kamoul.codes import ACT_STOCK, SNAP_NONE
 from strategies.kamoul import answers, call_table, heuristic, random_play
 from strategies.kamoul.contract import ARG_TYPES, DECISIONS, TableView
-from strategies.kamoul.call_table import CT
-from strategies.kamoul.heuristic import H
-from strategies.kamoul.random_play import RP
-from strategies.kamoul.views import own_estimate
 
 RANDOM, HEURISTIC, CALL_TABLE = 0, 1, 2
-BUILTIN_IDS = (RANDOM, HEURISTIC, CALL_TABLE)
+FAMILIES = {RANDOM: random_play, HEURISTIC: heuristic, CALL_TABLE: call_table}
+"""The built-in families by kernel id (the registry's ``StrategyDef.kernel_id``)."""
+BUILTIN_IDS = tuple(FAMILIES)
 
 
-@njit(refcount=False, inline="always")
-def builtin_peeks(sid, prm, me, n, know_me, occ, nslots, faceup, rng, tmp, out):
-    if sid == RANDOM:
-        return random_play.peeks(prm, me, n, occ, nslots, rng, tmp, out)
-    return heuristic.peeks(prm, me, n, occ, nslots, out)
+def _inlined(function):
+    """A generated function, inlined where it is called (so not cached on its own: it has no source file)."""
+    return numba.njit(inline="always", _nrt=False, nogil=True)(function)
 
 
-@njit(refcount=False, inline="always")
-def builtin_turn(sid, prm, me, know_me, occ, nslots, faceup, top, can_call, can_contre, can_take, cum_me, au_ge, rng,
-                 tmp):
-    if sid == RANDOM:
-        return random_play.turn(prm, me, can_call, can_contre, can_take, rng, tmp)
-    if sid == CALL_TABLE:
-        return call_table.turn(prm, me, know_me, occ, nslots, top, can_call, can_contre, can_take, cum_me, au_ge, rng)
-    return heuristic.turn(prm, me, know_me, occ, nslots, top, can_call, can_contre, can_take, cum_me, au_ge, rng)
+def _answer(family, name: str):
+    """Family ``family``'s answer to decision ``name`` as an inlined numba function of ``(prm, *engine_args)``,
+    compiled from its ``ANSWERS`` expression in its own module's names."""
+    module = family
+    while name not in module.ANSWERS:
+        module = getattr(module, "INHERITS", None)
+        if module is None:
+            raise TypeError(f"Kamoul family {family.__name__} answers no {name!r} (ANSWERS, INHERITS)")
+    args = ", ".join(("prm", *DECISIONS[name].engine_args))
+    namespace: dict = {}
+    exec(f"def answer_{name}({args}):\n    return {module.ANSWERS[name]}", vars(module), namespace)
+    return _inlined(namespace[f"answer_{name}"])
 
 
-@njit(refcount=False, inline="always")
-def builtin_take_slot(sid, prm, me, know_me, occ, nslots, faceup, rng, tmp):
-    if sid == RANDOM:
-        return random_play.take_slot(prm, me, occ, nslots, rng, tmp)
-    return heuristic.take_slot(prm, me, know_me, occ, nslots)
+def _builtin(name: str):
+    """``builtin_<name>(sid, prm, *engine_args)``: one branch per family of :data:`FAMILIES`; the last family's
+    branch takes the remaining id (only registered ids reach it, see the module docstring)."""
+    args = ", ".join(("prm", *DECISIONS[name].engine_args))
+    env = {f"answer_{sid}": _answer(family, name) for sid, family in FAMILIES.items()}
+    lines = [f"def builtin_{name}(sid, {args}):"]
+    for sid in BUILTIN_IDS[:-1]:
+        lines += [f"    if sid == {sid}:", f"        return answer_{sid}({args})"]
+    lines.append(f"    return answer_{BUILTIN_IDS[-1]}({args})")
+    exec("\n".join(lines), env)
+    return _inlined(env[f"builtin_{name}"])
 
 
-@njit(refcount=False, inline="always")
-def builtin_keep(sid, prm, me, drawn, kind, know_me, occ, nslots, faceup, rng, tmp):
-    if sid == RANDOM:
-        return random_play.keep(prm, me, occ, nslots, rng, tmp)
-    return heuristic.keep_or_spend(prm, me, drawn, kind, know_me, occ, nslots, faceup, rng)
-
-
-@njit(refcount=False, inline="always")
-def builtin_power(sid, prm, me, kind, know_me, occ, nslots, faceup, locked, own_vs_opp, rng, tmp, out):
-    if sid == RANDOM:
-        return random_play.power(prm, me, kind, occ, nslots, faceup, locked, own_vs_opp, rng, tmp, out)
-    return heuristic.power(prm, me, occ.shape[0], kind, know_me, occ, nslots, faceup, locked, rng, out)
-
-
-@njit(refcount=False, inline="always")
-def builtin_king_swap(sid, prm, me, know_me, occ, nslots, faceup, pa, ca, pb, cb, rng):
-    if sid == RANDOM:
-        return random_play.king_swap(prm, rng)
-    return heuristic.king_swap(prm, me, pa, ca, pb, cb)
-
-
-@njit(refcount=False, inline="always")
-def builtin_snap(sid, prm, me, top_rank, know_me, occ, nslots, faceup, allow_others, locked, rng, tmp, out):
-    if sid == RANDOM:
-        return random_play.snap(prm, me, occ, nslots, faceup, allow_others, locked, rng, tmp, out)
-    return heuristic.snap(prm, me, occ.shape[0], top_rank, know_me, occ, nslots, faceup, allow_others, locked, rng, out)
-
-
-@njit(refcount=False, inline="always")
-def builtin_estimate(sid, prm, me, know_me, occ, nslots, faceup):
-    """``(float64, int64)``: the player's own estimate of its layout and how many of its cards it has not seen."""
-    if sid == RANDOM:
-        return own_estimate(me, know_me, occ, nslots, DECK_MEAN_VALUE)
-    if sid == CALL_TABLE:
-        return own_estimate(me, know_me, occ, nslots, prm[CT.unknown_value])
-    return own_estimate(me, know_me, occ, nslots, prm[H.unknown_value])
-
-
-# The three traits read each family's own parameter positions (CT for call-table, H for heuristic); the kernel ids
-# reaching these functions are only the registry's, checked against BUILTIN_IDS when the game is declared.
-@njit(refcount=False, inline="always")
-def builtin_forget(sid, prm):
-    if sid == RANDOM:
-        return 0.0
-    if sid == CALL_TABLE:
-        return prm[CT.forget]
-    return prm[H.forget]
-
-
-@njit(refcount=False, inline="always")
-def builtin_memory_noise(sid, prm):
-    """Per own turn, the probability that each remembered card's rank is misremembered (K13, §4 ``memory_noise``)."""
-    if sid == RANDOM:
-        return 0.0
-    if sid == CALL_TABLE:
-        return prm[CT.memory_noise]
-    return prm[H.memory_noise]
-
-
-@njit(refcount=False, inline="always")
-def builtin_speed(sid, prm):
-    if sid == RANDOM:
-        return prm[RP.speed]
-    if sid == CALL_TABLE:
-        return prm[CT.speed]
-    return prm[H.speed]
-
-
-BUILTIN = {name: globals()[f"builtin_{name}"] for name in DECISIONS}
+BUILTIN = {name: _builtin(name) for name in DECISIONS}
 CONTRACT = Contract(
     game="kamoul", decisions=DECISIONS, builtin=BUILTIN, builtin_ids=BUILTIN_IDS, describe=answers.describe,
     view=TableView, arg_types=ARG_TYPES,
