@@ -23,6 +23,18 @@ def _say(line: str) -> None:
 
 def start(argv: list[str] | None = None) -> int:
     """Import the command line and run it; the exit code, with start-up interruptions and failures as one line."""
+    interrupted: list[bool] = []
+    previous = sys.unraisablehook
+
+    def unraisable(report) -> None:
+        # A Ctrl-C that lands in a callback of the import machinery (a module lock's cleanup) cannot propagate:
+        # Python would print it as "Exception ignored ... KeyboardInterrupt" with a traceback and go on.
+        if isinstance(report.exc_value, KeyboardInterrupt):
+            interrupted.append(True)
+        else:
+            previous(report)
+
+    sys.unraisablehook = unraisable
     try:
         with warnings.catch_warnings():  # a library's import-time warning (polars under a memory limit) is not
             warnings.simplefilter("ignore")  # the user's business; the failure that follows is reported below
@@ -38,6 +50,11 @@ def start(argv: list[str] | None = None) -> int:
         _say(f"Error: cardsim could not start ({type(err).__name__}: {first}): too little memory or a broken "
              "installation; raise the memory limit, or reinstall with python3 scripts/dev.py setup")
         return 1
+    finally:
+        sys.unraisablehook = previous
+    if interrupted:
+        _say("aborted")
+        return 130
     try:
         return main(argv)
     except KeyboardInterrupt:  # between the command's own handlers

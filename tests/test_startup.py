@@ -15,6 +15,7 @@ from pathlib import Path
 
 import pytest
 
+ROOT = Path(__file__).resolve().parents[1]
 CARDSIM = shutil.which("cardsim") or str(Path(sys.executable).with_name("cardsim"))
 
 
@@ -54,3 +55,19 @@ def test_a_memory_limit_at_start_up_is_one_line_exit_1():
                            timeout=120)
     assert child.returncode == 1 and "Traceback" not in child.stderr, child.stderr
     assert len(child.stderr.strip().splitlines()) == 1 and child.stderr.startswith("Error: cardsim could not start")
+
+
+def test_a_ctrl_c_swallowed_by_an_import_callback_is_still_one_line_and_exit_130(tmp_path):
+    """A Ctrl-C landing in a callback of the import machinery cannot propagate (Python prints "Exception ignored"
+    with a traceback and goes on): the launcher reports it as the interruption it is. The fake ``cli`` raises it
+    in a weakref callback, which is what a module lock's cleanup does."""
+    (tmp_path / "cli.py").write_text(
+        "import weakref\n"
+        "class Held:\n    pass\n"
+        "def interrupt(_):\n    raise KeyboardInterrupt\n"
+        "held = Held()\nref = weakref.ref(held, interrupt)\ndel held\n"
+        "def main(argv):\n    print('ran')\n    return 0\n")
+    code = (f"import sys; sys.path.insert(0, {str(tmp_path)!r}); sys.path.insert(1, {str(ROOT)!r})\n"
+            "from simulator.launch import start\nsys.exit(start([]))")
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=60)
+    assert (done.returncode, done.stderr.strip(), done.stdout) == (130, "aborted", "")
