@@ -120,7 +120,7 @@ def compiled_decision(contract: Contract, name: str):
     # The built-in families stay on the inlined path; only a user's seat takes the overload's call. (An overload
     # inlined with inline="always" mis-compiled Kamoul's snap window loop in numba 0.68: the engines disagreed
     # under snap_chain + snap_others.)
-    # The built-in families' answers are not checked here (checking them cost the kernel 18-30% of its throughput,
+    # The built-in families' answers are not checked here (checking them cost the kernel 12-30% of its throughput,
     # docs/architecture.md); the reference engine checks them in every agreement test.
     kernel_env = {"builtin": builtin, "user": stub, "USER_KERNEL_BASE": USER_KERNEL_BASE}
     exec(f"def decide_{name}(seats, me{rest}):\n"

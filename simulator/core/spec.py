@@ -34,22 +34,24 @@ class SeatStrategy:
 
     def label(self) -> str:
         """``name`` alone when every parameter is at the strategy's default, else ``name:k=v,…``."""
-        return self.name if not self.overrides else self.name + ":" + ",".join(
-            f"{k}={_fmt(v)}" for k, v in self.overrides
-        )
+        return strategy_text(self.name, dict(self.overrides))
 
     def reference(self, overrides: dict | None = None) -> str:
         """The text :func:`parse_strategy` reads back into this strategy (a file's path included), with
         ``overrides`` for its own parameter values when given."""
-        items = dict(self.overrides) if overrides is None else overrides
-        head = f"{self.source}:{self.name}" if self.source else self.name
-        return head + (":" + ",".join(f"{k}={_fmt(v)}" for k, v in items.items()) if items else "")
+        return strategy_text(self.name, dict(self.overrides) if overrides is None else overrides, self.source)
 
     def to_dict(self) -> dict:
         out = {"name": self.name, "params": dict(self.params), "label": self.label()}
         if self.source:
             out.update(source=self.source, sha256=self.digest)
         return out
+
+
+def strategy_text(name: str, params: dict, source: str = "") -> str:
+    """``[source:]name[:k=v,...]``, the strategy text :func:`parse_strategy` reads."""
+    head = f"{source}:{name}" if source else name
+    return head + (":" + ",".join(f"{k}={_fmt(v)}" for k, v in params.items()) if params else "")
 
 
 def _fmt(v) -> str:
@@ -100,11 +102,7 @@ class RunSpec:
     @classmethod
     def from_dict(cls, data: dict) -> "RunSpec":
         """Rebuild (and re-validate) a spec from :meth:`to_dict` output, e.g. a manifest."""
-        strategies = [
-            (f"{s['source']}:" if s.get("source") else "") + s["name"]
-            + (":" + ",".join(f"{k}={_fmt(v)}" for k, v in s["params"].items()) if s["params"] else "")
-            for s in data["strategies"]
-        ]
+        strategies = [strategy_text(s["name"], s["params"], s.get("source", "")) for s in data["strategies"]]
         spec = build_spec(
             data["game"], n=data["n"], seed=data["seed"], players=data["players"], level=data["level"],
             strategies=strategies, options={k: v for k, v in data["options"].items()},
@@ -329,7 +327,7 @@ def _toml_strategy(p: Path, item) -> str:
     if isinstance(item, dict) and isinstance(item.get("name"), str) and set(item) <= {"name", "params"}:
         params = item.get("params", {}) or {}
         if isinstance(params, dict) and all(isinstance(v, (str, int, float, bool)) for v in params.values()):
-            return item["name"] + (":" + ",".join(f"{k}={_fmt(v)}" for k, v in params.items()) if params else "")
+            return strategy_text(item["name"], params)
     raise SpecError(f"--spec {p.name}: strategies", item, allowed)
 
 

@@ -66,17 +66,9 @@ def keep_choices(me, occ, nslots, out):
 @njit(refcount=False, inline="always")
 def look_targets(me, kind, occ, nslots, faceup, out_p, out_s):
     """K5 7/8 (``POWER_PEEK_OWN``): own face-down cards; 9/10 (``POWER_PEEK_OPP``): the opponents' face-down
-    cards; player order, then position order."""
-    n = 0
-    for p in range(occ.shape[0]):
-        if (kind == POWER_PEEK_OWN) != (p == me):
-            continue
-        for s in range(nslots[p]):
-            if occ[p, s] and faceup[p, s] == 0:
-                out_p[n] = p
-                out_s[n] = s
-                n += 1
-    return n
+    cards; player order, then position order (the swap targets of that side, no layout locked)."""
+    who = WHO_OWN if kind == POWER_PEEK_OWN else WHO_OPPONENTS
+    return swap_targets(me, who, occ, nslots, faceup, -1, out_p, out_s)
 
 
 @njit(refcount=False)
