@@ -9,6 +9,7 @@ a broken installation: one line, exit 1). Everything after start-up is :func:`cl
 
 from __future__ import annotations
 
+import signal
 import sys
 import warnings
 
@@ -66,7 +67,13 @@ def console() -> None:
     """Console-script entry point (``[project.scripts] cardsim``)."""
     code = start()
     try:
+        # The command is over: a Ctrl-C now has nothing left to stop, and landing in the interpreter's shutdown
+        # (threading._shutdown) it would print "Exception ignored" with a traceback.
+        signal.signal(signal.SIGINT, signal.SIG_IGN)
+    except KeyboardInterrupt:
+        pass
+    try:
         sys.stdout.flush()
-    except (OSError, ValueError, KeyboardInterrupt):
+    except (OSError, ValueError):
         pass
     sys.exit(code)
