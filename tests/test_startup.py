@@ -57,6 +57,12 @@ def test_a_memory_limit_at_start_up_is_one_line_exit_1():
     assert len(child.stderr.strip().splitlines()) == 1 and child.stderr.startswith("Error: cardsim could not start")
 
 
+def _launch_with_fake_cli(fake_dir: Path, launch: str) -> subprocess.CompletedProcess:
+    """Run the launcher's code ``launch`` in a fresh interpreter whose ``cli`` module is ``fake_dir/cli.py``."""
+    code = f"import sys; sys.path.insert(0, {str(fake_dir)!r}); sys.path.insert(1, {str(ROOT)!r})\n" + launch
+    return subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=60)
+
+
 def test_a_ctrl_c_swallowed_by_an_import_callback_is_still_one_line_and_exit_130(tmp_path):
     """A Ctrl-C landing in a callback of the import machinery cannot propagate (Python prints "Exception ignored"
     with a traceback and goes on): the launcher reports it as the interruption it is. The fake ``cli`` raises it
@@ -67,9 +73,7 @@ def test_a_ctrl_c_swallowed_by_an_import_callback_is_still_one_line_and_exit_130
         "def interrupt(_):\n    raise KeyboardInterrupt\n"
         "held = Held()\nref = weakref.ref(held, interrupt)\ndel held\n"
         "def main(argv):\n    print('ran')\n    return 0\n")
-    code = (f"import sys; sys.path.insert(0, {str(tmp_path)!r}); sys.path.insert(1, {str(ROOT)!r})\n"
-            "from simulator.launch import start\nsys.exit(start([]))")
-    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=60)
+    done = _launch_with_fake_cli(tmp_path, "from simulator.launch import start\nsys.exit(start([]))")
     assert (done.returncode, done.stderr.strip(), done.stdout) == (130, "aborted", "")
 
 
@@ -82,7 +86,5 @@ def test_a_ctrl_c_during_the_interpreters_shutdown_is_silent(tmp_path):
         "import os, signal, threading, time\n"
         "def late():\n    time.sleep(0.3)\n    os.kill(os.getpid(), signal.SIGINT)\n    time.sleep(0.3)\n"
         "def main(argv):\n    threading.Thread(target=late).start()\n    print('ran')\n    return 0\n")
-    code = (f"import sys; sys.path.insert(0, {str(tmp_path)!r}); sys.path.insert(1, {str(ROOT)!r})\n"
-            "from simulator.launch import console\nconsole()")
-    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=60)
+    done = _launch_with_fake_cli(tmp_path, "from simulator.launch import console\nconsole()")
     assert (done.returncode, done.stderr, done.stdout) == (0, "", "ran\n")
