@@ -41,6 +41,7 @@ import math
 from pathlib import Path
 
 import polars as pl
+from scipy import stats as scipy_stats
 
 from analysis.answers import Answer, equivalence, frame_of, number, rules_text, say, significance, stored_frames
 from analysis.batches import NO_EFFECT, batch_frames, cell_effects, cell_wins, rank_strategies
@@ -116,24 +117,6 @@ def _ordinal(k: int) -> str:
     return f"{k}{'th' if 10 <= k % 100 <= 20 else {1: 'st', 2: 'nd', 3: 'rd'}.get(k % 10, 'th')}"
 
 
-def chi2_sf(x: float, df: int) -> float:
-    """P(X >= x) for a chi-square variable with ``df`` (an integer >= 1) degrees of freedom (closed forms)."""
-    if x <= 0:
-        return 1.0
-    half = x / 2.0
-    if df % 2 == 0:
-        term, total = 1.0, 1.0
-        for i in range(1, df // 2):
-            term *= half / i
-            total += term
-        return min(1.0, math.exp(-half) * total)
-    term, total = math.sqrt(x), 0.0  # x^(i - 1/2) / (1·3···(2i-1)), i = 1…
-    for i in range(1, (df - 1) // 2 + 1):
-        total += term
-        term *= x / (2 * i + 1)
-    return min(1.0, math.erfc(math.sqrt(half)) + math.sqrt(2.0 / math.pi) * math.exp(-half) * total)
-
-
 def seat_test(table: pl.DataFrame, alpha: float = 0.05) -> pl.DataFrame:
     """Chi-square test that every position of :func:`position_table` wins the same share of the decided rows:
     ``units``, ``decided``, ``chi2``, ``df``, ``p_value`` and a one-line ``verdict`` at level ``alpha``."""
@@ -141,7 +124,7 @@ def seat_test(table: pl.DataFrame, alpha: float = 0.05) -> pl.DataFrame:
     total, k = sum(wins), len(wins)
     expected = total / k if k else math.nan
     chi2 = sum((w - expected) ** 2 / expected for w in wins) if total else math.nan
-    p = chi2_sf(chi2, k - 1) if total and k > 1 else math.nan
+    p = float(scipy_stats.chi2.sf(chi2, k - 1)) if total and k > 1 else math.nan
     if math.isnan(p):
         verdict = "no decided rows: nothing to test"
     elif p < alpha:

@@ -5,7 +5,9 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass
 
-Z95 = 1.959963984540054
+from scipy import stats as scipy_stats
+
+Z95 = float(scipy_stats.norm.ppf(0.975))
 
 
 def wilson(successes: int, n: int, z: float = Z95) -> tuple[float, float, float]:
@@ -20,48 +22,25 @@ def wilson(successes: int, n: int, z: float = Z95) -> tuple[float, float, float]
     return p, max(0.0, min(p, center - half)), min(1.0, max(p, center + half))
 
 
-def mean_interval(total: float, total_sq: float, n: int, z: float = Z95) -> tuple[float, float, float]:
-    """``(mean, low, high)`` from the sum and sum of squares (normal approximation, fine for n >= 30)."""
+def t_quantile(n: int, level: float = 0.95) -> float:
+    """The two-sided Student t quantile of a mean of ``n`` observations (``n - 1`` degrees of freedom)."""
+    return float(scipy_stats.t.ppf(0.5 + level / 2, n - 1))
+
+
+def mean_interval(total: float, total_sq: float, n: int, level: float = 0.95) -> tuple[float, float, float]:
+    """``(mean, low, high)`` from the sum and sum of squares: the Student t interval at ``level`` (``n - 1``
+    degrees of freedom), ``nan`` bounds below two observations."""
     if n <= 0:
         return math.nan, math.nan, math.nan
     mean = total / n
     if n == 1:
         return mean, math.nan, math.nan
     var = max(0.0, (total_sq - n * mean * mean) / (n - 1))
-    half = z * math.sqrt(var / n)
+    half = t_quantile(n, level) * math.sqrt(var / n)
     return mean, mean - half, mean + half
 
 
-def normal_quantile(p: float) -> float:
-    """Inverse of the standard normal CDF (Acklam's rational approximation, |error| < 1.2e-9 after one Newton step)."""
-    if not 0.0 < p < 1.0:
-        raise ValueError(f"p must be in (0, 1), got {p}")
-    a = (-3.969683028665376e01, 2.209460984245205e02, -2.759285104469687e02, 1.383577518672690e02,
-         -3.066479806614716e01, 2.506628277459239e00)
-    b = (-5.447609879822406e01, 1.615858368580409e02, -1.556989798598866e02, 6.680131188771972e01,
-         -1.328068155288572e01)
-    c = (-7.784894002430293e-03, -3.223964580411365e-01, -2.400758277161838e00, -2.549732539343734e00,
-         4.374664141464968e00, 2.938163982698783e00)
-    d = (7.784695709041462e-03, 3.224671290700398e-01, 2.445134137142996e00, 3.754408661907416e00)
-    low = 0.02425
-    if p < low:
-        q = math.sqrt(-2 * math.log(p))
-        x = (((((c[0] * q + c[1]) * q + c[2]) * q + c[3]) * q + c[4]) * q + c[5]) / \
-            ((((d[0] * q + d[1]) * q + d[2]) * q + d[3]) * q + 1)
-    elif p > 1 - low:
-        q = math.sqrt(-2 * math.log(1 - p))
-        x = -(((((c[0] * q + c[1]) * q + c[2]) * q + c[3]) * q + c[4]) * q + c[5]) / \
-            ((((d[0] * q + d[1]) * q + d[2]) * q + d[3]) * q + 1)
-    else:
-        q = p - 0.5
-        r = q * q
-        x = (((((a[0] * r + a[1]) * r + a[2]) * r + a[3]) * r + a[4]) * r + a[5]) * q / \
-            (((((b[0] * r + b[1]) * r + b[2]) * r + b[3]) * r + b[4]) * r + 1)
-    e = 0.5 * math.erfc(-x / math.sqrt(2)) - p  # one Newton step on the exact CDF
-    return x - e * math.sqrt(2 * math.pi) * math.exp(x * x / 2)
-
-
-def paired_difference(a, b, z: float = Z95) -> tuple[float, float, float]:
+def paired_difference(a, b, level: float = 0.95) -> tuple[float, float, float]:
     """``(mean, low, high)`` of ``a - b`` over paired observations (the same deals played by A and by B).
 
     ``a`` and ``b`` are equal-length sequences (e.g. points per deal, or 1/0 wins); pairing removes the
@@ -70,7 +49,7 @@ def paired_difference(a, b, z: float = Z95) -> tuple[float, float, float]:
     if len(a) != len(b):
         raise ValueError("paired samples must have the same length")
     diffs = [float(x) - float(y) for x, y in zip(a, b)]
-    return mean_interval(sum(diffs), sum(d * d for d in diffs), len(diffs), z)
+    return mean_interval(sum(diffs), sum(d * d for d in diffs), len(diffs), level)
 
 
 def games_needed(p1: float, p2: float, alpha: float = 0.05, power: float = 0.8, paired_rho: float = 0.0) -> int:
@@ -82,8 +61,8 @@ def games_needed(p1: float, p2: float, alpha: float = 0.05, power: float = 0.8, 
     """
     if p1 == p2:
         raise ValueError("p1 and p2 must differ")
-    za = normal_quantile(1 - alpha / 2)
-    zb = normal_quantile(power)
+    za = float(scipy_stats.norm.ppf(1 - alpha / 2))
+    zb = float(scipy_stats.norm.ppf(power))
     var = p1 * (1 - p1) + p2 * (1 - p2) - 2 * paired_rho * math.sqrt(p1 * (1 - p1) * p2 * (1 - p2))
     return math.ceil((za + zb) ** 2 * var / (p1 - p2) ** 2)
 

@@ -7,7 +7,9 @@ import math
 import numpy as np
 import pytest
 
-from analysis.stats import SequentialComparison, games_needed, mean_interval, normal_quantile, paired_difference, wilson
+from scipy import stats as scipy_stats
+
+from analysis.stats import SequentialComparison, games_needed, mean_interval, paired_difference, t_quantile, wilson
 
 
 @pytest.mark.parametrize("k,n,low,high", [
@@ -29,15 +31,23 @@ def test_wilson_covers_the_true_rate_95_percent_of_the_time():
     assert abs(hits / trials - 0.95) < 4 * sd + 0.01  # Wilson's coverage oscillates around 95% by ~1 point
 
 
-@pytest.mark.parametrize("p,z", [(0.975, 1.959963984540054), (0.5, 0.0), (0.8, 0.8416212335729143),
-                                 (0.001, -3.090232306167813)])
-def test_normal_quantile(p, z):
-    assert normal_quantile(p) == pytest.approx(z, abs=1e-9)
+@pytest.mark.parametrize("n, t", [(2, 12.706204736174705), (5, 2.7764451051977987), (30, 2.045229642132703)])
+def test_t_quantile_is_students_for_small_n(n, t):
+    """Published two-sided 95% quantiles of Student's t with n - 1 degrees of freedom."""
+    assert t_quantile(n) == pytest.approx(t, rel=1e-12)
+
+
+@pytest.mark.parametrize("values", [[3.0, 5.0], [1.0, 4.0, 2.0, 5.0, 3.5], [0.0] * 7 + [1.0] * 3])
+def test_mean_interval_is_the_t_interval_of_scipy(values):
+    mean, lo, hi = mean_interval(total=sum(values), total_sq=sum(v * v for v in values), n=len(values))
+    expected = scipy_stats.t.interval(0.95, len(values) - 1, loc=np.mean(values), scale=scipy_stats.sem(values))
+    assert mean == pytest.approx(np.mean(values)) and (lo, hi) == pytest.approx(expected, rel=1e-12)
 
 
 def test_mean_interval_and_paired_difference():
     mean, lo, hi = mean_interval(total=10.0, total_sq=30.0, n=5)  # values with mean 2, sample variance 2.5
-    assert mean == 2.0 and hi - mean == pytest.approx(1.959963984540054 * math.sqrt(2.5 / 5))
+    assert mean == 2.0 and hi - mean == pytest.approx(2.7764451051977987 * math.sqrt(2.5 / 5))
+    assert all(math.isnan(bound) for bound in mean_interval(total=2.0, total_sq=4.0, n=1)[1:])
     d, lo, hi = paired_difference([3, 5, 4, 6], [1, 4, 2, 5])
     assert d == 1.5 and lo < 1.5 < hi
 

@@ -15,7 +15,7 @@ from polars.testing import assert_frame_equal
 
 from analysis import balance
 from analysis.batches import NO_EFFECT
-from analysis.balance import (chi2_sf, option_effects, pooled_exposure, position_rows,
+from analysis.balance import (option_effects, pooled_exposure, position_rows,
                               position_table, power_values, rank_strategies, seat_test, skill_by_level, upsets)
 from answer_checks import check_answer, numbers
 from simulator import api
@@ -147,14 +147,11 @@ def test_a_wilson_interval_holds_its_rate():
 
 
 def test_chi_square_verdict():
-    for x, df in ((3.841458820694124, 1), (5.991464547107979, 2), (7.814727903251178, 3), (9.487729036781154, 4),
-                  (11.070497693516351, 5)):
-        assert chi2_sf(x, df) == pytest.approx(0.05, abs=1e-9)
     table = pl.DataFrame({"label": ["first", "2nd", "3rd", "4th"], "wins": [30, 10, 10, 10],
                           "share": [0.5, 1 / 6, 1 / 6, 1 / 6]})
     test = seat_test(table).row(0, named=True)
     assert test["chi2"] == pytest.approx(20.0) and test["df"] == 3
-    assert test["p_value"] == pytest.approx(chi2_sf(20.0, 3)) and test["verdict"].startswith("positions differ")
+    assert test["p_value"] == pytest.approx(1.6974e-4, rel=1e-4) and test["verdict"].startswith("positions differ")
     even = seat_test(table.with_columns(pl.lit(10).alias("wins"))).row(0, named=True)
     assert even["chi2"] == 0 and even["p_value"] == 1 and even["verdict"].startswith("no evidence")
 
