@@ -92,10 +92,37 @@ def side_name(row: dict) -> str:
     return f"team {row['team']}" if "team" in row else f"seat {row['seat']}"
 
 
-def format_summary(summary: dict) -> str:
-    """Plain-text rendering of :func:`run_summary` for the terminal and ``summary.md``."""
+def _share(rate: float, low: float, high: float) -> str:
+    return f"{100 * rate:.1f}% [{100 * low:.1f}, {100 * high:.1f}]"
+
+
+def run_verdict(summary: dict) -> list[str]:
+    """The run's answer in two sentences: which side won the most of the run's level (its share with the 95%
+    interval, and whether that interval clears the next best's), then every side's mean points per finest row
+    with its interval and which way is better."""
     spec: RunSpec = summary["spec"]
-    lines = [f"{spec.game}: {spec.n:,} {spec.level}, {spec.players} players, seed {spec.seed}", ""]
+    finest = summary["table"]
+    level = spec.plugin.tables(spec.level)[-1]
+    wins = summary[level] if level in summary and level != finest else summary["seats"]
+    ranked = sorted(wins.iter_rows(named=True), key=lambda r: -r["win_rate"])
+    best, n = ranked[0], ranked[0]["n"]
+    lead = f"Over {n:,} {level}, {side_name(best)} ({best['strategy']}) won the most: {_share(best['win_rate'], best['win_low'], best['win_high'])}"
+    if len(ranked) > 1:
+        second = ranked[1]
+        other = f"{side_name(second)}, {second['strategy']}, {_share(second['win_rate'], second['win_low'], second['win_high'])}"
+        lead += (f"; its 95% interval clears the next best's ({other}): a real lead." if best["win_low"] > second["win_high"]
+                 else f"; its 95% interval overlaps the next best's ({other}): no side is ahead at this n.")
+    unit = finest[:-1] if finest.endswith("s") else finest
+    better = "lower" if spec.plugin.lower_is_better else "higher"
+    points = "; ".join(f"{side_name(r)} {r['mean_points']:.2f} [{r['points_low']:.2f}, {r['points_high']:.2f}]"
+                       for r in summary["seats"].iter_rows(named=True))
+    return [lead, f"Mean points per {unit} ({better} is better): {points}."]
+
+
+def format_summary(summary: dict) -> str:
+    """Plain-text rendering of :func:`run_summary` for the terminal and ``summary.md``: the verdict first."""
+    spec: RunSpec = summary["spec"]
+    lines = [*run_verdict(summary), "", f"{spec.game}: {spec.n:,} {spec.level}, {spec.players} players, seed {spec.seed}", ""]
     seats = summary["seats"]
     finest = summary.get("table", "hands")
     unit = finest[:-1] if finest.endswith("s") else finest

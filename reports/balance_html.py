@@ -14,9 +14,8 @@ from analysis.balance import load_study, study_frames
 from analysis.summary import run_summary
 from reports.balance import (plot_option_effects, plot_positions, plot_powers, plot_sign_visibility,
                              plot_skill_levels, plot_upsets)
-from reports.html import (_e, _exposure_figures, _exposure_section, _figures, _figures_section, _interval,
-                          _interval_pct, _lengths_section, _num, _page, _pct, _png, _sign_exposure, _summary_section,
-                          _table, check_output, check_run, verdict_section, write_atomic)
+from reports.html import (_e, _exposure_figures, _exposure_section, _figures, _figures_section, _interval, _interval_pct, _lengths_section, _num, _page, _pct, _png, _sign_exposure, _summary_section, _table, verdict_section, write_atomic)
+from reports.output import check_output, check_run
 from reports.batch_html import batch_part
 from analysis.answers import rules_text
 from simulator.core.spec import _fmt

@@ -14,8 +14,8 @@ from pathlib import Path
 import polars as pl
 
 from reports.batches import plot_ratings, plot_sweep, plot_sweep_outcomes, plot_win_matrix
-from reports.html import (_e, _figures_section, _interval, _interval_pct, _num, _page, _pct, _png, _table,
-                          check_output, write_atomic)
+from reports.html import (_e, _figures_section, _interval, _interval_pct, _num, _page, _pct, _png, _table, write_atomic)
+from reports.output import check_output
 from simulator.core.batch import cell_dir, load_batch
 from simulator.core.spec import RunSpec, _fmt
 from simulator.core.store import read_manifest

@@ -7,35 +7,21 @@ this module only lays them out and draws them with the ``plot_x(frame, *, ax=Non
 
 from __future__ import annotations
 
-import base64
 import html
-import io
 import math
-import os
-import shutil
-import subprocess
-import tempfile
 from pathlib import Path
 
 import matplotlib
 
 matplotlib.use("Agg")
-import matplotlib.pyplot as plt  # noqa: E402
 
 from analysis.kems_signals import sign_exposure  # noqa: E402
-from analysis.lengths import run_lengths  # noqa: E402
-from analysis.summary import run_summary  # noqa: E402
 from reports.batches import plot_sign_exposure  # noqa: E402
 from reports.lengths import plot_length_distribution  # noqa: E402
 from reports.summary import plot_outcomes, plot_seat_points, plot_seat_win_rates  # noqa: E402
-from simulator.core.errors import SpecError  # noqa: E402
+from reports.layout import figure  # noqa: E402
 from simulator.core.spec import RunSpec  # noqa: E402
-from simulator.core.batch import BATCH_NAME, load_batch  # noqa: E402
-from simulator.core.store import MANIFEST_NAME, read_manifest, read_table  # noqa: E402
-
-CHROMIUM_NAMES = ("chromium", "chromium-browser", "google-chrome", "google-chrome-stable")
-CHROMIUM_FLAGS = ("--headless", "--no-sandbox", "--disable-gpu", "--no-first-run", "--disable-background-networking",
-                  "--disable-component-update", "--disable-sync")
+from simulator.core.store import read_table  # noqa: E402
 
 CSS = """
 body { font-family: system-ui, -apple-system, "Segoe UI", sans-serif; margin: 2em auto; max-width: 60em;
@@ -55,31 +41,6 @@ p.note { color: #555; font-size: 0.9em; }
 
 
 # --- input checks ---------------------------------------------------------------------------------------
-
-
-def check_run(run_dir: str | Path, field: str = "RUN") -> tuple[dict, RunSpec]:
-    """The manifest and spec of the run at ``run_dir``; :class:`SpecError` naming ``field`` if it is not one."""
-    manifest = read_manifest(run_dir, field)
-    try:
-        spec = RunSpec.from_dict(manifest["spec"])
-    except (KeyError, TypeError, ValueError) as err:
-        if isinstance(err, SpecError):
-            raise
-        raise SpecError(field, str(run_dir), "a cardsim run directory", f"has an unreadable spec ({err})") from None
-    return manifest, spec
-
-
-def check_output(path: str | Path, field: str) -> Path:
-    """``path`` as a file to write: its folder must exist and be writable, and it must not be a directory."""
-    path = Path(path)
-    if not path.parent.is_dir():
-        raise SpecError(field, str(path), "a file in an existing directory", f"is in a missing directory ({path.parent})")
-    if path.is_dir():
-        raise SpecError(field, str(path), "a file path", "is a directory")
-    if not os.access(path.parent, os.W_OK | os.X_OK):
-        raise SpecError(field, str(path), "a file in a directory you may write to", f"is in a directory that is not "
-                        f"writable ({path.parent})")
-    return path
 
 
 def write_atomic(path: Path, data: bytes) -> Path:
@@ -136,26 +97,6 @@ def _side_cells(row: dict, side: str) -> list[str]:
 
 
 # --- sections -------------------------------------------------------------------------------------------
-
-
-def _spec_section(manifest: dict, spec: RunSpec) -> str:
-    done = sum(b - a for a, b in manifest.get("chunks", []))
-    rows = [["game", spec.game], ["players", spec.players], ["level", spec.level],
-            ["games (n)", f"{spec.n:,}"], ["games finished", f"{done:,}" + ("" if manifest.get("complete") else
-                                                                            " (run not complete)")],
-            ["seed", spec.seed], ["cardsim version", manifest.get("cardsim_version", "?")],
-            ["spec digest", manifest.get("spec_digest", spec.digest())]]
-    cells = [[_e(k), _e(v)] for k, v in rows]
-    plugin = spec.plugin
-    sides = plugin.sides(spec.players)
-    side_of = plugin.side_of_seat(spec.players)
-    for p, strategy in enumerate(spec.strategies):
-        side = f"seat {p}" + (f" ({sides[side_of[p]].label})" if plugin.team_count else "")
-        params = ", ".join(f"{_e(k)}={_e(v)}" for k, v in strategy.params)
-        cells.append([_e(f"strategy, {side}"), f'{_e(strategy.label())}<div class="params">{params}</div>'])
-    for name, value in spec.options:
-        cells.append([_e(f"option {name}"), _e(value)])
-    return "<h2>Run</h2>" + _table(["field", "value"], cells, id="spec", caption="run spec")
 
 
 def _summary_section(summary: dict) -> str:
@@ -227,15 +168,7 @@ def _exposure_figures(exposure) -> list[tuple[str, str, str]]:
 
 def _png(draw, figsize=(7.0, 4.0)) -> str:
     """Base64 PNG of one chart: ``draw(ax)`` fills a fresh Axes."""
-    fig, ax = plt.subplots(figsize=figsize)
-    try:
-        draw(ax)
-        fig.tight_layout()
-        buf = io.BytesIO()
-        fig.savefig(buf, format="png", dpi=100)
-    finally:
-        plt.close(fig)
-    return base64.b64encode(buf.getvalue()).decode("ascii")
+    return figure("", "", draw, figsize).png
 
 
 def _figures(summary: dict, lengths: dict) -> list[tuple[str, str, str]]:
@@ -275,25 +208,6 @@ def _figures_section(figures) -> str:
 # --- entry points ---------------------------------------------------------------------------------------
 
 
-def build_report(run_dir: str | Path, out_html: str | Path, *, title: str | None = None) -> Path:
-    """Write one self-contained HTML report of the run at ``run_dir`` to ``out_html`` (atomically).
-
-    :class:`SpecError` (nothing written) when ``run_dir`` is not a run or ``out_html``'s folder is missing.
-    """
-    manifest, spec = check_run(run_dir)
-    out = check_output(out_html, "--out")
-    summary = run_summary(run_dir)
-    lengths = run_lengths(run_dir)
-    title = title or f"cardsim report: {spec.game}, {Path(run_dir).name}"
-    note = ("Every rate carries its 95% Wilson interval and every mean its 95% t interval. "
-            f"Generated from the run directory {Path(run_dir).resolve()}.")
-    exposure = _sign_exposure(run_dir, spec)
-    figures = _figures(summary, lengths) + (_exposure_figures(exposure) if exposure is not None else [])
-    body = (_spec_section(manifest, spec) + _summary_section(summary) + _lengths_section(lengths)
-            + (_exposure_section(exposure) if exposure is not None else "") + _figures_section(figures))
-    return write_atomic(out, _page(title, note, body))
-
-
 def _page(title: str, note: str, body: str) -> bytes:
     """The whole self-contained page, UTF-8."""
     return (f'<!DOCTYPE html><html lang="en"><head><meta charset="utf-8"><title>{_e(title)}</title>'
@@ -320,87 +234,3 @@ def write_study_page(out: Path, out_dir: Path, study: str, title: str | None, bo
             f"Generated from the study directory {out_dir.resolve()}.")
     return write_atomic(out, _page(title, note, verdict_section(out_dir, study) + "".join(body)
                                    + _figures_section(figs)))
-
-
-def check_source(path: str | Path) -> str:
-    """``"study"`` when ``path`` is a study directory (``_study.json``), ``"batch"`` when it is a tournament or
-    sweep directory (``_batch.json``), ``"run"`` when it is a run; :class:`SpecError` on field ``RUN`` otherwise."""
-    from analysis.studies import study_name_of
-
-    if study_name_of(path) is not None:
-        return "study"
-    if (Path(path) / "_tune.json").is_file():
-        if not (Path(path) / "best.toml").is_file():
-            raise SpecError("RUN", str(path), "a finished tuning (best.toml)", "is not finished: re-run the tune command")
-        return "tune"
-    if (Path(path) / BATCH_NAME).is_file():
-        load_batch(path, "RUN")
-        return "batch"
-    if Path(path).is_dir() and not (Path(path) / MANIFEST_NAME).exists():
-        raise SpecError("RUN", str(path), "a cardsim run directory, a tournament or sweep directory, or a study directory",
-                        f"is neither a run, a batch nor a study (no {MANIFEST_NAME}, {BATCH_NAME} or _study.json)")
-    check_run(path)
-    return "run"
-
-
-def build_any_report(path: str | Path, out_html: str | Path, *, title: str | None = None) -> Path:
-    """:func:`build_report` of a run, :func:`reports.batch_html.build_batch_report` of a batch directory, or the
-    study's own report (:mod:`analysis.studies`)."""
-    kind = check_source(path)
-    if kind == "study":
-        from analysis.studies import study_name_of
-        from reports.study_reports import REPORTS
-
-        return REPORTS[study_name_of(path)](path, out_html, title=title)
-    if kind == "batch":
-        from reports.batch_html import build_batch_report
-
-        return build_batch_report(path, out_html, title=title)
-    if kind == "tune":
-        from reports.tune_html import build_tune_report
-
-        return build_tune_report(path, out_html, title=title)
-    return build_report(path, out_html, title=title)
-
-
-def find_chromium() -> str | None:
-    """Path of a Chromium (or Chrome) executable on PATH, or ``None``."""
-    return next((p for p in map(shutil.which, CHROMIUM_NAMES) if p), None)
-
-
-def require_chromium(pdf_path: str | Path) -> str:
-    """The Chromium executable for ``--pdf``; :class:`SpecError` when there is none."""
-    chromium = find_chromium()
-    if chromium is None:
-        raise SpecError("--pdf", str(pdf_path), "a machine with Chromium installed (apt-get install chromium)",
-                        "needs Chromium, which is not installed")
-    return chromium
-
-
-def print_pdf(html_path: str | Path, pdf_path: str | Path, *, timeout: float = 120.0) -> Path:
-    """Print the HTML file to PDF with headless Chromium (atomically); :class:`SpecError` when Chromium is
-    missing or fails."""
-    pdf = check_output(pdf_path, "--pdf")
-    chromium = require_chromium(pdf_path)
-    tmp = pdf.with_name(f".{pdf.name}.{os.getpid()}.tmp")
-    with tempfile.TemporaryDirectory(prefix="cardsim-chromium-") as profile:
-        cmd = [chromium, *CHROMIUM_FLAGS, f"--user-data-dir={profile}", "--no-pdf-header-footer",
-               f"--print-to-pdf={tmp}", Path(html_path).resolve().as_uri()]
-        # Chromium also writes under $HOME (.config/chromium, crash reports) whatever --user-data-dir says: give it
-        # the temporary profile as its home so that the user's is left untouched
-        env = {**os.environ, "HOME": profile, "XDG_CONFIG_HOME": str(Path(profile) / "config"),
-               "XDG_CACHE_HOME": str(Path(profile) / "cache")}
-        try:
-            done = subprocess.run(cmd, capture_output=True, timeout=timeout, check=False, env=env)
-            ok = done.returncode == 0 and tmp.is_file() and tmp.stat().st_size > 0
-            if not ok:
-                last = (done.stderr.decode(errors="replace").strip().splitlines() or ["no output"])[-1]
-                raise SpecError("--pdf", str(pdf_path), "a PDF printed by Chromium",
-                                f"could not be printed (exit {done.returncode}: {last})")
-            os.replace(tmp, pdf)
-        except subprocess.TimeoutExpired:
-            raise SpecError("--pdf", str(pdf_path), "a PDF printed by Chromium",
-                            f"could not be printed (Chromium took more than {timeout:.0f} s)") from None
-        finally:
-            tmp.unlink(missing_ok=True)
-    return pdf

@@ -10,7 +10,8 @@ import polars as pl
 
 from analysis.kamoul_call import STUDY_NAME, load_study, strategy_label, study_frames, tournament_dir
 from analysis.answers import rules_text
-from reports.html import _e, _interval, _interval_pct, _num, _pct, _png, _table, check_output, write_study_page
+from reports.html import (_e, _interval, _interval_pct, _num, _pct, _png, _table, write_study_page)
+from reports.output import check_output
 from reports.kamoul_call import plot_call_gain, plot_call_win, plot_gain_by_turn, plot_policy_gain
 from reports.batch_html import batch_part
 

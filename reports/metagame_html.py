@@ -9,8 +9,8 @@ from pathlib import Path
 import polars as pl
 
 from analysis.metagame import MetaGame, verdict
-from reports.html import _e, _figures_section, _page, _png, _table, check_output, write_atomic
-
+from reports.html import (_e, _figures_section, _page, _png, _table, write_atomic)
+from reports.output import check_output
 PAGE = "metagame.html"
 
 

@@ -11,7 +11,8 @@ import polars as pl
 
 from analysis.rami_openings import STUDY_NAME, load_study, study_frames, tournament_dir
 from reports.batch_html import batch_part
-from reports.html import _e, _interval, _interval_pct, _num, _pct, _png, _table, check_output, write_study_page
+from reports.html import (_e, _interval, _interval_pct, _num, _pct, _png, _table, write_study_page)
+from reports.output import check_output
 from analysis.answers import rules_text
 from reports.studies import plot_opening_turns, plot_rami_sec, plot_ratings_by_players
 

@@ -11,9 +11,8 @@ from pathlib import Path
 import polars as pl
 
 from analysis.tune import BEST, CONFIRM, RACE, STORAGE, TRIALS, verdict
-from reports.html import _e, _figures_section, _page, _png, _table, check_output, write_atomic
-
-
+from reports.html import (_e, _figures_section, _page, _png, _table, write_atomic)
+from reports.output import check_output
 def parameter_importance(out: Path) -> dict[str, float]:
     """optuna's importance of each searched parameter for reaching the best trials' shares (PED-ANOVA, which needs
     no scikit-learn, unlike fANOVA): ``{name: importance}``, summing to 1; empty with too few finished trials."""

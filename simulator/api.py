@@ -493,7 +493,8 @@ def report(run: str | Path, out: str | Path, pdf: str | Path | None = None, *, t
     which holds ``_batch.json``) to ``out`` and, with ``pdf``, print it
     to that PDF with headless Chromium. Every input is checked before anything is written. Returns
     ``{"html": Path, "pdf": Path | None}``; see ``cardsim report --help``."""
-    from reports.html import build_any_report, check_output, check_source, print_pdf, require_chromium
+    from reports.dispatch import build_any_report, check_source
+    from reports.output import check_output, print_pdf, require_chromium
 
     check_source(run)
     check_output(check_output_file(out, "--out"), "--out")
@@ -618,7 +619,7 @@ def study(name: str, game: str | None = None, *, out: str | Path, n: int | None 
     ``swept``). Returns ``{"path", "interrupted", "frames", "html", "answer"}`` (the
     :class:`~analysis.answers.Answer`, also written to ``out/answer.md`` and ``out/answer.json``)."""
     from analysis.studies import check_game, study_def
-    from reports.study_reports import REPORTS
+    from reports.dispatch import STUDY_REPORTS
     from simulator.core.plan import execute
 
     definition = study_def(name)
@@ -639,7 +640,7 @@ def study(name: str, game: str | None = None, *, out: str | Path, n: int | None 
     if not done.interrupted:
         result["answer"] = write_answer(name, out)
         if report:
-            result["html"] = REPORTS[name](out, Path(out) / "report.html", frames=done.frames)
+            result["html"] = STUDY_REPORTS[name](out, Path(out) / "report.html", frames=done.frames)
     return result
 
 

@@ -62,8 +62,9 @@ class Page(HTMLParser):
 
     def handle_starttag(self, tag, attrs):
         a = dict(attrs)
-        if tag == "table":
-            self._table = self.tables.setdefault(a.get("id"), {"caption": "", "head": [], "rows": []})
+        if tag == "table":  # the Styler names a table T_<id>
+            key = (a.get("id") or "").removeprefix("T_")
+            self._table = self.tables.setdefault(key, {"caption": "", "head": [], "rows": []})
         elif tag == "tr" and self._table is not None:
             self._row = []
         elif tag in ("td", "th") and self._row is not None:
@@ -110,6 +111,40 @@ class Page(HTMLParser):
             self.title += data
 
 
+def interval_holds(cell: str) -> None:
+    """A cell ``52.3% [51.0, 53.6]`` (or ``+1.20 [+0.40, +2.00]``): its value lies in its interval."""
+    value, _, rest = cell.partition(" [")
+    low, high = (float(x.strip(" %").replace(",", "")) for x in rest.split("]")[0].split(", "))
+    assert low <= float(value.strip("%").replace(",", "")) <= high, cell
+
+
+FIRST_SCREEN = """() => {
+    const width = window.innerWidth, height = window.innerHeight;
+    const verdict = document.getElementById('verdict').getBoundingClientRect();
+    const charts = Array.from(document.images).map(img => img.getBoundingClientRect())
+        .filter(r => r.width > 0 && r.top < height);
+    const inScroll = el => el.closest('.scroll') !== null && !el.classList.contains('scroll');
+    const wide = Array.from(document.body.querySelectorAll('*')).filter(el => !inScroll(el))
+        .map(el => ({tag: el.tagName, id: el.id, right: el.getBoundingClientRect().right}))
+        .filter(e => e.right > width + 0.5);
+    return {verdictBottom: verdict.bottom, verdictTop: verdict.top, firstChartBottom: charts.length ? charts[0].bottom : null,
+            pageWidth: document.documentElement.scrollWidth, width, height, wide: wide.slice(0, 5)};
+}"""
+
+
+def check_first_screen(browser, path: Path) -> dict:
+    """At 1280×900 in headless Chromium: the verdict and at least one whole chart are on the first screen, and no
+    element is wider than the window (a long table scrolls inside its own box)."""
+    page = browser.new_page(viewport={"width": 1280, "height": 900})
+    page.goto(path.resolve().as_uri(), wait_until="load")
+    seen = page.evaluate(FIRST_SCREEN)
+    page.close()
+    assert 0 <= seen["verdictTop"] and seen["verdictBottom"] <= seen["height"], seen
+    assert seen["firstChartBottom"] is not None and seen["firstChartBottom"] <= seen["height"], seen
+    assert seen["pageWidth"] <= seen["width"] and seen["wide"] == [], seen
+    return seen
+
+
 def parse(path: Path) -> Page:
     page = Page()
     page.feed(path.read_text(encoding="utf-8"))
@@ -141,6 +176,14 @@ def test_report_renders_in_headless_chromium_with_every_chart(reports, browser, 
 
 
 @pytest.mark.parametrize("game", list(RUNS))
+def test_report_opens_on_its_verdict_and_a_chart_and_fits_the_window(reports, browser, game):
+    check_first_screen(browser, reports[game])
+    html = reports[game].read_text(encoding="utf-8")
+    assert html.index('id="verdict"') < html.index('id="toc"') < html.index('id="results"') < html.index('id="appendix"')
+    assert html.index('id="T_spec"') > html.index('id="appendix"') and "<details>" in html
+
+
+@pytest.mark.parametrize("game", list(RUNS))
 def test_report_html_holds_the_spec_the_tables_with_intervals_and_the_captions(reports, game):
     kwargs, sides, tables = RUNS[game]
     page = parse(reports[game])
@@ -153,20 +196,18 @@ def test_report_html_holds_the_spec_the_tables_with_intervals_and_the_captions(r
     if "strategies" in kwargs:
         for p, name in enumerate(kwargs["strategies"]):
             assert spec[f"strategy, seat {p}"].startswith(name)
-    assert any(k.startswith("option ") for k in spec)
+    assert page.tables["options"]["rows"]  # the rule options played, folded beside the spec
 
     side = page.tables["sides"]
-    assert side["head"].count("95% interval") == 2 and side["head"][0] == ("team" if game == "kems" else "seat")
-    assert len(side["rows"]) == sides
+    assert side["head"][0] == ("team" if game == "kems" else "seat") and len(side["rows"]) == sides
+    assert "lower points are better" in side["caption"] if game != "kems" else "higher points are better" in side["caption"]
     for row in side["rows"]:
-        low, high = (float(x.strip("%")) for x in row[5].strip("[]").split(","))
-        assert low <= float(row[4].strip("%")) <= high
-        low, high = (float(x) for x in row[7].strip("[]").split(","))
-        assert low <= float(row[6]) <= high
+        interval_holds(row[-2])
+        interval_holds(row[-1])
     for table in tables[1:]:
         wins = page.tables[f"wins-{table}"]
-        assert "95% interval" in wins["head"] and len(wins["rows"]) == sides
-    assert page.tables["outcomes"]["rows"] and "95% interval" in page.tables["outcomes"]["head"]
+        assert "share (95% interval)" in wins["head"] and len(wins["rows"]) == sides
+    assert page.tables["outcomes"]["rows"] and "share (95% interval)" in page.tables["outcomes"]["head"]
     assert [row[0] for row in page.tables["lengths"]["rows"]] == tables
 
     assert len(page.figures) == expected_charts(tables, game)
@@ -234,7 +275,7 @@ def test_report_into_a_missing_folder_or_without_chromium_is_one_line_exit_2(rep
     assert code == 2 and len(err.strip().splitlines()) == 1 and err.startswith("Error: --out:") and "missing" in err
     code, _, err = run_cli(capsys, "report", run, "--out", str(tmp_path / "r.html"), "--pdf", str(tmp_path / "no" / "r.pdf"))
     assert code == 2 and len(err.strip().splitlines()) == 1 and err.startswith("Error: --pdf:")
-    monkeypatch.setattr("reports.html.find_chromium", lambda: None)
+    monkeypatch.setattr("reports.output.find_chromium", lambda: None)
     code, _, err = run_cli(capsys, "report", run, "--out", str(tmp_path / "r.html"), "--pdf", str(tmp_path / "r.pdf"))
     assert code == 2 and len(err.strip().splitlines()) == 1 and "Chromium" in err
     assert list(tmp_path.iterdir()) == []

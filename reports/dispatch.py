@@ -1,0 +1,52 @@
+"""Which report a directory gets: a run's, a tournament's or sweep's, a tuning's, or its study's own
+(:data:`STUDY_REPORTS`, keyed by study name). Nothing in ``reports`` imports this module."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from analysis import balance, kamoul_call, rami_openings
+from analysis.studies import study_name_of
+from reports import balance_html, batch_html, kamoul_call_html, rami_openings_html, run_report, tune_html
+from reports.output import check_run
+from simulator.core.batch import BATCH_NAME, load_batch
+from simulator.core.errors import SpecError
+from simulator.core.store import MANIFEST_NAME
+
+#: study name -> ``build_report(out_dir, out_html, *, title=None, frames=None) -> Path``
+STUDY_REPORTS = {
+    kamoul_call.STUDY_NAME: kamoul_call_html.build_report,
+    rami_openings.STUDY_NAME: rami_openings_html.build_report,
+    balance.STUDY_NAME: balance_html.build_report,
+}
+
+
+def check_source(path: str | Path) -> str:
+    """``"study"`` when ``path`` is a study directory (``_study.json``), ``"tune"`` a finished tuning, ``"batch"`` a
+    tournament or sweep directory (``_batch.json``), ``"run"`` a run; :class:`SpecError` on field ``RUN`` otherwise."""
+    if study_name_of(path) is not None:
+        return "study"
+    if (Path(path) / "_tune.json").is_file():
+        if not (Path(path) / "best.toml").is_file():
+            raise SpecError("RUN", str(path), "a finished tuning (best.toml)", "is not finished: re-run the tune command")
+        return "tune"
+    if (Path(path) / BATCH_NAME).is_file():
+        load_batch(path, "RUN")
+        return "batch"
+    if Path(path).is_dir() and not (Path(path) / MANIFEST_NAME).exists():
+        raise SpecError("RUN", str(path), "a cardsim run directory, a tournament or sweep directory, or a study directory",
+                        f"is neither a run, a batch nor a study (no {MANIFEST_NAME}, {BATCH_NAME} or _study.json)")
+    check_run(path)
+    return "run"
+
+
+def build_any_report(path: str | Path, out_html: str | Path, *, title: str | None = None) -> Path:
+    """The report of whatever ``path`` holds (:func:`check_source`), written to ``out_html``."""
+    kind = check_source(path)
+    if kind == "study":
+        return STUDY_REPORTS[study_name_of(path)](path, out_html, title=title)
+    if kind == "batch":
+        return batch_html.build_batch_report(path, out_html, title=title)
+    if kind == "tune":
+        return tune_html.build_tune_report(path, out_html, title=title)
+    return run_report.build_report(path, out_html, title=title)
