@@ -310,13 +310,51 @@ def sweep_frames(out) -> dict[str, pl.DataFrame]:
             "outcomes": pl.concat(outcomes, how="diagonal_relaxed")}
 
 
+def _swept_rows(frames: dict, inputs: dict) -> tuple[pl.DataFrame, str]:
+    summary = frames["summary"]
+    side = "team" if "team" in summary.columns else "seat"
+    return (summary if side == "team" else summary.filter(pl.col("seat").is_in(inputs["seats"]))), side
+
+
+def sweep_verdict(frames: dict, inputs: dict) -> list[str]:
+    """The sweep's answer, one sentence per swept seat (or team): the cell where it wins the most of the finest
+    rows, against the baseline cell (the sweep's own values), each share with its 95% interval, and whether the
+    two intervals separate; then the cells that play exactly as the baseline."""
+    shown, side = _swept_rows(frames, inputs)
+    names = [k for k, _ in inputs["grids"]]
+    sentences = []
+    for (value,), rows in shown.group_by(side, maintain_order=True):
+        best = rows.sort("win_rate", descending=True).row(0, named=True)
+        base = rows.filter(pl.col("effect") == "baseline") if "effect" in rows.columns else rows.head(0)
+        values = " ".join(f"{k}={_fmt(best[k])}" for k in names)
+        lead = (f"{side} {value} ({best['strategy']}) wins the most with {values}: "
+                f"{_pct(best['win_rate'], best['win_low'], best['win_high'])} of {best['n']:,} rows")
+        if base.height and base["cell"][0] != best["cell"]:
+            b = base.row(0, named=True)
+            apart = best["win_low"] > b["win_high"]
+            lead += (f", against {_pct(b['win_rate'], b['win_low'], b['win_high'])} at the baseline "
+                     f"({' '.join(f'{k}={_fmt(b[k])}' for k in names)}): "
+                     + ("the intervals separate, a real gain." if apart else
+                        "the intervals overlap, no gain shown at this n."))
+        elif base.height:
+            lead += ", which is the baseline: no swept value beats it."
+        else:
+            lead += "."
+        sentences.append(lead)
+    same = sorted(set(shown.filter(pl.col("effect") == NO_EFFECT)["cell"].to_list())) if "effect" in shown.columns else []
+    if same:
+        sentences.append(f"{len(same)} cell(s) ({', '.join(same)}) play every game move for move as the baseline: "
+                         f"{NO_EFFECT}, not a finding that it does not matter.")
+    return sentences
+
+
 def format_sweep(frames: dict, inputs: dict) -> str:
-    """One line per cell and swept seat (every team for Kem's): grid values, win rate, mean points."""
+    """The verdict (:func:`sweep_verdict`), then one line per cell and swept seat (every team for Kem's): grid
+    values, win rate, mean points."""
     summary = frames["summary"]
     names = [k for k, _ in inputs["grids"]]
-    side = "team" if "team" in summary.columns else "seat"
-    shown = summary if side == "team" else summary.filter(pl.col("seat").is_in(inputs["seats"]))
-    lines = [f"{inputs['game']} sweep: {summary['cell'].n_unique()} cells x {inputs['n']:,} {inputs['level']}, "
+    shown, side = _swept_rows(frames, inputs)
+    lines = [*sweep_verdict(frames, inputs), "", f"{inputs['game']} sweep: {summary['cell'].n_unique()} cells x {inputs['n']:,} {inputs['level']}, "
              f"seed {inputs['seed']} (same deals in every cell); seats {inputs['strategies']}",
              "per cell: win rate (95% interval) and mean points of the swept "
              + ("seats" if side == "seat" else "teams"), ""]

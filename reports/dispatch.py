@@ -7,7 +7,7 @@ from pathlib import Path
 
 from analysis import balance, kamoul_call, rami_openings
 from analysis.studies import study_name_of
-from reports import balance_html, batch_html, kamoul_call_html, rami_openings_html, run_report, tune_html
+from reports import balance_html, batch_report, kamoul_call_html, rami_openings_html, run_report, tune_html
 from reports.output import check_run
 from simulator.core.batch import BATCH_NAME, load_batch
 from simulator.core.errors import SpecError
@@ -46,7 +46,7 @@ def build_any_report(path: str | Path, out_html: str | Path, *, title: str | Non
     if kind == "study":
         return STUDY_REPORTS[study_name_of(path)](path, out_html, title=title)
     if kind == "batch":
-        return batch_html.build_batch_report(path, out_html, title=title)
+        return batch_report.build_batch_report(path, out_html, title=title)
     if kind == "tune":
         return tune_html.build_tune_report(path, out_html, title=title)
     return run_report.build_report(path, out_html, title=title)

@@ -56,7 +56,8 @@ def grid(values: pd.DataFrame, text: pd.DataFrame, *, id: str, caption: str, col
     scale = float(np.nanmax(finite)) if np.isfinite(finite).any() else 1.0
     frame = text.copy()
     frame.index = frame.index.map(str)
-    frame.index.name = corner or None
+    frame.index.name = None
+    frame.columns.name = corner or None
     styler = (Styler(frame, cell_ids=False, uuid=id).format(escape="html").format_index(escape="html", axis=0)
               .format_index(escape="html", axis=1).set_caption(str(escape(caption))))
     gmap = colour.fillna(0.0).to_numpy(dtype=float)

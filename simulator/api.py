@@ -541,7 +541,7 @@ def metagame(path: str | Path, *, bootstrap: int | None = None, seed: int = 0, r
 
     result = _metagame(path, bootstrap=BOOTSTRAP if bootstrap is None else bootstrap, seed=seed)
     if report:
-        from reports.metagame_html import build_metagame_report
+        from reports.metagame_report import build_metagame_report
 
         result.html = build_metagame_report(result)
     return result

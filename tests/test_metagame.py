@@ -96,7 +96,7 @@ def test_the_report_states_the_verdict_first_with_the_heatmap_mixture_and_member
     for fig in ("fig-metagame-matrix", "fig-metagame-mixture", "fig-metagame-members"):
         assert f'id="{fig}"' in page
     assert api.verify(tournament)["sound"]  # the page beside the tournament's files damages nothing
-    from reports.batch_html import build_batch_report
+    from reports.batch_report import build_batch_report
 
     report = build_batch_report(tournament, tournament / "report.html").read_text(encoding="utf-8")
     assert "Meta-game: what no member can beat" in report and 'id="fig-metagame-mixture"' in report
