@@ -6,7 +6,7 @@ exposes ``plan(out, *, game, n, seed, players, threads, chunk_size) -> simulator
 validated first: a refused command leaves the disk as it was) and ``study_frames(out) -> {name: frame}`` (pure
 functions of the stored tables) and ``answer(out) -> analysis.answers.Answer`` (the verdict as data, from
 what the study stored); :func:`simulator.core.plan.execute` runs the plan. Reports are registered by
-study name in ``reports/studies_html.py``.
+study name in ``reports/dispatch.py``.
 """
 
 from __future__ import annotations

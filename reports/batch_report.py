@@ -204,4 +204,6 @@ def batch_part(path: Path, suffix: str, heading: str) -> tuple[list[str], list[S
     data = load_batch(path, "--out")
     verdict, sections, _ = _sections(data, batch_frames(path), f"-{suffix}")
     sections[0].intro = verdict + sections[0].intro
-    return verdict, nested(sections, f"part-{suffix}", heading)
+    part = nested(sections, f"part-{suffix}", heading)
+    part[0].details = description(data, path, f"-{suffix}")
+    return verdict, part

@@ -7,7 +7,8 @@ from pathlib import Path
 
 from analysis import balance, kamoul_call, rami_openings
 from analysis.studies import study_name_of
-from reports import balance_html, batch_report, kamoul_call_html, rami_openings_html, run_report, tune_html
+from reports import (balance_report, batch_report, kamoul_call_report, rami_openings_report, run_report,
+                     tune_report)
 from reports.output import check_run
 from simulator.core.batch import BATCH_NAME, load_batch
 from simulator.core.errors import SpecError
@@ -15,9 +16,9 @@ from simulator.core.store import MANIFEST_NAME
 
 #: study name -> ``build_report(out_dir, out_html, *, title=None, frames=None) -> Path``
 STUDY_REPORTS = {
-    kamoul_call.STUDY_NAME: kamoul_call_html.build_report,
-    rami_openings.STUDY_NAME: rami_openings_html.build_report,
-    balance.STUDY_NAME: balance_html.build_report,
+    kamoul_call.STUDY_NAME: kamoul_call_report.build_report,
+    rami_openings.STUDY_NAME: rami_openings_report.build_report,
+    balance.STUDY_NAME: balance_report.build_report,
 }
 
 
@@ -48,5 +49,5 @@ def build_any_report(path: str | Path, out_html: str | Path, *, title: str | Non
     if kind == "batch":
         return batch_report.build_batch_report(path, out_html, title=title)
     if kind == "tune":
-        return tune_html.build_tune_report(path, out_html, title=title)
+        return tune_report.build_tune_report(path, out_html, title=title)
     return run_report.build_report(path, out_html, title=title)

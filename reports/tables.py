@@ -49,18 +49,20 @@ def table(headers: Sequence[str], rows: Sequence[Sequence[str]], *, id: str, cap
 def grid(values: pd.DataFrame, text: pd.DataFrame, *, id: str, caption: str, colour: pd.DataFrame | None = None,
          corner: str = "") -> Markup:
     """A two-way table (rows × columns of ``values``, a float frame) showing ``text`` (the same shape) on a
-    diverging colour scale centred on 0: ``colour`` (default ``values``) gives each cell's colour, ``nan`` for
-    none (a cell whose interval holds 0, say). ``corner`` names the row labels."""
-    colour = values if colour is None else colour
-    finite = np.abs(colour.to_numpy(dtype=float))
-    scale = float(np.nanmax(finite)) if np.isfinite(finite).any() else 1.0
+    diverging colour scale centred on 0, blue above and red below, each side scaled to its largest value:
+    ``colour`` (default ``values``) gives each cell's colour, ``nan`` for none (a cell whose interval holds 0, say).
+    ``corner`` names the row labels."""
+    colour = (values if colour is None else colour).to_numpy(dtype=float)
+    # each sign on its own scale: a few large losses must not wash out the small gains
+    top, bottom = np.nanmax(colour, initial=0.0), np.nanmin(colour, initial=0.0)
+    gmap = np.where(colour > 0, colour / (top or 1.0), np.where(colour < 0, colour / (-bottom or 1.0), 0.0))
+    gmap = np.nan_to_num(gmap, nan=0.0)
     frame = text.copy()
     frame.index = frame.index.map(str)
     frame.index.name = None
     frame.columns.name = corner or None
     styler = (Styler(frame, cell_ids=False, uuid=id).format(escape="html").format_index(escape="html", axis=0)
               .format_index(escape="html", axis=1).set_caption(str(escape(caption))))
-    gmap = colour.fillna(0.0).to_numpy(dtype=float)
-    styler = styler.background_gradient(cmap="RdBu", vmin=-scale or -1.0, vmax=scale or 1.0, gmap=gmap, axis=None)
+    styler = styler.background_gradient(cmap="RdBu", vmin=-1.25, vmax=1.25, gmap=gmap, axis=None)
     classes = pd.DataFrame("num", index=frame.index, columns=frame.columns)
     return Markup(styler.set_td_classes(classes).to_html(doctype_html=False))

@@ -434,7 +434,7 @@ def tune(game: str, *, strategy: str, against, budget: int, out: str | Path, par
         with cluster:  # connects (or refuses) before anything is written
             result = _tune(spec, out, threads=threads, progress=progress, command=command, cluster=cluster)
     if not result.interrupted:
-        from reports.tune_html import build_tune_report
+        from reports.tune_report import build_tune_report
 
         build_tune_report(result.path, result.path / "report.html")
     return result

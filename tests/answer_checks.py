@@ -15,6 +15,11 @@ from analysis.answers import say
 INTERVAL = re.compile(r"[+-]?\d[\d,]*(\.\d+)?(%| points)? \[[+-]?\d[\d.]*, [+-]?\d[\d.]*\]")
 
 
+def unescape_quotes(html: str) -> str:
+    """``html`` with its escaped quotes as plain quotes (Jinja2 writes ``&#39;`` and ``&#34;``)."""
+    return html.replace("&#39;", "'").replace("&#34;", '"').replace("&#x27;", "'").replace("&quot;", '"')
+
+
 def check_answer(out: Path) -> dict:
     """Assert the answer files of the finished study at ``out`` agree with each other and with its report;
     returns ``answer.json``."""
@@ -33,8 +38,9 @@ def check_answer(out: Path) -> dict:
         assert cells[3] == say(number) and cells[4] == f"{row['n']:,} {row['unit']}", (cells, row)
     html = (out / "report.html").read_text(encoding="utf-8")
     assert html.index("<h2>") == html.index("<h2>Verdict</h2>"), "the report opens with the verdict"
+    verdict = html[html.index('<section id="verdict">'):html.index("</section>")]
     for sentence in sentences:
-        assert html_escape(sentence, quote=True) in html
+        assert f'<p class="verdict">{html_escape(sentence, quote=False)}</p>' in unescape_quotes(verdict)
     # the report names what -n counts, and the rules the study was played under
     n = json.loads((out / "_study.json").read_text(encoding="utf-8"))["inputs"]["n"]
     assert f"<td>-n (what it counts)</td><td>{n:,}" in html.replace("\n", "") or \

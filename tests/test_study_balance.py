@@ -21,7 +21,7 @@ from answer_checks import check_answer, numbers
 from simulator import api
 from simulator.core.game import get_game
 from simulator.core.sealed import sealed, unsealed
-from test_reports import browser, parse, render, run_cli  # noqa: F401  (browser: the shared Chromium fixture)
+from test_reports import browser, check_first_screen, parse, render, run_cli  # noqa: F401  (browser: the shared Chromium fixture)
 
 GAMES = ("kamoul", "rami", "kems")
 N, SEED = 6, 3
@@ -225,7 +225,7 @@ def test_pooled_exposure_adds_up_the_teams():
 def _figures(game: str) -> set[str]:
     plugin = get_game(game)
     tables = plugin.tables(plugin.levels[-1])
-    ids = {"fig-positions", "fig-matrix-skill", "fig-ratings-skill", "fig-upsets", "fig-options-first",
+    ids = {"fig-positions", "fig-ratings-skill", "fig-upsets", "fig-options-first",
            "fig-options-length", "fig-wins-seats", "fig-points-seats", "fig-outcomes-seats"}
     ids |= {f"fig-wins-{t}-seats" for t in tables[1:]} | {f"fig-length-{t}-seats" for t in tables}
     return ids | {"kamoul": {"fig-skill-levels", "fig-powers-value", "fig-powers-points"}, "rami": set(),
@@ -236,6 +236,7 @@ def _figures(game: str) -> set[str]:
 def test_report_renders_in_headless_chromium_with_every_chart_and_table(studies, browser, game):  # noqa: F811
     html = studies[game] / "report.html"
     assert len(render(browser, html)) == len(_figures(game))
+    check_first_screen(browser, html)
     page = parse(html)
     assert {f["id"] for f in page.figures} == _figures(game)
     for figure in page.figures:
@@ -248,7 +249,7 @@ def test_report_renders_in_headless_chromium_with_every_chart_and_table(studies,
     assert len(page.tables["upsets"]["rows"]) == len(strategies) * (len(strategies) - 1) // 2
     assert len(page.tables["options"]["rows"]) == sum(len(v) for _, v in data["inputs"]["option_grids"])
     assert [r[0] for r in page.tables["skipped-options"]["rows"]] == list(data["inputs"]["skipped"])
-    assert "lengths" in page.tables and "sides" in page.tables
+    assert "lengths-seats" in page.tables and "sides-seats" in page.tables
     if game == "kamoul":
         assert [r[0] for r in page.tables["powers"]["rows"]] == list(get_game("kamoul").balance.extras["powers"])
         assert [r[2] for r in page.tables["skill-levels"]["rows"]] == ["hands", "manches", "parties", "tops"] * 2

@@ -16,11 +16,11 @@ from analysis.kamoul_call import (
 from answer_checks import check_answer, numbers
 from simulator import api
 from simulator.core.errors import SpecError
-from test_reports import browser, parse, render, run_cli  # noqa: F401  (browser: the shared Chromium fixture)
+from test_reports import browser, check_first_screen, parse, render, run_cli  # noqa: F401  (browser: the shared Chromium fixture)
 
 PLAYERS = (2, 4)
 FIGURES = ({"fig-policy-gain", "fig-gain-by-turn"}
-           | {f"fig-{k}-{p}p" for k in ("call-gain", "call-win", "matrix", "ratings") for p in PLAYERS})
+           | {f"fig-{k}-{p}p" for k in ("call-gain", "call-win", "ratings") for p in PLAYERS})
 
 
 @pytest.fixture(scope="module")
@@ -100,12 +100,15 @@ def test_the_policy_keeps_the_strategy_where_the_data_do_not_decide(row, verdict
 def test_study_report_renders_in_headless_chromium_with_every_chart(study, browser):  # noqa: F811
     html = study / "report.html"
     assert len(render(browser, html)) == len(FIGURES)
+    check_first_screen(browser, html)
     page = parse(html)
     assert {f["id"] for f in page.figures} == FIGURES
     assert len(page.tables["policy"]["rows"]) == 2 * 4 and len(page.tables["gain"]["rows"]) == 2 * len(PRESETS)
     assert len(page.tables["policy-check"]["rows"]) == 2 * 4
     for p in PLAYERS:
         assert page.tables[f"value-{p}p"]["rows"] and f"matrix-{p}p" in page.tables
+        grid = page.tables[f"value-grid-{p}p"]  # known points x unseen own cards, one coloured grid
+        assert grid["head"][0] == "known points" and grid["head"][1:] == ["0 unseen", "1 unseen", "2 unseen", "3+ unseen"]
 
 
 def test_study_resumes_cli_writes_the_report_and_report_rebuilds_it(study, tmp_path, capsys):

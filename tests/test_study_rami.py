@@ -14,10 +14,10 @@ import pytest
 from analysis.rami_openings import STRATEGIES, opening_turns, rami_sec, seat_rounds
 from answer_checks import check_answer, numbers
 from simulator import api
-from test_reports import browser, parse, render, run_cli  # noqa: F401  (browser: the shared Chromium fixture)
+from test_reports import browser, check_first_screen, parse, render, run_cli  # noqa: F401  (browser: the shared Chromium fixture)
 
 PLAYERS = (2, 4)
-FIGURES = ({f"fig-{k}-{p}p" for k in ("matrix", "ratings", "opening-turns") for p in PLAYERS}
+FIGURES = ({f"fig-{k}-{p}p" for k in ("ratings", "opening-turns") for p in PLAYERS}
            | {"fig-rami-sec", "fig-ratings-by-players"}
            | {f"fig-sweep-{k}-{part}" for k in ("seat0-win-rate", "seat0-mean-points", "outcomes")
               for part in ("threshold", "jokers")})
@@ -78,6 +78,7 @@ def test_frames_are_pure_functions_of_the_rounds():
 def test_study_report_renders_in_headless_chromium_with_every_chart(study, browser):  # noqa: F811
     html = study / "report.html"
     assert len(render(browser, html)) == len(FIGURES)
+    check_first_screen(browser, html)
     page = parse(html)
     assert {f["id"] for f in page.figures} == FIGURES
     for figure in page.figures:

@@ -1,0 +1,83 @@
+"""The reports package is laid out by templates, not by code: no Python string in ``reports/`` holds an HTML tag
+(every page comes from ``reports/templates`` and pandas' Styler), and its modules import one another without a
+cycle, those imports inside functions included."""
+
+from __future__ import annotations
+
+import ast
+import re
+from pathlib import Path
+
+from test_layers import imports_of, project_modules
+
+ROOT = Path(__file__).resolve().parents[1]
+TAG = re.compile(r"</?[a-zA-Z][a-zA-Z0-9]*(?=[\s>/]|$)")
+
+
+def _strings(tree: ast.AST):
+    """Every string constant and f-string of a module but its docstrings, with its line."""
+    docstrings = {id(node.body[0].value) for node in ast.walk(tree)
+                  if isinstance(node, (ast.Module, ast.FunctionDef, ast.ClassDef, ast.AsyncFunctionDef)) and node.body
+                  and isinstance(node.body[0], ast.Expr) and isinstance(node.body[0].value, ast.Constant)}
+    docstrings |= {id(part) for node in ast.walk(tree) if isinstance(node, ast.JoinedStr) for part in node.values}
+    for node in ast.walk(tree):
+        if id(node) in docstrings:  # and the parts of f-strings, read whole below
+            continue
+        if isinstance(node, ast.JoinedStr):
+            text = "".join(v.value if isinstance(v, ast.Constant) else "{}" for v in node.values)
+            yield node.lineno, text
+        elif isinstance(node, ast.Constant) and isinstance(node.value, str):
+            yield node.lineno, node.value
+
+
+def test_no_html_is_built_in_python_code_in_reports():
+    found = [f"{path.name}:{line}: {text[:60]!r}" for path in sorted((ROOT / "reports").glob("*.py"))
+             for line, text in _strings(ast.parse(path.read_text(encoding="utf-8"))) if TAG.search(text)]
+    assert found == []
+
+
+def test_the_check_finds_an_f_string_tag_and_a_concatenated_one():
+    source = '"""A <b>docstring</b>."""\na = f"<p>{x}</p>"\nb = "<td" + " class=num>"\nc = "x < y"\n'
+    assert sorted(line for line, text in _strings(ast.parse(source)) if TAG.search(text)) == [2, 3]
+
+
+def _graph() -> dict[str, set[str]]:
+    modules = project_modules()
+    inside = {m: p for m, p in modules.items() if m.startswith("reports")}
+    return {m: {target for _, target in imports_of(p, m, modules) if target.startswith("reports") and target != m}
+            for m, p in inside.items()}
+
+
+def _cycle(graph: dict[str, set[str]]) -> list[str]:
+    """One import cycle of ``graph`` (``[a, b, ..., a]``), or ``[]``."""
+    state: dict[str, int] = {}
+    path: list[str] = []
+
+    def visit(node: str) -> list[str]:
+        state[node] = 1
+        path.append(node)
+        for nxt in sorted(graph.get(node, ())):
+            if state.get(nxt) == 1:
+                return path[path.index(nxt):] + [nxt]
+            if nxt not in state and (found := visit(nxt)):
+                return found
+        state[node] = 2
+        path.pop()
+        return []
+
+    for start in sorted(graph):
+        if start not in state and (found := visit(start)):
+            return found
+    return []
+
+
+def test_the_reports_package_has_no_import_cycle():
+    graph = _graph()
+    assert "reports.dispatch" in graph and graph["reports.dispatch"]  # the graph is read
+    assert _cycle(graph) == []
+    assert not any("reports.dispatch" in targets for targets in graph.values())  # nothing under it imports it
+
+
+def test_the_cycle_check_finds_a_cycle():
+    assert _cycle({"a": {"b"}, "b": {"c"}, "c": {"a"}}) == ["a", "b", "c", "a"]
+    assert _cycle({"a": {"b"}, "b": set()}) == []
