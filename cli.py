@@ -9,6 +9,7 @@ dataset left resumable; a failed cluster exits 3; Ctrl-C 130.
 
 from __future__ import annotations
 
+import contextvars
 import errno
 import os
 import sys
@@ -19,6 +20,7 @@ import click
 
 from simulator import __version__
 from simulator.core.errors import ClusterError, DatasetError, SpecError
+from simulator.core.i18n import LANGUAGES, _, set_language
 from simulator.games import GAMES
 
 GAME_HELP = ", ".join(GAMES)
@@ -73,9 +75,22 @@ def _seat_options(f):
     return f
 
 
+def _choose_language(ctx, param, value):
+    if value is not None:
+        set_language(value)  # for this call of main() only: it runs in a context of its own
+    return value
+
+
+LANG_OPTION = dict(type=click.Choice(LANGUAGES), default=None, expose_value=False, is_eager=True,
+                   callback=_choose_language,
+                   help="Language of the verdicts, reports and summaries: en or fr (default: $CARDSIM_LANG, else "
+                        "the locale, else en). The game's own words stay French.")
+
+
 @click.group(context_settings={"help_option_names": ["-h", "--help"], "max_content_width": 100},
              invoke_without_command=True)
 @click.version_option(__version__, prog_name="cardsim")
+@click.option("--lang", **LANG_OPTION)
 @click.pass_context
 def cli(ctx):
     """Monte-Carlo strategy simulator for Kamoul, Rami "Kracouil" and Kem's.
@@ -179,7 +194,9 @@ def _write_summary(out: Path) -> tuple[str, dict]:
 
     write_bytes_atomic(Path(out) / "summary.md", (text + "\n").encode("utf-8"))
     save_summary_figure(summary, out / "summary.png")
-    return text + f"\n\nrun directory: {out}  (summary.md, summary.png, {summary.get('table', 'hands')}/ …)", summary
+    where = _("run directory: {path}  (summary.md, summary.png, {table}/ …)").format(path=out,
+                                                                                     table=summary.get("table", "hands"))
+    return text + "\n\n" + where, summary
 
 
 @cli.command()
@@ -341,7 +358,8 @@ def report(run_dir, out, pdf, title, quiet):
 
     result = api.report(run_dir, out, pdf=pdf, title=title)
     if not quiet:
-        click.echo(f"report: {result['html']}" + (f" and {result['pdf']}" if result["pdf"] else ""))
+        click.echo(_("report: {html} and {pdf}").format(html=result["html"], pdf=result["pdf"]) if result["pdf"]
+                   else _("report: {path}").format(path=result["html"]))
 
 
 @cli.command()
@@ -445,7 +463,7 @@ def tune(game, strategy, params, against, weights, players, budget, deals, confi
                                **{k: v.to_dicts() for k, v in result.frames.items() if v is not None}}, default=str))
         return
     click.echo("\n".join(lines))
-    click.echo(f"\ntuning directory: {result.path}  (report.html, best.toml, trials.parquet, race.parquet, "
+    click.echo("\n" + _("tuning directory: {path}").format(path=result.path) + "  (report.html, best.toml, trials.parquet, race.parquet, "
                "confirm.parquet)")
 
 
@@ -633,7 +651,7 @@ def _finish_batch(result, text_of, quiet: bool, as_json: bool = False) -> None:
         click.echo(json.dumps(payload, default=str))
     elif not quiet:
         click.echo(text_of(result.frames, result.batch.inputs))
-        click.echo(f"\nbatch directory: {result.path}  (_batch.json, cells/cell=<id>/, "
+        click.echo("\n" + _("batch directory: {path}").format(path=result.path) + "  (_batch.json, cells/cell=<id>/, "
                    + ("matrix.parquet, ratings.parquet)" if result.batch.kind == "tournament"
                       else "summary.parquet, outcomes.parquet)"))
 
@@ -698,7 +716,7 @@ def metagame(tournament_dir, bootstrap, seed, grow, rounds, budget, family, para
     click.echo("")
     click.echo(_metagame_table(result))
     if not quiet:
-        click.echo(f"\nreport: {result.html}")
+        click.echo("\n" + _("report: {path}").format(path=result.html))
 
 
 def _grow(tournament_dir, bootstrap, seed, rounds, budget, family, params, deals, out, threads, as_json, quiet):
@@ -926,7 +944,8 @@ def study(name, game, out, n, seed, players, options, strategies, spec_file, thr
         click.echo(result["answer"].json())
         return
     click.echo(result["answer"].text())
-    click.echo(f"\nstudy: {result['path']}  (answer.md, answer.json, report: {result['html']})")
+    click.echo("\n" + _("study: {path}  (answer.md, answer.json, report: {html})").format(path=result["path"],
+                                                                                       html=result["html"]))
 
 
 HINTS = {
@@ -956,9 +975,23 @@ def _one_line_warnings(message, category, filename, lineno, file=None, line=None
     click.echo(f"warning: {message}", err=True)
 
 
+def _with_lang_option(group: click.Group) -> None:
+    """Give every command of ``group`` (and of its subgroups) the ``--lang`` option, so that it may come last."""
+    for command in group.commands.values():
+        if isinstance(command, click.Group):
+            _with_lang_option(command)
+        if not any(param.name == "lang" for param in command.params):
+            command.params.append(click.Option(["--lang"], **LANG_OPTION))
+
+
 def main(argv: list[str] | None = None) -> int:
     """Entry point of the ``cardsim`` command: one line on stderr for every failure; exit 2 on bad input, 1 on
-    an untrustworthy dataset or an operating-system or resource failure, 3 on a failed cluster, 130 on Ctrl-C."""
+    an untrustworthy dataset or an operating-system or resource failure, 3 on a failed cluster, 130 on Ctrl-C.
+    ``--lang`` holds for this call only (it runs in a copy of the caller's context)."""
+    return contextvars.copy_context().run(_main, argv)
+
+
+def _main(argv: list[str] | None) -> int:
     previous = warnings.showwarning
     warnings.showwarning = _one_line_warnings
     _notices(False)  # a previous in-process call's --quiet does not carry over
@@ -1004,6 +1037,9 @@ def main(argv: list[str] | None = None) -> int:
         warnings.showwarning = previous
         _notices(False)
     return 0
+
+
+_with_lang_option(cli)
 
 
 def console() -> None:

@@ -28,9 +28,13 @@ from pathlib import Path
 
 import polars as pl
 
+from simulator.core.i18n import N_, _, bounds, number as written, percent
+
 SCHEMA = {"question": pl.Utf8, "subject": pl.Utf8, "measure": pl.Utf8, "value": pl.Float64, "low": pl.Float64,
           "high": pl.Float64, "n": pl.Int64, "unit": pl.Utf8, "kind": pl.Utf8, "status": pl.Utf8}
 KINDS = ("share", "points", "delta", "count", "percentage points", "rating")
+#: the verdicts a number's ``status`` holds (stored in English; shown as ``_(status)``)
+STATUS_WORDS = (N_("significant"), N_("not significant"), N_("undecided"), N_("matters"), N_("does not matter"))
 
 
 def number(question: str, subject: str, measure: str, value: float, low: float = math.nan,
@@ -50,20 +54,14 @@ def say(row: dict, *, interval: bool = True) -> str:
     """The number of one frame row as text: ``53.1% [51.2, 55.0]``, ``+2.41 [+2.30, +2.52]``, ``5``."""
     value, low, high, kind = row["value"], row["low"], row["high"], row["kind"]
     if kind == "count":
-        return f"{value:,.0f}"
-    if kind == "share":
-        text = f"{100 * value:.1f}%"
-        bounds = f" [{100 * low:.1f}, {100 * high:.1f}]"
-    elif kind == "percentage points":
-        text = f"{100 * value:+.1f} points"
-        bounds = f" [{100 * low:+.1f}, {100 * high:+.1f}]"
-    elif kind == "rating":
-        text, bounds = f"{value:+.0f}", f" [{low:+.0f}, {high:+.0f}]"
-    elif kind == "delta":
-        text, bounds = f"{value:+.2f}", f" [{low:+.2f}, {high:+.2f}]"
-    else:
-        text, bounds = f"{value:.2f}", f" [{low:.2f}, {high:.2f}]"
-    return text + (bounds if interval and not (math.isnan(low) or math.isnan(high)) else "")
+        return written(value, 0)
+    scale, digits, signed = {"share": (100, 1, False), "percentage points": (100, 1, True), "rating": (1, 0, True),
+                             "delta": (1, 2, True)}.get(kind, (1, 2, False))
+    text = percent(value) if kind == "share" else written(scale * value, digits, signed)
+    if kind == "percentage points":
+        text = _("{value} points").format(value=text)
+    around = " " + bounds(written(scale * low, digits, signed), written(scale * high, digits, signed))
+    return text + (around if interval and not (math.isnan(low) or math.isnan(high)) else "")
 
 
 def significance(low: float, high: float, null: float = 0.0) -> str:
@@ -113,9 +111,11 @@ class Answer:
 
     def markdown(self) -> str:
         """``answer.md``: the verdict, what it holds for, then every number with its interval and n."""
-        lines = [f"# {self.study}: the answer", "", f"Holds for: {self.holds_for}.", ""]
+        lines = [_("# {study}: the answer").format(study=self.study), "",
+                 _("Holds for: {what}.").format(what=self.holds_for), ""]
         lines += [f"- {s}" for s in self.sentences]
-        lines += ["", "| question | subject | measure | value (95% interval) | n | status |", "|---|---|---|---|---|---|"]
+        lines += ["", "| " + " | ".join([_("question"), _("subject"), _("measure"), _("value (95% interval)"), "n",
+                                         _("status")]) + " |", "|---|---|---|---|---|---|"]
         for r in self.frame.iter_rows(named=True):
             lines.append(f"| {r['question']} | {r['subject']} | {r['measure']} | {say(r)} | {r['n']:,} {r['unit']} | "
                          f"{r['status']} |")
@@ -129,7 +129,9 @@ def rules_text(game: str, options: dict | None) -> str:
 
     defaults = {p.name: p.default for p in get_game(game).options.params}
     changed = {k: v for k, v in (options or {}).items() if defaults.get(k) != v}
-    return "default rules" if not changed else "rules " + ", ".join(f"{k}={_fmt(v)}" for k, v in changed.items())
+    if not changed:
+        return _("default rules")
+    return _("rules {changed}").format(changed=", ".join(f"{k}={_fmt(v)}" for k, v in changed.items()))
 
 
 def stored_frames(out, names) -> dict[str, pl.DataFrame]:

@@ -50,6 +50,7 @@ from simulator.core.batch import cell_dir, load_batch, read_batch
 from simulator.core.designs import sweep_batch, tournament_batch
 from simulator.core.errors import SpecError
 from simulator.core.game import TEAM_KEYS, GamePlugin
+from simulator.core.i18n import _, number as written, percent, significant_figures
 from simulator.core.plan import (Part, Plan, check_games, check_study_rules, check_study_settings,
                                  check_study_strategies, load_study_file)
 from simulator.core.spec import RunSpec, _fmt, build_spec, parse_strategy
@@ -98,14 +99,12 @@ def position_table(rows: pl.DataFrame, game: str | GamePlugin, by: str = "pos") 
     agg = (rows.group_by(by).agg(pl.len().alias("n"), pl.col("win").sum().alias("wins"),
                                  pl.col("points").sum().alias("s"), (pl.col("points") ** 2).sum().alias("q"))
            .sort(by))
-    first, other, last = plugin.position_names
     out = []
     for r in agg.iter_rows(named=True):
         rate = wilson(r["wins"], r["n"])
         share = wilson(r["wins"], decided)
         mean = mean_interval(r["s"], r["q"], r["n"])
-        name = first if r[by] == 0 else last if r[by] == agg.height - 1 else other
-        label = name.format(k=_ordinal(r[by] + 1)) if by == "pos" else plugin.side_label(r[by])
+        label = position_label(plugin, r[by], agg.height) if by == "pos" else plugin.side_label(r[by])
         out.append({by: r[by], "label": label, "n": r["n"], "wins": r["wins"], "decided": decided,
                     "win_rate": rate[0], "win_low": rate[1], "win_high": rate[2], "share": share[0],
                     "share_low": share[1], "share_high": share[2], "mean_points": mean[0], "points_low": mean[1],
@@ -114,7 +113,17 @@ def position_table(rows: pl.DataFrame, game: str | GamePlugin, by: str = "pos") 
 
 
 def _ordinal(k: int) -> str:
+    if _("{k}th") != "{k}th":  # a language with its own ordinals (French: 1er, 2e)
+        return (_("{k}st") if k == 1 else _("{k}th")).format(k=k)
     return f"{k}{'th' if 10 <= k % 100 <= 20 else {1: 'st', 2: 'nd', 3: 'rd'}.get(k % 10, 'th')}"
+
+
+def position_label(plugin: GamePlugin, pos: int, positions: int) -> str:
+    """How people name position ``pos`` (0 = plays first) of ``positions``, in the reader's language (the game's
+    ``position_names``)."""
+    first, other, last = plugin.position_names
+    name = first if pos == 0 else last if pos == positions - 1 else other
+    return _(name).format(k=_ordinal(pos + 1))
 
 
 def seat_test(table: pl.DataFrame, alpha: float = 0.05) -> pl.DataFrame:
@@ -529,6 +538,9 @@ EPSILON = 0.01  # a rule option does not matter when its effect on the first pla
 def _seat_numbers(frames: dict, plugin: GamePlugin) -> tuple[list[dict], str]:
     unit = f"decided {plugin.levels[0]}"
     positions, test = frames["positions"], frames["seat_test"].row(0, named=True)
+    if "pos" in positions.columns:  # named in the reader's language, whatever the language it was stored in
+        positions = positions.with_columns(pl.Series("label", [position_label(plugin, p, positions.height)
+                                                               for p in positions["pos"]]))
     rows = [number("seat advantage", r["label"], f"share of {unit} won", r["share"], r["share_low"],
                    r["share_high"], n=r["decided"], unit=unit, kind="share") for r in positions.iter_rows(named=True)]
     fair = 1 / max(1, positions.height)
@@ -537,25 +549,28 @@ def _seat_numbers(frames: dict, plugin: GamePlugin) -> tuple[list[dict], str]:
                        n=test["decided"], unit=unit, kind="points",
                        status="significant" if significant else "not significant"))
     best = max(rows[:-1], key=lambda r: r["value"])
-    text = (f"Seats: the {best['subject']} wins {say(best)} of {unit} against {100 * fair:.1f}% if all were equal; "
-            + (f"a real advantage (p = {test['p_value']:.2g})." if significant else
-               f"no evidence of a seat advantage (p = {test['p_value']:.2g})."))
+    p = significant_figures(test["p_value"])
+    text = (_("Seats: the {position} wins {share} of decided {level} against {fair} if all were equal; ").format(
+        position=best["subject"], share=say(best), level=_(plugin.levels[0]), fair=percent(fair))
+        + (_("a real advantage (p = {p}).") if significant else _("no evidence of a seat advantage (p = {p}).")).format(p=p))
     return rows, text
 
 
 def _skill_numbers(frames: dict, level: str) -> tuple[list[dict], str]:
     upsets_frame = frames["upsets"]
     if not upsets_frame.height:
-        return [], "Skill: the skill tournament has a single strategy: nothing to compare."
+        return [], _("Skill: the skill tournament has a single strategy: nothing to compare.")
     best = upsets_frame["stronger"][0]
     rows = []
     for r in upsets_frame.filter(pl.col("stronger") == best).iter_rows(named=True):
         rows.append(number("luck against skill", f"{best} against {r['weaker']}", f"share of decided {level} the "
                            "better strategy wins", 1 - r["rate"], 1 - r["high"], 1 - r["low"], n=r["decided"],
                            unit=f"decided {level}", kind="share", status=significance(1 - r["high"], 1 - r["low"], 0.5)))
-    parts = [f"{say(r)}{f' of decided {level}' if k == 0 else ''} against {r['subject'].split(' against ')[1]}"
+    parts = [(_("{share} of decided {level} against {other}") if k == 0 else _("{share} against {other}")).format(
+        share=say(r), level=_(level), other=r["subject"].split(" against ")[1])
              for k, r in enumerate(rows)]
-    return rows, f"Luck against skill: the best strategy, {best}, wins " + ", ".join(parts) + "."
+    return rows, _("Luck against skill: the best strategy, {best}, wins {results}.").format(best=best,
+                                                                                          results=", ".join(parts))
 
 
 def _length_numbers(frames: dict) -> tuple[list[dict], str]:
@@ -569,8 +584,9 @@ def _length_numbers(frames: dict) -> tuple[list[dict], str]:
         mean = number("game length", f"a {unit_one}", f"mean length in {r['column']}", r["mean"], r["low"], r["high"],
                       n=r["n"], unit=r["table"], kind="points")
         rows += [median, p90, mean]
-        parts.append(f"a {unit_one} lasts {say(median)} {r['column']} (median; 90% within {say(p90)}; mean {say(mean)})")
-    return rows, "Length: " + "; ".join(parts) + "."
+        parts.append(_("a {unit} lasts {median} {counted} (median; 90% within {p90}; mean {mean})").format(
+            unit=_(unit_one), median=say(median), counted=_(r["column"]), p90=say(p90), mean=say(mean)))
+    return rows, _("Length: {parts}.").format(parts="; ".join(parts))
 
 
 def _option_numbers(frames: dict) -> tuple[list[dict], str]:
@@ -587,12 +603,15 @@ def _option_numbers(frames: dict) -> tuple[list[dict], str]:
     count = {k: sum(1 for r in rows if r["status"].startswith(k)) for k in ("does not matter", "undecided")}
     never = [r["subject"] for r in rows if r["status"] == NO_EFFECT]
     options = len({r["subject"].split("=")[0] for r in rows})
-    text = (f"Rule options ({len(rows)} values of {options} options against their defaults; an effect inside "
-            f"±{100 * EPSILON:.0f} point of the first player's win chance does not matter): {len(matter)} matter"
+    text = (_("Rule options ({values} values of {options} options against their defaults; an effect inside ±{epsilon} "
+              "point of the first player's win chance does not matter): {matter} matter").format(
+        values=len(rows), options=options, epsilon=f"{100 * EPSILON:.0f}", matter=len(matter))
             + (" (" + ", ".join(f"{r['subject']} {say(r)}" for r in matter[:3]) + ")" if matter else "")
-            + f", {count['does not matter']} do not, {count['undecided']} undecided at this n"
-            + (f"; {len(never)} have no effect, the strategies never reach them ({', '.join(never[:4])}"
-               + (", ..." if len(never) > 4 else "") + ")" if never else "") + ".")
+            + _(", {not_matter} do not, {undecided} undecided at this n").format(not_matter=count["does not matter"],
+                                                                                 undecided=count["undecided"])
+            + (_("; {count} have no effect, the strategies never reach them ({which})").format(
+                count=len(never), which=", ".join(never[:4]) + (", ..." if len(never) > 4 else "")) if never else "")
+            + ".")
     return rows, text
 
 
@@ -608,9 +627,10 @@ def _power_numbers(frames: dict) -> tuple[list[dict], str]:
         uses = number("card power", r["power"], "uses of the power per game at the table, seat 0 using it",
                       r["uses_on"], r["uses_on_low"], r["uses_on_high"], n=r["n"], unit="games", kind="delta")
         rows += [value, uses]
-        parts.append(f"{r['power']} {say(value)} ({r['uses_on']:.2f} uses a game, {r['uses_off']:.2f} without)")
-    text = ("Card powers (seat 0 uses each, discarding a drawn J/Q or red king for it; its win chance with the power "
-            "against without, same deals): " + "; ".join(parts) + ".")
+        parts.append(_("{power} {value} ({on} uses a game, {off} without)").format(
+            power=r["power"], value=say(value), on=written(r["uses_on"], 2), off=written(r["uses_off"], 2)))
+    text = _("Card powers (seat 0 uses each, discarding a drawn J/Q or red king for it; its win chance with the power "
+             "against without, same deals): {parts}.").format(parts="; ".join(parts))
     return rows, text
 
 
@@ -620,7 +640,8 @@ def more_games_text(low: float, high: float, n: int) -> str:
     from analysis.stats import games_for_half_width
 
     more = games_for_half_width((high - low) / 2, n, EPSILON) - n
-    return f"about {more:,} more games would decide ±{100 * EPSILON:.0f} point"
+    return _("about {more} more games would decide ±{epsilon} point").format(more=written(more, 0),
+                                                                               epsilon=f"{100 * EPSILON:.0f}")
 
 
 def answer(out):
@@ -640,5 +661,6 @@ def answer(out):
     for numbers, text in parts:
         rows += numbers
         sentences.append(text)
-    holds = f"{game}, {rules_text(game, inputs.get('rules'))}, {inputs['players']} players"
+    holds = _("{game}, {rules}, {players} players").format(game=game, rules=rules_text(game, inputs.get("rules")),
+                                                           players=inputs["players"])
     return Answer(STUDY_NAME, game, holds, tuple(sentences), frame_of(rows))

@@ -26,6 +26,7 @@ from analysis.ratings import ratings_frame
 from analysis.stats import mean_interval, wilson
 from analysis.summary import outcome_table, side_table
 from simulator.core.batch import cell_dir, load_batch
+from simulator.core.i18n import N_, _, bounds, number, percent
 from simulator.core.spec import RunSpec, _fmt
 from simulator.games import get_game
 from simulator.core.store import read_table
@@ -141,7 +142,12 @@ def batch_frames(out) -> dict[str, pl.DataFrame]:
 
 
 def _pct(rate: float, low: float, high: float) -> str:
-    return f"{100 * rate:.1f}% [{100 * low:.1f}, {100 * high:.1f}]"
+    """``52.3% [51.0, 53.6]`` in the reader's language."""
+    return f"{percent(rate)} {bounds(number(100 * low, 1), number(100 * high, 1))}"
+
+
+def _gap(mean: float, low: float, high: float) -> str:
+    return f"{number(mean, 2, True)} {bounds(number(low, 2, True), number(high, 2, True))}"
 
 
 def rank_strategies(ratings: pl.DataFrame, matrix: pl.DataFrame) -> list[str]:
@@ -163,8 +169,8 @@ def leader(frames: dict) -> dict:
     those, Wilson 95%) and ``pair`` (the matrix row of the best against the second)."""
     ratings = frames["ratings"]
     order = rank_strategies(ratings, frames["matrix"])
-    how = ("rated first (Bradley–Terry)" if ratings["fitted"].all() else
-           "first by mean win rate against the others (ratings undefined: some strategy never won or never lost)")
+    how = (_("rated first (Bradley–Terry)") if ratings["fitted"].all() else
+           _("first by mean win rate against the others (ratings undefined: some strategy never won or never lost)"))
     row = ratings.filter(pl.col("strategy") == order[0]).row(0, named=True)
     pair = frames["matrix"].filter((pl.col("strategy") == order[0]) & (pl.col("opponent") == order[1])).row(
         0, named=True)
@@ -174,8 +180,8 @@ def leader(frames: dict) -> dict:
 
 def margin_call(pair: dict) -> str:
     """Whether the best's share of decided games against the next best leaves out one half."""
-    return ("significantly better" if pair["low"] > 0.5 else "significantly worse" if pair["high"] < 0.5
-            else "not significantly different at this n")
+    return (_("significantly better") if pair["low"] > 0.5 else _("significantly worse") if pair["high"] < 0.5
+            else _("not significantly different at this n"))
 
 
 def tournament_verdict(frames: dict, inputs: dict) -> str:
@@ -187,16 +193,19 @@ def tournament_verdict(frames: dict, inputs: dict) -> str:
     top = leader(frames)
     best, second, pair = top["order"][0], top["order"][1], top["pair"]
     if pair["decided"] == 0:
-        against = f"no {level} between {best} and {second} were decided"
+        against = _("No {level} between {best} and {second} were decided.").format(level=_(level), best=best,
+                                                                                   second=second)
     else:
-        better = "lower" if plugin.lower_is_better else "higher"
-        against = (f"against {second}, the next best, it wins {_pct(pair['win_rate'], pair['low'], pair['high'])} of "
-                   f"{pair['decided']:,} decided {level} ({margin_call(pair)}); its mean points per "
-                   f"{plugin.finest_unit} and {plugin.side_kind} minus {second}'s: {pair['points_gap']:+.2f} "
-                   f"[{pair['gap_low']:+.2f}, {pair['gap_high']:+.2f}] ({better} is better)")
-    return (f"verdict, by whole {level}: {best} is the strongest of {len(top['order'])}, {top['how']}; it wins "
-            f"{_pct(*top['share'])} of its {int(top['row']['games']):,} decided {level}.\n  "
-            f"{against[0].upper() + against[1:]}.")
+        better = _("lower is better") if plugin.lower_is_better else _("higher is better")
+        against = _("Against {second}, the next best, it wins {share} of {decided} decided {level} ({margin}); its "
+                    "mean points per {unit} and {side} minus {second}'s: {gap} ({better}).").format(
+            second=second, share=_pct(pair["win_rate"], pair["low"], pair["high"]), decided=number(pair["decided"], 0),
+            level=_(level), margin=margin_call(pair), unit=_(plugin.finest_unit), side=_(plugin.side_kind),
+            gap=_gap(pair["points_gap"], pair["gap_low"], pair["gap_high"]), better=better)
+    lead = _("verdict, by whole {level}: {best} is the strongest of {count}, {how}; it wins {share} of its {games} "
+             "decided {level}.").format(level=_(level), best=best, count=len(top["order"]), how=top["how"],
+                                        share=_pct(*top["share"]), games=number(int(top["row"]["games"]), 0))
+    return f"{lead}\n  {against}"
 
 
 def format_tournament(frames: dict, inputs: dict) -> str:
@@ -208,11 +217,14 @@ def format_tournament(frames: dict, inputs: dict) -> str:
     cellw = 24
     n_games = int(frames["wins"]["games"].sum())
     undecided = int(frames["wins"]["undecided"].sum())
+    level = _(inputs["level"])
     lines = [tournament_verdict(frames, inputs), "",
-             f"{inputs['game']} tournament: {len(names)} strategies, {inputs['players']} players, "
-             f"{inputs['n']:,} {inputs['level']} per seating, seed {inputs['seed']} (same deals in every seating)",
-             f"{n_games:,} {inputs['level']} played, {undecided:,} undecided (no winner or a shared win) left out", "",
-             "win rate of the row against the column over decided games (95% interval):",
+             _("{game} tournament: {count} strategies, {players} players, {n} {level} per seating, seed {seed} (same "
+               "deals in every seating)").format(game=inputs["game"], count=len(names), players=inputs["players"],
+                                                 n=number(inputs["n"], 0), level=level, seed=inputs["seed"]),
+             _("{played} {level} played, {undecided} undecided (no winner or a shared win) left out").format(
+                 played=number(n_games, 0), level=level, undecided=number(undecided, 0)), "",
+             _("win rate of the row against the column over decided games (95% interval):"),
              " " * width + "".join(f"{o[:cellw - 1]:>{cellw}}" for o in names)]
     for s in names:
         cells = []
@@ -221,30 +233,33 @@ def format_tournament(frames: dict, inputs: dict) -> str:
                 cells.append(f"{'—':>{cellw}}")
             else:
                 r = m[(s, o)]
-                cells.append(f"{100 * r['win_rate']:5.1f}% [{100 * r['low']:4.1f},{100 * r['high']:5.1f}]".rjust(cellw))
+                cells.append(_pct(r["win_rate"], r["low"], r["high"]).rjust(cellw))
         lines.append(f"{s:<{width}}" + "".join(cells))
     plugin = get_game(inputs["game"])
-    better = "lower" if plugin.lower_is_better else "higher"
-    lines += ["", f"mean points per {plugin.finest_unit} and {plugin.side_kind}, row minus column, paired on the "
-              f"same deals ({better} is better; 95% interval):",
+    better = _("lower is better") if plugin.lower_is_better else _("higher is better")
+    lines += ["", _("mean points per {unit} and {side}, row minus column, paired on the same deals ({better}; 95% "
+                    "interval):").format(unit=_(plugin.finest_unit), side=_(plugin.side_kind), better=better),
               " " * width + "".join(f"{o[:cellw - 1]:>{cellw}}" for o in names)]
     for s in names:
         cells = [f"{'—':>{cellw}}" if s == o else
-                 f"{m[(s, o)]['points_gap']:+6.2f} [{m[(s, o)]['gap_low']:+.2f},{m[(s, o)]['gap_high']:+.2f}]".rjust(cellw)
+                 _gap(m[(s, o)]["points_gap"], m[(s, o)]["gap_low"], m[(s, o)]["gap_high"]).rjust(cellw)
                  for o in names]
         lines.append(f"{s:<{width}}" + "".join(cells))
     ratings = frames["ratings"]
-    lines += ["", f"Bradley–Terry ratings from {n_games - undecided:,} decided {inputs['level']} (log-strength, mean 0; "
-              "Elo scale; 95% interval):"]
+    lines += ["", _("Bradley–Terry ratings from {decided} decided {level} (log-strength, mean 0; Elo scale; 95% "
+                    "interval):").format(decided=number(n_games - undecided, 0), level=level)]
     for r in ratings.iter_rows(named=True):
-        lines.append(f"  {r['strategy']:<{width}} {r['rating']:+.3f} [{r['low']:+.3f}, {r['high']:+.3f}]   "
-                     f"Elo {r['elo']:+7.1f} [{r['elo_low']:+.1f}, {r['elo_high']:+.1f}]   {r['wins']:,}/{r['games']:,} won")
+        rating = f"{number(r['rating'], 3, True)} {bounds(number(r['low'], 3, True), number(r['high'], 3, True))}"
+        elo = f"{number(r['elo'], 1, True):>7} {bounds(number(r['elo_low'], 1, True), number(r['elo_high'], 1, True))}"
+        lines.append(f"  {r['strategy']:<{width}} {rating}   Elo {elo}   " + _("{wins}/{games} won").format(
+            wins=number(r["wins"], 0), games=number(r["games"], 0)))
     if not ratings["fitted"].all():
-        lines.append("  (ratings undefined: some strategy never won or never lost against the others; play more games)")
+        lines.append("  " + _("(ratings undefined: some strategy never won or never lost against the others; play more "
+                              "games)"))
     return "\n".join(lines)
 
 
-NO_EFFECT = "no effect: the strategies never reach this rule"
+NO_EFFECT = N_("no effect: the strategies never reach this rule")
 
 
 def play_digest(spec: RunSpec, run_dir) -> str:
@@ -327,24 +342,27 @@ def sweep_verdict(frames: dict, inputs: dict) -> list[str]:
         best = rows.sort("win_rate", descending=True).row(0, named=True)
         base = rows.filter(pl.col("effect") == "baseline") if "effect" in rows.columns else rows.head(0)
         values = " ".join(f"{k}={_fmt(best[k])}" for k in names)
-        lead = (f"{side} {value} ({best['strategy']}) wins the most with {values}: "
-                f"{_pct(best['win_rate'], best['win_low'], best['win_high'])} of {best['n']:,} rows")
+        who = (_("team {key}") if side == "team" else _("seat {key}")).format(key=value)
+        lead = _("{who} ({strategy}) wins the most with {values}: {share} of {n} rows").format(
+            who=who, strategy=best["strategy"], values=values,
+            share=_pct(best["win_rate"], best["win_low"], best["win_high"]), n=number(best["n"], 0))
         if base.height and base["cell"][0] != best["cell"]:
             b = base.row(0, named=True)
             apart = best["win_low"] > b["win_high"]
-            lead += (f", against {_pct(b['win_rate'], b['win_low'], b['win_high'])} at the baseline "
-                     f"({' '.join(f'{k}={_fmt(b[k])}' for k in names)}): "
-                     + ("the intervals separate, a real gain." if apart else
-                        "the intervals overlap, no gain shown at this n."))
+            lead += _(", against {share} at the baseline ({values}): ").format(
+                share=_pct(b["win_rate"], b["win_low"], b["win_high"]), values=" ".join(f"{k}={_fmt(b[k])}" for k in names))
+            lead += (_("the intervals separate, a real gain.") if apart else
+                     _("the intervals overlap, no gain shown at this n."))
         elif base.height:
-            lead += ", which is the baseline: no swept value beats it."
+            lead += _(", which is the baseline: no swept value beats it.")
         else:
             lead += "."
         sentences.append(lead)
     same = sorted(set(shown.filter(pl.col("effect") == NO_EFFECT)["cell"].to_list())) if "effect" in shown.columns else []
     if same:
-        sentences.append(f"{len(same)} cell(s) ({', '.join(same)}) play every game move for move as the baseline: "
-                         f"{NO_EFFECT}, not a finding that it does not matter.")
+        sentences.append(_("{count} cell(s) ({cells}) play every game move for move as the baseline: {no_effect}, not "
+                           "a finding that it does not matter.").format(count=len(same), cells=", ".join(same),
+                                                                        no_effect=_(NO_EFFECT)))
     return sentences
 
 
@@ -354,19 +372,25 @@ def format_sweep(frames: dict, inputs: dict) -> str:
     summary = frames["summary"]
     names = [k for k, _ in inputs["grids"]]
     shown, side = _swept_rows(frames, inputs)
-    lines = [*sweep_verdict(frames, inputs), "", f"{inputs['game']} sweep: {summary['cell'].n_unique()} cells x {inputs['n']:,} {inputs['level']}, "
-             f"seed {inputs['seed']} (same deals in every cell); seats {inputs['strategies']}",
-             "per cell: win rate (95% interval) and mean points of the swept "
-             + ("seats" if side == "seat" else "teams"), ""]
+    lines = [*sweep_verdict(frames, inputs), "",
+             _("{game} sweep: {cells} cells x {n} {level}, seed {seed} (same deals in every cell); seats {seats}").format(
+                 game=inputs["game"], cells=summary["cell"].n_unique(), n=number(inputs["n"], 0),
+                 level=_(inputs["level"]), seed=inputs["seed"], seats=inputs["strategies"]),
+             (_("per cell: win rate (95% interval) and mean points of the swept seats") if side == "seat" else
+              _("per cell: win rate (95% interval) and mean points of the swept teams")), ""]
     for r in shown.iter_rows(named=True):
         grid = " ".join(f"{k}={_fmt(r[k])}" for k in names)
-        mark = {"baseline": "   (baseline)", NO_EFFECT: f"   ({NO_EFFECT})"}.get(r.get("effect", ""), "")
-        lines.append(f"  {r['cell']} {grid:<36} {side} {r[side]} {r['strategy'][:28]:<28} "
-                     f"{100 * r['win_rate']:6.2f}% [{100 * r['win_low']:.2f}, {100 * r['win_high']:.2f}]   "
-                     f"points {r['mean_points']:+7.3f} [{r['points_low']:+.3f}, {r['points_high']:+.3f}]{mark}")
+        mark = {"baseline": "   (" + _("baseline") + ")", NO_EFFECT: f"   ({_(NO_EFFECT)})"}.get(r.get("effect", ""), "")
+        who = (_("team {key}") if side == "team" else _("seat {key}")).format(key=r[side])
+        points = f"{number(r['mean_points'], 3, True):>7} {bounds(number(r['points_low'], 3, True), number(r['points_high'], 3, True))}"
+        lines.append(f"  {r['cell']} {grid:<36} {who} {r['strategy'][:28]:<28} "
+                     f"{percent(r['win_rate'], 2):>7} {bounds(number(100 * r['win_low'], 2), number(100 * r['win_high'], 2))}   "
+                     + _("points {points}").format(points=points)
+                     + mark)
     same = summary.filter(pl.col("effect") == NO_EFFECT)["cell"].unique().sort().to_list() if "effect" in \
         summary.columns else []
     if same:
-        lines += ["", f"{len(same)} cell(s) played every game move for move as the baseline ({', '.join(same)}): "
-                  f"{NO_EFFECT}, not a finding that it does not matter"]
+        lines += ["", _("{count} cell(s) played every game move for move as the baseline ({cells}): {no_effect}, not "
+                        "a finding that it does not matter").format(count=len(same), cells=", ".join(same),
+                                                                    no_effect=_(NO_EFFECT))]
     return "\n".join(lines)

@@ -33,6 +33,7 @@ from simulator.core.designs import tournament_batch
 from simulator.core.plan import (Part, Plan, Step, check_games, check_players, check_study_rules, check_study_settings,
                                  check_study_strategies, load_study_file)
 from simulator.core.errors import SpecError
+from simulator.core.i18n import _, ngettext, number as written
 from simulator.kamoul.codes import (FC_SPEC_MAX, OUT_FALSE, OUTCOMES, RANK_CODE_BLACK_KING, RANK_CODE_RED_KING,
                                    RANK_CODES)
 from simulator.kamoul.counterfactual import COLUMNS, Situation, advise_kernel, sample_kernel
@@ -439,14 +440,15 @@ def _rule_words(rule: list[tuple[int, dict]]) -> str:
         never_from -= 1
 
     def cards(u: int) -> str:
-        return "every own card seen" if u == 0 else f"{u} unseen card{'' if u == 1 else 's'}"
+        return _("every own card seen") if u == 0 else ngettext("{count} unseen card", "{count} unseen cards", u).format(count=u)
 
-    parts = [f"at most {say(r)} with {cards(u)}" if r["value"] >= 0 else f"never with {cards(u)}"
-             for u, r in rule[:never_from]]
+    parts = [_("at most {total} with {cards}").format(total=say(r), cards=cards(u)) if r["value"] >= 0
+             else _("never with {cards}").format(cards=cards(u)) for u, r in rule[:never_from]]
     if never_from < len(rule):
         u = rule[never_from][0]
-        parts.append("never with an unseen card" if u == 1 else f"never with {u} or more unseen cards")
-    return "call KAMOUL when the known total is " + ", ".join(parts)
+        parts.append(_("never with an unseen card") if u == 1 else
+                     _("never with {count} or more unseen cards").format(count=u))
+    return _("call KAMOUL when the known total is {rule}").format(rule=", ".join(parts))
 
 
 def answer(out):
@@ -483,13 +485,14 @@ def answer(out):
                             n=g["deals"], unit="deals", kind="delta", status=significance(g["gap_low"], g["gap_high"]))
             against.append((g["preset"], won, points))
         rows += [r for _, r in rule] + ([saved_row] if saved_row else []) + [r for _, w, p in against for r in (w, p)]
-        text = f"{players} players: {_rule_words(rule)}"
+        text = _("{players} players: {rule}").format(players=players, rule=_rule_words(rule))
         if saved_row:
-            text += (f"; there calling saves {say(saved_row)} points per hand against playing on "
-                     f"({saved_row['n']:,} decisions)")
+            text += _("; there calling saves {saved} points per hand against playing on ({n} decisions)").format(
+                saved=say(saved_row), n=written(saved_row["n"], 0))
         if against:
-            text += ("; the rule wins, of decided manches (points per hand beside, lower is better), against "
-                     + ", ".join(f"{preset} {say(w)} ({say(p)})" for preset, w, p in against))
+            text += _("; the rule wins, of decided manches (points per hand beside, lower is better), against "
+                      "{results}").format(results=", ".join(f"{preset} {say(w)} ({say(p)})" for preset, w, p in against))
         sentences.append(text + ".")
-    holds = f"Kamoul, {rules_text('kamoul', data['inputs'].get('rules'))}, {data['inputs']['strategy']} play"
+    holds = _("Kamoul, {rules}, {strategy} play").format(rules=rules_text("kamoul", data["inputs"].get("rules")),
+                                                         strategy=data["inputs"]["strategy"])
     return Answer(STUDY_NAME, "kamoul", holds, tuple(sentences), frame_of(rows))

@@ -30,6 +30,7 @@ import numpy as np
 import polars as pl
 
 from simulator.core.errors import SpecError
+from simulator.core.i18n import _, bounds, number
 
 SUPPORT_TOL = 1e-6  # a weight above this counts as in the support (the solver's vertices have exact zeros)
 BOOTSTRAP = 1_000
@@ -148,13 +149,13 @@ def resample(wins: np.ndarray, undecided: np.ndarray, rng: np.random.Generator) 
             counts = np.array([wins[i, j], wins[j, i], undecided[i, j]], dtype=np.int64)
             games = int(counts.sum())
             if games:
-                out[i, j], out[j, i], _ = rng.multinomial(games, counts / games)
+                out[i, j], out[j, i], _undecided = rng.multinomial(games, counts / games)
     return out
 
 
 def replicate_payoffs(wins: np.ndarray, undecided: np.ndarray, bootstrap: int, rng: np.random.Generator):
     """``bootstrap`` payoff matrices (:func:`payoff_of`) of :func:`resample` d tournaments, one at a time."""
-    for _ in range(bootstrap):
+    for _replicate in range(bootstrap):
         yield payoff_of(resample(wins, undecided, rng))[0]
 
 
@@ -166,14 +167,14 @@ def metagame(out, *, bootstrap: int = BOOTSTRAP, seed: int = 0) -> MetaGame:
         raise SpecError("--seed", seed, "an integer >= 0")
     data, names, wins, undecided = tournament_counts(out)
     payoff, rates = payoff_of(wins)
-    weights, _ = solve(payoff)
+    weights, _value = solve(payoff)
     values = reply_values(payoff, weights)
     exploits, best = exploitabilities(payoff)
     rng = np.random.default_rng(np.random.SeedSequence([seed, 0x6D657461]))
     n = len(names)
     w_rep, v_rep, e_rep = np.empty((bootstrap, n)), np.empty((bootstrap, n)), np.empty((bootstrap, n))
     for b, p in enumerate(replicate_payoffs(wins, undecided, bootstrap, rng)):
-        w_rep[b], _ = solve(p)
+        w_rep[b] = solve(p)[0]
         v_rep[b] = reply_values(p, w_rep[b])
         e_rep[b] = exploitabilities(p)[0]
     low, high = 2.5, 97.5
@@ -190,8 +191,17 @@ def metagame(out, *, bootstrap: int = BOOTSTRAP, seed: int = 0) -> MetaGame:
                     values, bootstrap, seed, mixture, members)
 
 
-def _pct(x: float) -> str:
-    return f"{100 * x:.1f}"
+def _share(x: float, low: float, high: float) -> str:
+    """``52.3% [51.0, 53.6]`` of a value ``x`` in [-1/2, 1/2] around one half (a payoff), in the reader's language."""
+    from simulator.core.i18n import percent
+
+    return f"{percent(0.5 + x)} {bounds(number(100 * (0.5 + low), 1), number(100 * (0.5 + high), 1))}"
+
+
+def _percent0(x: float) -> str:
+    from simulator.core.i18n import percent
+
+    return percent(x, 0)
 
 
 def verdict(m: MetaGame, aliases: dict[str, str] | None = None) -> list[str]:
@@ -200,32 +210,37 @@ def verdict(m: MetaGame, aliases: dict[str, str] | None = None) -> list[str]:
     aliases = aliases or {}
     mix = m.mixture.sort("weight", descending=True).filter(pl.col("weight") > SUPPORT_TOL)
     mix = mix.with_columns(pl.col("strategy").replace(aliases))
-    parts = [f"{r['weight']:.2f} {r['strategy']} [{r['weight_low']:.2f}, {r['weight_high']:.2f}]"
+    parts = [f"{number(r['weight'], 2)} {r['strategy']} {bounds(number(r['weight_low'], 2), number(r['weight_high'], 2))}"
              for r in mix.iter_rows(named=True)]
     pure = mix.height == 1
-    lead = (f"{mix['strategy'][0]} is unexploitable within this population" if pure else
-            "The mixture " + " + ".join(parts) + " is unexploitable within this population")
     if pure:
-        lead += f" (weight 1 [{mix['weight_low'][0]:.2f}, {mix['weight_high'][0]:.2f}])"
-    lines = [f"{lead}: no strategy of the tournament wins more than half of its decided "
-             f"{m.level} against it ({m.game}, {m.players} players; {m.bootstrap:,} bootstrap replicates of the "
-             f"tournament's games give the 95% intervals)."]
+        lead = _("{strategy} is unexploitable within this population (weight 1 {around})").format(
+            strategy=mix["strategy"][0], around=bounds(number(mix["weight_low"][0], 2), number(mix["weight_high"][0], 2)))
+    else:
+        lead = _("The mixture {mixture} is unexploitable within this population").format(mixture=" + ".join(parts))
+    lines = [_("{lead}: no strategy of the tournament wins more than half of its decided {level} against it ({game}, "
+               "{players} players; {bootstrap} bootstrap replicates of the tournament's games give the 95% "
+               "intervals).").format(lead=lead, level=_(m.level), game=m.game, players=m.players,
+                                     bootstrap=number(m.bootstrap, 0))]
     out_of = m.members.filter(~pl.col("strategy").is_in(m.support)).sort("value").with_columns(
         pl.col("strategy").replace(aliases), pl.col("best_reply").replace(aliases))
     for r in out_of.iter_rows(named=True):
-        against = (f"{r['strategy']} wins {_pct(0.5 + r['value'])}% [{_pct(0.5 + r['value_low'])}, "
-                   f"{_pct(0.5 + r['value_high'])}] of decided {m.level} against the equilibrium")
-        lines.append(against + (f"; its best reply, {r['best_reply']}, beats it {_pct(0.5 + r['exploitability'])}% "
-                                f"[{_pct(0.5 + r['exploit_low'])}, {_pct(0.5 + r['exploit_high'])}]."
-                                if r["best_reply"] else "; no member beats it."))
+        against = _("{strategy} wins {share} of decided {level} against the equilibrium").format(
+            strategy=r["strategy"], share=_share(r["value"], r["value_low"], r["value_high"]), level=_(m.level))
+        lines.append(against + (_("; its best reply, {reply}, beats it {share}.").format(
+            reply=r["best_reply"], share=_share(r["exploitability"], r["exploit_low"], r["exploit_high"]))
+            if r["best_reply"] else _("; no member beats it.")))
     often = m.mixture.filter((pl.col("in_support") > 0.05) & (pl.col("weight") <= SUPPORT_TOL)).with_columns(
         pl.col("strategy").replace(aliases))
     if often.height:
-        lines.append("Also in the support of some replicates (the data do not rule them out): " + ", ".join(
-            f"{r['strategy']} ({100 * r['in_support']:.0f}% of replicates)" for r in often.iter_rows(named=True)) + ".")
+        lines.append(_("Also in the support of some replicates (the data do not rule them out): {which}.").format(
+            which=", ".join(_("{strategy} ({share} of replicates)").format(strategy=r["strategy"],
+                                                                          share=_percent0(r["in_support"]))
+                            for r in often.iter_rows(named=True))))
     if m.players > 2:
-        lines.append(f"At {m.players} players this is the game between two clubs, each filling its side of the table "
-                     "with one strategy (the tournament's seatings), not a many-player equilibrium.")
+        lines.append(_("At {players} players this is the game between two clubs, each filling its side of the table "
+                       "with one strategy (the tournament's seatings), not a many-player equilibrium.").format(
+            players=m.players))
     return lines
 
 

@@ -25,6 +25,7 @@ import polars as pl
 from analysis.answers import Answer, frame_of, number, rules_text, say, significance
 from analysis.batches import batch_frames, leader, tournament_frames
 from analysis.stats import mean_interval, wilson
+from simulator.core.i18n import _, number as written
 from simulator.core.designs import sweep_batch, tournament_batch
 from simulator.core.plan import (Part, Plan, check_games, check_players, check_study_rules, check_study_settings,
                                  check_study_strategies, load_study_file)
@@ -158,10 +159,11 @@ def answer(out):
                         status=significance(pair["low"], pair["high"], 0.5))
         rows += ranked + [margin]
         elo = next(r for r in ranked if r["subject"].endswith(f", {best}"))
-        verdict = ("wins" if margin["status"] == "significant" and pair["win_rate"] > 0.5
-                   else "leads, not significantly")
-        sentences.append(f"{players} players: {best} {verdict} (Elo {say(elo)}), then "
-                         f"{', '.join(top['order'][1:])}; against {second} it wins {say(margin)} of "
-                         f"{margin['n']:,} decided games ({margin['status']}).")
-    holds = f"Rami, {rules_text('rami', data['inputs'].get('rules'))}, whole games to the target"
+        verdict = (_("{best} wins") if margin["status"] == "significant" and pair["win_rate"] > 0.5
+                   else _("{best} leads, not significantly")).format(best=best)
+        sentences.append(_("{players} players: {verdict} (Elo {elo}), then {others}; against {second} it wins {share} "
+                           "of {n} decided games ({status}).").format(
+            players=players, verdict=verdict, elo=say(elo), others=", ".join(top["order"][1:]), second=second,
+            share=say(margin), n=written(margin["n"], 0), status=_(margin["status"])))
+    holds = _("Rami, {rules}, whole games to the target").format(rules=rules_text("rami", data["inputs"].get("rules")))
     return Answer(STUDY_NAME, "rami", holds, tuple(sentences), frame_of(rows))

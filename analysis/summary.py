@@ -10,6 +10,7 @@ from pathlib import Path
 import polars as pl
 
 from analysis.stats import mean_interval, wilson
+from simulator.core.i18n import _, bounds, number, percent
 from simulator.core.spec import RunSpec
 from simulator.core.store import read_manifest, read_table
 
@@ -88,12 +89,13 @@ def run_summary(run: str | Path) -> dict:
 
 
 def side_name(row: dict) -> str:
-    """``seat 2`` or ``team A``: how a row of :func:`side_table`/:func:`level_wins` is named."""
-    return f"team {row['team']}" if "team" in row else f"seat {row['seat']}"
+    """``seat 2`` or ``team A``: how a row of :func:`side_table`/:func:`level_wins` is named, in the reader's
+    language."""
+    return _("team {key}").format(key=row["team"]) if "team" in row else _("seat {key}").format(key=row["seat"])
 
 
 def _share(rate: float, low: float, high: float) -> str:
-    return f"{100 * rate:.1f}% [{100 * low:.1f}, {100 * high:.1f}]"
+    return f"{percent(rate)} {bounds(number(100 * low, 1), number(100 * high, 1))}"
 
 
 def run_verdict(summary: dict) -> list[str]:
@@ -106,43 +108,49 @@ def run_verdict(summary: dict) -> list[str]:
     wins = summary[level] if level in summary and level != finest else summary["seats"]
     ranked = sorted(wins.iter_rows(named=True), key=lambda r: -r["win_rate"])
     best, n = ranked[0], ranked[0]["n"]
-    lead = f"Over {n:,} {level}, {side_name(best)} ({best['strategy']}) won the most: {_share(best['win_rate'], best['win_low'], best['win_high'])}"
+    lead = _("Over {n} {level}, {side} ({strategy}) won the most: {share}").format(
+        n=number(n, 0), level=_(level), side=side_name(best), strategy=best["strategy"],
+        share=_share(best["win_rate"], best["win_low"], best["win_high"]))
     if len(ranked) > 1:
         second = ranked[1]
         other = f"{side_name(second)}, {second['strategy']}, {_share(second['win_rate'], second['win_low'], second['win_high'])}"
-        lead += (f"; its 95% interval clears the next best's ({other}): a real lead." if best["win_low"] > second["win_high"]
-                 else f"; its 95% interval overlaps the next best's ({other}): no side is ahead at this n.")
+        lead += (_("; its 95% interval clears the next best's ({other}): a real lead.") if best["win_low"] > second["win_high"]
+                 else _("; its 95% interval overlaps the next best's ({other}): no side is ahead at this n.")).format(other=other)
     unit = finest[:-1] if finest.endswith("s") else finest
-    better = "lower" if spec.plugin.lower_is_better else "higher"
-    points = "; ".join(f"{side_name(r)} {r['mean_points']:.2f} [{r['points_low']:.2f}, {r['points_high']:.2f}]"
+    better = _("lower is better") if spec.plugin.lower_is_better else _("higher is better")
+    points = "; ".join(f"{side_name(r)} {number(r['mean_points'])} {bounds(number(r['points_low']), number(r['points_high']))}"
                        for r in summary["seats"].iter_rows(named=True))
-    return [lead, f"Mean points per {unit} ({better} is better): {points}."]
+    return [lead, _("Mean points per {unit} ({better}): {points}.").format(unit=_(unit), better=better, points=points)]
 
 
 def format_summary(summary: dict) -> str:
     """Plain-text rendering of :func:`run_summary` for the terminal and ``summary.md``: the verdict first."""
     spec: RunSpec = summary["spec"]
-    lines = [*run_verdict(summary), "", f"{spec.game}: {spec.n:,} {spec.level}, {spec.players} players, seed {spec.seed}", ""]
+    head = _("{game}: {n} {level}, {players} players, seed {seed}").format(
+        game=spec.game, n=number(spec.n, 0), level=_(spec.level), players=spec.players, seed=spec.seed)
+    lines = [*run_verdict(summary), "", head, ""]
     seats = summary["seats"]
     finest = summary.get("table", "hands")
     unit = finest[:-1] if finest.endswith("s") else finest
-    side = spec.plugin.side_kind
-    better = "lower" if spec.plugin.lower_is_better else "higher"
-    lines.append(f"{finest} won per {side} (95% interval) and mean points per {unit} ({better} is better), over "
-                 f"{seats['n'][0]:,} {finest}:")
+    side = _(spec.plugin.side_kind)
+    better = _("lower is better") if spec.plugin.lower_is_better else _("higher is better")
+
+    def share(r, low="win_low", high="win_high", rate="win_rate"):
+        return f"{percent(r[rate], 2):>7} {bounds(number(100 * r[low], 2), number(100 * r[high], 2))}"
+
+    lines.append(_("{rows} won per {side} (95% interval) and mean points per {unit} ({better}), over {n} {rows}:").format(
+        rows=_(finest), side=side, unit=_(unit), better=better, n=number(seats["n"][0], 0)))
     for r in seats.iter_rows(named=True):
-        lines.append(
-            f"  {side_name(r)} {r['strategy']:<24} {100 * r['win_rate']:6.2f}% [{100 * r['win_low']:.2f}, "
-            f"{100 * r['win_high']:.2f}]   points {r['mean_points']:+7.3f} [{r['points_low']:+.3f}, {r['points_high']:+.3f}]"
-        )
+        points = f"{number(r['mean_points'], 3, True):>7} {bounds(number(r['points_low'], 3, True), number(r['points_high'], 3, True))}"
+        lines.append(f"  {side_name(r)} {r['strategy']:<24} {share(r)}   " + _("points {points}").format(points=points))
     for table in spec.plugin.tables(spec.level)[1:]:
         if table in summary:
             frame = summary[table]
-            lines.append(f"{table} won per {side} over {frame['n'][0]:,} {table} (shared wins count for each):")
+            lines.append(_("{rows} won per {side} over {n} {rows} (shared wins count for each):").format(
+                rows=_(table), side=side, n=number(frame["n"][0], 0)))
             for r in frame.iter_rows(named=True):
-                lines.append(f"  {side_name(r)} {r['strategy']:<24} {100 * r['win_rate']:6.2f}% "
-                             f"[{100 * r['win_low']:.2f}, {100 * r['win_high']:.2f}]")
-    lines.append("outcome kinds:")
+                lines.append(f"  {side_name(r)} {r['strategy']:<24} {share(r)}")
+    lines.append(_("outcome kinds:"))
     for r in summary["outcomes"].iter_rows(named=True):
-        lines.append(f"  {r['outcome']:<16} {r['n']:>10,}  {100 * r['share']:6.2f}% [{100 * r['low']:.2f}, {100 * r['high']:.2f}]")
+        lines.append(f"  {r['outcome']:<16} {number(r['n'], 0):>10}  {share(r, 'low', 'high', 'share')}")
     return "\n".join(lines)

@@ -51,6 +51,7 @@ from simulator import __version__
 from simulator.core.designs import tournament_batch
 from simulator.core.errors import SpecError
 from simulator.core.game import get_game
+from simulator.core.i18n import _, bounds, number, percent
 from simulator.core.params import parse_assignments
 from simulator.core.spec import MAX_SEED, parse_strategy
 
@@ -173,7 +174,7 @@ def check_tune(game: str, *, strategy: str, params=(), against, players: int | N
     population (strategy texts, or one comma-separated string); ``weights``: the population as a mixture (one
     weight >= 0 per member, summing to 1; see :class:`TuneSpec`)."""
     plugin = get_game(game)
-    name, _, rest = str(strategy).partition(":")
+    name, _sep, rest = str(strategy).partition(":")
     if name.strip() not in plugin.strategies:
         raise SpecError("--strategy", strategy, "a built-in strategy family to tune: "
                         + ", ".join(sorted({s.family or s.name for s in plugin.strategies.values()})))
@@ -184,7 +185,7 @@ def check_tune(game: str, *, strategy: str, params=(), against, players: int | N
     preset = {k: v for k, v in sdef.params.resolve({}).items() if v != sdef.params.by_name[k].default}
     wanted = {}
     for text in params or ():
-        pname, _, bounds = str(text).partition("=")
+        pname, _sep, bounds = str(text).partition("=")
         pname = pname.strip()
         if pname not in sdef.params.by_name:
             raise SpecError("--param", text, f"a parameter of {sdef.name}: " + ", ".join(sdef.params.names()))
@@ -279,7 +280,7 @@ def plays_alike(game: str, a: str, b: str) -> bool:
 def share_row(opponent: str, won: int, lost: int, deals: int) -> dict:
     """A share of ``deals`` (ties half) with its 95% interval: Wilson's on the half-counted wins."""
     share = (won + (deals - won - lost) / 2) / deals
-    _, low, high = wilson(round(share * deals), deals)
+    _rate, low, high = wilson(round(share * deals), deals)
     return {"opponent": opponent, "deals": deals, "won": won, "lost": lost, "share": share, "low": low, "high": high}
 
 
@@ -413,7 +414,7 @@ def _write_trials(spec: TuneSpec, path: Path, study) -> None:
     rows = []
     for t in study.get_trials(deepcopy=False, states=(optuna.trial.TrialState.COMPLETE,)):
         share = t.value  # against the opponent it did worst against, on spec.deals deals
-        _, low, high = wilson(round(share * spec.deals), spec.deals)
+        _rate, low, high = wilson(round(share * spec.deals), spec.deals)
         rows.append({"trial": t.number, **{d.name: t.params[d.name] for d in spec.space},
                      "deals": spec.deals, "share": share, "low": low, "high": high})
     write_frame(path / TRIALS, pl.DataFrame(rows))
@@ -523,18 +524,19 @@ def verdict(out: str | Path) -> list[str]:
     best = tomllib.loads((path / BEST).read_text(encoding="utf-8"))
     prov = best["provenance"]
     params = ", ".join(f"{k}={v:.3g}" if isinstance(v, float) else f"{k}={_text(v)}" for k, v in best["params"].items())
-    lines = [f"Tuned {best['family']} ({prov['budget']} trials, {prov['players']} players, judged by whole "
-             f"{prov['level']}): {params}."]
+    lines = [_("Tuned {family} ({budget} trials, {players} players, judged by whole {level}): {params}.").format(
+        family=best["family"], budget=prov["budget"], players=prov["players"], level=_(prov["level"]), params=params)]
     for opponent, r in prov["confirmed"].items():
         if "share" not in r and not r["deals"]:
-            lines.append(f"Against {opponent}: the same strategy, parameter for parameter.")
+            lines.append(_("Against {opponent}: the same strategy, parameter for parameter.").format(opponent=opponent))
             continue
         if "share" not in r:
-            lines.append(f"Against {opponent}: it plays alike (every one of {r['deals']:,} deals a tie: where they "
-                         "differ never comes up).")
+            lines.append(_("Against {opponent}: it plays alike (every one of {deals} deals a tie: where they differ "
+                           "never comes up).").format(opponent=opponent, deals=number(r["deals"], 0)))
             continue
-        word = {"A beats B": "beats", "B beats A": "loses to", "within delta": "is level with",
-                "undecided": "is not told apart from"}[r["decision"]]
-        lines.append(f"Against {opponent}: it {word} it, winning {100 * r['share']:.1f}% [{100 * r['low']:.1f}, "
-                     f"{100 * r['high']:.1f}] of the decided deals (paired duel on unseen deals, 95% interval).")
+        word = {"A beats B": _("it beats it"), "B beats A": _("it loses to it"), "within delta": _("it is level with it"),
+                "undecided": _("it is not told apart from it")}[r["decision"]]
+        share = f"{percent(r['share'])} {bounds(number(100 * r['low'], 1), number(100 * r['high'], 1))}"
+        lines.append(_("Against {opponent}: {outcome}, winning {share} of the decided deals (paired duel on unseen "
+                       "deals, 95% interval).").format(opponent=opponent, outcome=word, share=share))
     return lines

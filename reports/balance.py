@@ -10,6 +10,7 @@ import matplotlib.pyplot as plt  # noqa: E402
 import polars as pl  # noqa: E402
 
 from reports.batches import _errors  # noqa: E402
+from simulator.core.i18n import _  # noqa: E402
 
 
 def _forest(ax, labels, mid, low, high, *, scale: float = 1.0, xlabel: str, title: str):
@@ -25,17 +26,17 @@ def _forest(ax, labels, mid, low, high, *, scale: float = 1.0, xlabel: str, titl
     return ax
 
 
-def plot_positions(positions: pl.DataFrame, *, ax=None, title: str = "share of decided games per position"):
+def plot_positions(positions: pl.DataFrame, *, ax=None, title: str | None = None):
     """Share of the decided rows won from each position (``analysis.balance.position_table``) with 95% Wilson
     intervals, and the equal share ``1/units`` as a dashed line."""
     ax = ax or plt.gca()
     x = list(range(positions.height))
     ax.bar(x, [100 * v for v in positions["share"]], capsize=4, color="#4C72B0",
            yerr=_errors(positions["share"], positions["share_low"], positions["share_high"], 100.0))
-    ax.axhline(100 / max(1, positions.height), color="#aa0000", linestyle="--", linewidth=1, label="all equal")
+    ax.axhline(100 / max(1, positions.height), color="#aa0000", linestyle="--", linewidth=1, label=_("all equal"))
     ax.set_xticks(x, [label.replace(" (", "\n(") for label in positions["label"]], fontsize=7)
-    ax.set_ylabel("% of decided rows won (95% interval)")
-    ax.set_title(title)
+    ax.set_ylabel(_("% of decided rows won (95% interval)"))
+    ax.set_title(title or _("share of decided games per position"))
     ax.legend(fontsize=8)
     return ax
 
@@ -47,7 +48,7 @@ def plot_upsets(upsets: pl.DataFrame, *, ax=None):
     labels = [f"{w} vs {s}" for w, s in zip(upsets["weaker"], upsets["stronger"])]
     _forest(ax, labels, upsets["rate"].fill_nan(0.5).to_list(), upsets["low"].fill_nan(0.5).to_list(),
             upsets["high"].fill_nan(0.5).to_list(), scale=100.0,
-            xlabel="% of decided games won by the weaker (95% interval)", title="how often the weaker one wins")
+            xlabel=_("% of decided games won by the weaker (95% interval)"), title=_("how often the weaker one wins"))
     ax.axvline(50, color="#aa0000", linestyle="--", linewidth=1)
     ax.set_xlim(0, 100)
     return ax
@@ -61,10 +62,11 @@ def plot_option_effects(options: pl.DataFrame, *, ax=None, metric: str = "length
     rows = options.filter(~pl.col("default"))
     labels = [f"{o}={v}" for o, v in zip(rows["option"], rows["value"])]
     pct = metric == "first_delta"
-    what = "win rate of the first position (points of %)" if pct else f"mean length ({unit})"
+    what = _("win rate of the first position (points of %)") if pct else _("mean length ({unit})").format(unit=_(unit))
     return _forest(ax, labels, rows[metric].fill_nan(0.0).to_list(), rows[f"{metric}_low"].fill_nan(0.0).to_list(),
                    rows[f"{metric}_high"].fill_nan(0.0).to_list(), scale=100.0 if pct else 1.0,
-                   xlabel=f"change in {what} vs the default (95% interval)", title=f"rule options: {what}")
+                   xlabel=_("change in {what} vs the default (95% interval)").format(what=what),
+                   title=_("rule options: {what}").format(what=what))
 
 
 def plot_powers(powers: pl.DataFrame, *, ax=None, metric: str = "value"):
@@ -74,10 +76,11 @@ def plot_powers(powers: pl.DataFrame, *, ax=None, metric: str = "value"):
     ax = ax or plt.gca()
     pct = metric == "value"
     low, high = ("value_low", "value_high") if pct else ("points_low", "points_high")
-    what = "win rate gained (points of %)" if pct else "points saved per hand"
+    what = _("win rate gained (points of %)") if pct else _("points saved per hand")
     return _forest(ax, powers["power"].to_list(), powers[metric].fill_nan(0.0).to_list(),
                    powers[low].fill_nan(0.0).to_list(), powers[high].fill_nan(0.0).to_list(),
-                   scale=100.0 if pct else 1.0, xlabel=f"{what} (95% interval)", title=f"card powers: {what}")
+                   scale=100.0 if pct else 1.0, xlabel=_("{what} (95% interval)").format(what=what),
+                   title=_("card powers: {what}").format(what=what))
 
 
 def plot_skill_levels(levels: pl.DataFrame, *, ax=None):
@@ -89,12 +92,12 @@ def plot_skill_levels(levels: pl.DataFrame, *, ax=None):
         rate = rows["rate"].fill_nan(0.5)
         ax.errorbar([order.index(v) for v in rows["level"]], [100 * v for v in rate], fmt="o-", capsize=4,
                     yerr=_errors(rate, rows["low"].fill_nan(0.5), rows["high"].fill_nan(0.5), 100.0),
-                    label=f"{better} vs {weaker}")
+                    label=_("{better} vs {weaker}").format(better=better, weaker=weaker))
     ax.axhline(50, color="#aa0000", linestyle="--", linewidth=1)
     ax.set_xticks(range(len(order)), order)
     ax.set_ylim(0, 105)
-    ax.set_ylabel("% won by the better one (95% interval)")
-    ax.set_title("does the format reward skill?")
+    ax.set_ylabel(_("% won by the better one (95% interval)"))
+    ax.set_title(_("does the format reward skill?"))
     ax.legend(fontsize=8)
     return ax
 
@@ -104,18 +107,18 @@ def plot_sign_visibility(signs: pl.DataFrame, *, ax=None, outcome: bool = False)
     the share seen by the partner (solid) and by one given opponent (dashed), or with ``outcome`` the share of
     signed manches contred (dashed) and won by Kem's (solid); 95% Wilson intervals."""
     ax = ax or plt.gca()
-    pairs = (("kems", "Kem's or double"), ("contred", "contred")) if outcome else (
-        ("partner", "partner saw"), ("opponent", "one opponent saw"))
+    pairs = (("kems", _("Kem's or double")), ("contred", _("contred"))) if outcome else (
+        ("partner", _("partner saw")), ("opponent", _("one opponent saw")))
     for (kappa,), rows in signs.sort("kappa0", "visibility").group_by("kappa0", maintain_order=True):
         color = None
         for (key, what), style in zip(pairs, ("o-", "s--")):
             rate = rows[f"{key}_rate"].fill_nan(0.0)
             line = ax.errorbar(rows["visibility"].to_list(), [100 * v for v in rate], fmt=style, capsize=3,
                                yerr=_errors(rate, rows[f"{key}_low"].fill_nan(0.0), rows[f"{key}_high"].fill_nan(0.0),
-                                            100.0), color=color, label=f"{what}, kappa0={kappa:g}")
+                                            100.0), color=color, label=_("{what}, kappa0={kappa}").format(what=what, kappa=f"{kappa:g}"))
             color = line.lines[0].get_color()
-    ax.set_xlabel("visibility of the sign (strategy v, every seat)")
-    ax.set_ylabel("% of signed manches" if outcome else "% of signs (95% interval)")
-    ax.set_title("signed manches: Kem's vs contre" if outcome else "sign seen by the partner vs an opponent")
+    ax.set_xlabel(_("visibility of the sign (strategy v, every seat)"))
+    ax.set_ylabel(_("% of signed manches") if outcome else _("% of signs (95% interval)"))
+    ax.set_title(_("signed manches: Kem's vs contre") if outcome else _("sign seen by the partner vs an opponent"))
     ax.legend(fontsize=7)
     return ax

@@ -10,6 +10,7 @@ import matplotlib
 matplotlib.use("Agg")
 import matplotlib.pyplot as plt  # noqa: E402
 import polars as pl  # noqa: E402
+from simulator.core.i18n import _  # noqa: E402
 
 
 def _label(value) -> str:
@@ -45,10 +46,10 @@ def plot_win_matrix(matrix: pl.DataFrame, *, ax=None, names: list[str] | None = 
         ax.text(j, i, text, ha="center", va="center", fontsize=8, color="white" if dark else "black")
     ax.set_xticks(range(len(names)), names, rotation=30, ha="right", fontsize=8)
     ax.set_yticks(range(len(names)), names, fontsize=8)
-    ax.set_xlabel("opponent")
-    ax.set_ylabel("strategy")
-    ax.set_title("win rate of the row against the column (decided games)")
-    ax.figure.colorbar(image, ax=ax, label="% won (row)")
+    ax.set_xlabel(_("opponent"))
+    ax.set_ylabel(_("strategy"))
+    ax.set_title(_("win rate of the row against the column (decided games)"))
+    ax.figure.colorbar(image, ax=ax, label=_("% won (row)"))
     return ax
 
 
@@ -61,8 +62,8 @@ def plot_ratings(ratings: pl.DataFrame, *, ax=None, scale: str = "elo"):
     ax.set_yticks(y, ratings["strategy"].to_list(), fontsize=8)
     ax.invert_yaxis()
     ax.axvline(0, color="#444444", linewidth=0.8)
-    ax.set_xlabel(("Elo" if scale == "elo" else "log-strength") + " (mean 0, 95% interval)")
-    ax.set_title("Bradley–Terry ratings")
+    ax.set_xlabel(_("Elo (mean 0, 95% interval)") if scale == "elo" else _("log-strength (mean 0, 95% interval)"))
+    ax.set_title(_("Bradley–Terry ratings"))
     if ratings.height and bool(ratings["fitted"].all()):
         mid, low, high = (ratings[c].to_list() for c in cols)
         ax.errorbar(mid, y, xerr=_errors(mid, low, high), fmt="o", capsize=4, color="#4C72B0")
@@ -89,7 +90,7 @@ def plot_sweep(summary: pl.DataFrame, *, ax=None, x: str, metric: str = "win_rat
         ax.errorbar([pos[v] for v in rows[x]], mid, yerr=err, fmt="o-", capsize=4, label=label)
     ax.set_xticks(range(len(xs)), [_label(v) for v in xs])
     ax.set_xlabel(x)
-    ax.set_ylabel("% won (95% interval)" if metric == "win_rate" else "mean points (95% interval)")
+    ax.set_ylabel(_("% won (95% interval)") if metric == "win_rate" else _("mean points (95% interval)"))
     if metric != "win_rate":
         ax.axhline(0, color="#444444", linewidth=0.8)
     if series:
@@ -112,8 +113,8 @@ def plot_sweep_outcomes(outcomes: pl.DataFrame, *, ax=None, cell_labels: dict[st
                yerr=_errors(rows["share"], rows["low"], rows["high"], 100.0), capsize=2)
     labels = cell_labels or {}
     ax.set_xticks(range(len(cells)), [labels.get(c, c) for c in cells], fontsize=8)
-    ax.set_ylabel("% (95% interval)")
-    ax.set_title("outcome shares per cell")
+    ax.set_ylabel(_("% (95% interval)"))
+    ax.set_title(_("outcome shares per cell"))
     ax.legend(fontsize=8)
     return ax
 
@@ -132,8 +133,8 @@ def plot_sign_exposure(exposure: pl.DataFrame, *, ax=None):
         pos = [t + (k - (len(series) - 1) / 2) * width for t in range(len(teams))]
         ax.bar(pos, [100 * v for v in rate.fill_nan(0.0)], width=width, label=label,
                yerr=_errors(rate.fill_nan(0.0), low.fill_nan(0.0), high.fill_nan(0.0), 100.0), capsize=2)
-    ax.set_xticks(range(len(teams)), [f"team {t}" for t in teams])
-    ax.set_ylabel("% (95% interval)")
-    ax.set_title("signs: seen by partner vs opponents; contred vs Kem's")
+    ax.set_xticks(range(len(teams)), [_("team {key}").format(key=t) for t in teams])
+    ax.set_ylabel(_("% (95% interval)"))
+    ax.set_title(_("signs: seen by partner vs opponents; contred vs Kem's"))
     ax.legend(fontsize=8)
     return ax

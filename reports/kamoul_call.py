@@ -9,6 +9,7 @@ import matplotlib.pyplot as plt  # noqa: E402
 import polars as pl  # noqa: E402
 
 from reports.batches import _errors  # noqa: E402
+from simulator.core.i18n import _  # noqa: E402
 
 SHOWN_UNSEEN = (0, 1, 2)
 MAX_KNOWN_SHOWN = 12
@@ -24,11 +25,11 @@ def plot_call_gain(by_known: pl.DataFrame, *, ax=None, title: str | None = None)
         if rows.height:
             ax.errorbar(rows["known_cell"].to_list(), rows["gain"].to_list(),
                         yerr=_errors(rows["gain"], rows["gain_low"], rows["gain_high"], 1.0),
-                        fmt="o-", capsize=2, markersize=3, label=f"{unseen} unseen")
+                        fmt="o-", capsize=2, markersize=3, label=_("{count} unseen").format(count=unseen))
     ax.axhline(0.0, color="black", linewidth=0.8)
-    ax.set_xlabel("points of the own cards the caller knows")
-    ax.set_ylabel("points saved by calling now (95% interval)")
-    ax.set_title(title or "value of calling now")
+    ax.set_xlabel(_("points of the own cards the caller knows"))
+    ax.set_ylabel(_("points saved by calling now (95% interval)"))
+    ax.set_title(title or _("value of calling now"))
     ax.legend(fontsize=8)
     return ax
 
@@ -42,9 +43,9 @@ def plot_call_win(by_known: pl.DataFrame, *, ax=None, title: str | None = None):
         ax.errorbar(rows["known_cell"].to_list(), [100 * v for v in rows[branch]],
                     yerr=_errors(rows[branch], rows[f"{branch}_low"], rows[f"{branch}_high"], 100.0), fmt="o-",
                     capsize=2, markersize=3, label=label)
-    ax.set_xlabel("points of the own cards (all known)")
-    ax.set_ylabel("% of hands won (95% interval)")
-    ax.set_title(title or "win probability, all own cards known")
+    ax.set_xlabel(_("points of the own cards (all known)"))
+    ax.set_ylabel(_("% of hands won (95% interval)"))
+    ax.set_title(title or _("win probability, all own cards known"))
     ax.legend(fontsize=8)
     return ax
 
@@ -58,12 +59,12 @@ def plot_gain_by_turn(by_turn: pl.DataFrame, *, ax=None):
         rows = rows.filter(pl.col("n") >= 2)
         x = [order.index(b) for b in rows["turn_bucket"]]
         ax.errorbar(x, rows["gain"].to_list(), yerr=_errors(rows["gain"], rows["gain_low"], rows["gain_high"]),
-                    fmt="o-", capsize=2, markersize=3, label=f"{players} players")
+                    fmt="o-", capsize=2, markersize=3, label=_("{players} players").format(players=players))
     ax.set_xticks(range(len(order)), order)
     ax.axhline(0.0, color="black", linewidth=0.8)
-    ax.set_xlabel("own turn of the decision")
-    ax.set_ylabel("points saved by calling now (95% interval)")
-    ax.set_title("all own cards known, at most 5 points: calling by turn")
+    ax.set_xlabel(_("own turn of the decision"))
+    ax.set_ylabel(_("points saved by calling now (95% interval)"))
+    ax.set_title(_("all own cards known, at most 5 points: calling by turn"))
     ax.legend(fontsize=8)
     return ax
 
@@ -78,11 +79,11 @@ def plot_policy_gain(gain: pl.DataFrame, *, ax=None):
     for k, preset in enumerate(presets):
         rows = gain.filter(pl.col("preset") == preset).sort("players")
         pos = [counts.index(p) + (k - (len(presets) - 1) / 2) * width for p in rows["players"]]
-        ax.bar(pos, [100 * v for v in rows["win_rate"]], width=width, label=f"vs {preset}",
+        ax.bar(pos, [100 * v for v in rows["win_rate"]], width=width, label=_("vs {preset}").format(preset=preset),
                yerr=_errors(rows["win_rate"], rows["low"], rows["high"], 100.0), capsize=2)
     ax.axhline(50.0, color="black", linewidth=0.8)
-    ax.set_xticks(range(len(counts)), [f"{p} players" for p in counts])
-    ax.set_ylabel("% of decided games won by the policy (95% interval)")
-    ax.set_title("the derived call policy against each preset")
+    ax.set_xticks(range(len(counts)), [_("{players} players").format(players=p) for p in counts])
+    ax.set_ylabel(_("% of decided games won by the policy (95% interval)"))
+    ax.set_title(_("the derived call policy against each preset"))
     ax.legend(fontsize=8)
     return ax

@@ -21,11 +21,13 @@ matplotlib.use("Agg")
 import matplotlib.pyplot as plt  # noqa: E402
 from markupsafe import Markup  # noqa: E402
 
-from simulator.core.i18n import current_language  # noqa: E402
+from simulator.core.i18n import _, current_language, ngettext  # noqa: E402
 from simulator.core.store import write_bytes_atomic  # noqa: E402
 
 ENVIRONMENT = jinja2.Environment(loader=jinja2.PackageLoader("reports", "templates"), autoescape=True,
-                                 trim_blocks=True, lstrip_blocks=True, undefined=jinja2.StrictUndefined)
+                                 trim_blocks=True, lstrip_blocks=True, undefined=jinja2.StrictUndefined,
+                                 extensions=["jinja2.ext.i18n"])
+ENVIRONMENT.install_gettext_callables(gettext=_, ngettext=ngettext, newstyle=True)
 
 
 @dataclass(frozen=True)
@@ -89,8 +91,7 @@ def figure(id: str, caption: str, draw, figsize=(7.0, 4.0)) -> Figure:
 def render(page: Page) -> bytes:
     """The page as one self-contained HTML document, UTF-8."""
     template = ENVIRONMENT.get_template("page.html.j2")
-    words = {"verdict": "Verdict", "holds_for": "Holds for", "contents": "Contents", "appendix": "Appendix"}
-    return template.render(page=page, lang=current_language(), words=words).encode("utf-8")
+    return template.render(page=page, lang=current_language()).encode("utf-8")
 
 
 def write_page(path: str | Path, page: Page) -> Path:

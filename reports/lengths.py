@@ -7,6 +7,7 @@ import matplotlib
 matplotlib.use("Agg")
 import matplotlib.pyplot as plt  # noqa: E402
 import polars as pl  # noqa: E402
+from simulator.core.i18n import _  # noqa: E402
 
 MAX_ERROR_BARS = 40  # past this many distinct lengths the interval whiskers hide the bars
 
@@ -22,7 +23,7 @@ def plot_length_distribution(distribution: pl.DataFrame, *, ax=None, table: str 
         err = [[100 * (s - lo) for s, lo in zip(distribution["share"], distribution["low"])],
                [100 * (hi - s) for s, hi in zip(distribution["share"], distribution["high"])]]
     ax.bar(x, share, width=1.0, yerr=err, capsize=2, color="#8172B2", edgecolor="white", linewidth=0.3)
-    ax.set_xlabel(f"{column} per {table[:-1] if table.endswith('s') else table}")
-    ax.set_ylabel(f"% of {table}" + (" (95% interval)" if err is not None else ""))
-    ax.set_title(f"length of {table}")
+    ax.set_xlabel(_("{counted} per {unit}").format(counted=_(column), unit=_(table[:-1] if table.endswith("s") else table)))
+    ax.set_ylabel((_("% of {rows} (95% interval)") if err is not None else _("% of {rows}")).format(rows=_(table)))
+    ax.set_title(_("length of {rows}").format(rows=_(table)))
     return ax

@@ -16,6 +16,7 @@ from reports.batches import plot_win_matrix
 from reports.layout import Block, Figure, Page, Section, figure, write_page
 from reports.output import check_output
 from reports.tables import table
+from simulator.core.i18n import _
 
 PAGE = "metagame.html"
 
@@ -28,7 +29,7 @@ def plot_mixture(mixture: pl.DataFrame, *, ax=None):
     ax.barh(mix["strategy"].to_list(), w, xerr=[w - mix["weight_low"].to_numpy(), mix["weight_high"].to_numpy() - w],
             color="C0", capsize=4)
     ax.set_xlim(0, 1.05)
-    ax.set_xlabel("weight in the equilibrium mixture (95% bootstrap interval)")
+    ax.set_xlabel(_("weight in the equilibrium mixture (95% bootstrap interval)"))
     ax.invert_yaxis()
     return ax
 
@@ -41,7 +42,7 @@ def plot_members(members: pl.DataFrame, *, ax=None, level: str = "games"):
     low, high = 100 * (0.5 + members["value_low"].to_numpy()), 100 * (0.5 + members["value_high"].to_numpy())
     ax.barh(members["strategy"].to_list(), value, xerr=[value - low, high - value], color="C1", capsize=4)
     ax.axvline(50, color="grey", lw=0.8, ls="--")
-    ax.set_xlabel(f"share of decided {level} won against the equilibrium mixture (%), 95% interval")
+    ax.set_xlabel(_("share of decided {level} won against the equilibrium mixture (%), 95% interval").format(level=_(level)))
     ax.invert_yaxis()
     return ax
 
@@ -59,33 +60,39 @@ def metagame_sections(m: MetaGame, matrix: pl.DataFrame | None, suffix: str = ""
                      fmt.pct(r["in_support"], 0),
                      fmt.share_cell(0.5 + e["value"], 0.5 + e["value_low"], 0.5 + e["value_high"]),
                      fmt.share_cell(0.5 + e["exploitability"], 0.5 + e["exploit_low"], 0.5 + e["exploit_high"]),
-                     e["best_reply"] or "none beats it"])
-    numbers = table(["strategy", "weight (95% interval)", "in the equilibrium (replicates)", "won against the mixture",
-                     "its best reply wins", "best reply"], rows, id=f"metagame{suffix}", numeric={1, 2, 3, 4},
-                    caption=f"the equilibrium mixture and each member against it (shares of decided {m.level}; "
-                            f"{m.bootstrap:,} bootstrap replicates of the tournament's games, seed {m.seed})")
+                     e["best_reply"] or _("none beats it")])
+    numbers = table([_("strategy"), _("weight (95% interval)"), _("in the equilibrium (replicates)"),
+                     _("won against the mixture"), _("its best reply wins"), _("best reply")], rows,
+                    id=f"metagame{suffix}", numeric={1, 2, 3, 4},
+                    caption=_("the equilibrium mixture and each member against it (shares of decided {level}; {count} "
+                              "bootstrap replicates of the tournament's games, seed {seed})").format(
+                        level=_(m.level), count=fmt.count(m.bootstrap), seed=m.seed))
     height = 0.8 + 0.5 * len(m.names)
-    mixture = figure(f"fig-metagame-mixture{suffix}", "The equilibrium mixture: each strategy's weight, 95% bootstrap "
-                     "interval.", lambda ax: plot_mixture(m.mixture, ax=ax), figsize=(7.0, height))
+    mixture = figure(f"fig-metagame-mixture{suffix}", _("The equilibrium mixture: each strategy's weight, 95% bootstrap "
+                                                        "interval."),
+                     lambda ax: plot_mixture(m.mixture, ax=ax), figsize=(7.0, height))
     blocks = [Block(None if headline else mixture, numbers),
-              Block(figure(f"fig-metagame-members{suffix}", "Each member against the mixture: its share of decided "
-                           "games (50%: it cannot be told from the mixture; below: the mixture beats it).",
+              Block(figure(f"fig-metagame-members{suffix}", _("Each member against the mixture: its share of decided "
+                                                              "games (50%: it cannot be told from the mixture; below: "
+                                                              "the mixture beats it)."),
                            lambda ax: plot_members(m.members, ax=ax, level=m.level), figsize=(7.0, height)))]
     if matrix is not None:
         size = max(5.0, 1.6 * len(m.names) + 2)
-        blocks.append(Block(figure(f"fig-metagame-matrix{suffix}", "The game solved: win rate of the row strategy "
-                                   "against the column over decided games (95% Wilson interval).",
+        blocks.append(Block(figure(f"fig-metagame-matrix{suffix}", _("The game solved: win rate of the row strategy "
+                                                                     "against the column over decided games (95% "
+                                                                     "Wilson interval)."),
                                    lambda ax: plot_win_matrix(matrix, ax=ax, names=m.names), figsize=(size + 1.5, size))))
     intro = [] if headline else verdict(m)
-    return [Section(f"metagame{suffix}", "Meta-game: what no member can beat", intro=intro, blocks=blocks)], mixture
+    return [Section(f"metagame{suffix}", _("Meta-game: what no member can beat"), intro=intro, blocks=blocks)], mixture
 
 
 def build_metagame_report(m: MetaGame, out_html: str | Path | None = None, *, title: str | None = None) -> Path:
     """Write the meta-game page of ``m`` to ``out_html`` (default ``DIR/metagame.html``), atomically."""
     out = check_output(out_html if out_html is not None else Path(m.path) / PAGE, "--out")
     sections, mixture = metagame_sections(m, tournament_frames(m.path)["matrix"], headline=True)
-    page = Page(title or f"cardsim metagame: {m.game}, {Path(m.path).name}", verdict(m), sections, headline=mixture,
-                note="The tournament's win-rate matrix read as a symmetric zero-sum game between two sides and solved "
-                     "by linear programming; every number carries its 95% bootstrap interval. From the tournament "
-                     f"directory {Path(m.path).resolve()}.")
+    page = Page(title or _("cardsim metagame: {game}, {name}").format(game=m.game, name=Path(m.path).name), verdict(m),
+                sections, headline=mixture,
+                note=_("The tournament's win-rate matrix read as a symmetric zero-sum game between two sides and solved "
+                       "by linear programming; every number carries its 95% bootstrap interval. From the tournament "
+                       "directory {path}.").format(path=Path(m.path).resolve()))
     return write_page(out, page)

@@ -21,6 +21,7 @@ from reports.lengths import plot_length_distribution
 from reports.output import check_output, check_run
 from reports.summary import plot_outcomes, plot_seat_points, plot_seat_win_rates
 from reports.tables import table
+from simulator.core.i18n import _
 from simulator.core.spec import RunSpec
 from simulator.core.store import read_table
 
@@ -32,11 +33,12 @@ def unit_of(table_name: str) -> str:
 
 def better_note(plugin) -> str:
     """Which way points are better in this game."""
-    return "lower points are better" if plugin.lower_is_better else "higher points are better"
+    return _("lower points are better") if plugin.lower_is_better else _("higher points are better")
 
 
-def _side(row: dict) -> str:
-    return f"team {row['team']}" if "team" in row else f"seat {row['seat']}"
+def side_label(row: dict) -> str:
+    """``seat 2`` or ``team A`` in the reader's language."""
+    return _("team {key}").format(key=row["team"]) if "team" in row else _("seat {key}").format(key=row["seat"])
 
 
 def result_sections(summary: dict, *, suffix: str = "", headline: bool = True) -> tuple[list[Section], object]:
@@ -45,42 +47,51 @@ def result_sections(summary: dict, *, suffix: str = "", headline: bool = True) -
     when ``headline`` (the page shows it beside the verdict)."""
     seats, finest = summary["seats"], summary["table"]
     spec: RunSpec = summary["spec"]
-    side = "team" if "team" in seats.columns else "seat"
-    won = "scored in" if side == "team" else "won"
-    unit = unit_of(finest)
+    team = "team" in seats.columns
+    side = _("team") if team else _("seat")
+    unit = _(unit_of(finest))
     levels = spec.plugin.tables(spec.level)
-    charts = {finest: figure(f"fig-wins{suffix}", f"Share of {finest} {won} per {side}, bars with their 95% Wilson "
-                             "intervals.", lambda ax: plot_seat_win_rates(seats, ax=ax, title=f"{finest} {won} per {side}"))}
+    finest_won = (_("Share of {level} scored in per team") if team else _("Share of {level} won per seat")).format(level=_(finest))
+    charts = {finest: figure(f"fig-wins{suffix}", finest_won + _(", with their 95% Wilson intervals."),
+                             lambda ax: plot_seat_win_rates(seats, ax=ax, title=finest_won))}
     for level in levels[1:]:
-        charts[level] = figure(f"fig-wins-{level}{suffix}", f"Share of {level} won per {side} (a shared win counts "
-                               "for each), with 95% Wilson intervals.",
-                               lambda ax, f=summary[level], t=level: plot_seat_win_rates(f, ax=ax, title=f"{t} won per {side}"))
+        title = _("Share of {level} won per {side}").format(level=_(level), side=side)
+        charts[level] = figure(f"fig-wins-{level}{suffix}", title + _(" (a shared win counts for each), with 95% Wilson "
+                                                                      "intervals."),
+                               lambda ax, f=summary[level], t=title: plot_seat_win_rates(f, ax=ax, title=t))
     top = levels[-1]
-    rows = [[_side(r), r["strategy"], fmt.count(r["n"]), fmt.count(r["wins"]),
+    rows = [[side_label(r), r["strategy"], fmt.count(r["n"]), fmt.count(r["wins"]),
              fmt.share_cell(r["win_rate"], r["win_low"], r["win_high"]),
              fmt.mean_cell(r["mean_points"], r["points_low"], r["points_high"])] for r in seats.iter_rows(named=True)]
-    sides = table([side, "strategy", finest, won, "share (95% interval)", f"mean points per {unit} (95% interval)"],
+    sides = table([side, _("strategy"), _(finest), _("scored in") if team else _("won"), _("share (95% interval)"),
+                   _("mean points per {unit} (95% interval)").format(unit=unit)],
                   rows, id=f"sides{suffix}", numeric={2, 3, 4, 5},
-                  caption=f"{finest} {won} and points per {side}; {better_note(spec.plugin)}")
-    blocks = [Block(figure(f"fig-points{suffix}", f"Mean points per {unit} per {side} ({better_note(spec.plugin)}), "
-                           "with their 95% t intervals.", lambda ax: plot_seat_points(seats, ax=ax, unit=unit)), sides)]
+                  caption=_("{rows} won and points per {side}; {better}").format(rows=_(finest), side=side,
+                                                                                 better=better_note(spec.plugin)))
+    points = figure(f"fig-points{suffix}", _("Mean points per {unit} per {side} ({better}), with their 95% t "
+                                             "intervals.").format(unit=unit, side=side, better=better_note(spec.plugin)),
+                    lambda ax: plot_seat_points(seats, ax=ax, unit=unit))
+    blocks = [Block(points, sides)]
     if not (headline and top == finest):
         blocks.append(Block(charts[finest]))
     for level in levels[1:]:
-        rows = [[_side(r), r["strategy"], fmt.count(r["n"]), fmt.count(r["wins"]),
+        rows = [[side_label(r), r["strategy"], fmt.count(r["n"]), fmt.count(r["wins"]),
                  fmt.share_cell(r["win_rate"], r["win_low"], r["win_high"])] for r in summary[level].iter_rows(named=True)]
-        numbers = table([side, "strategy", level, "won", "share (95% interval)"], rows, id=f"wins-{level}{suffix}",
-                        numeric={2, 3, 4}, caption=f"{level} won per {side} (a shared win counts for each)")
+        numbers = table([side, _("strategy"), _(level), _("won"), _("share (95% interval)")], rows,
+                        id=f"wins-{level}{suffix}", numeric={2, 3, 4},
+                        caption=_("{level} won per {side} (a shared win counts for each)").format(level=_(level), side=side))
         blocks.append(Block(None if headline and level == top else charts[level], numbers))
     outcomes = summary["outcomes"]
     rows = [[r["outcome"], fmt.count(r["n"]), fmt.share_cell(r["share"], r["low"], r["high"])]
             for r in outcomes.iter_rows(named=True)]
-    ending = Block(figure(f"fig-outcomes{suffix}", f"How {finest} end: share of each outcome kind, with 95% Wilson "
-                          "intervals.", lambda ax: plot_outcomes(outcomes, ax=ax, table=finest)),
-                   table(["outcome", "count", "share (95% interval)"], rows, id=f"outcomes{suffix}", numeric={1, 2},
-                         caption=f"how {finest} end"))
-    sections = [Section(f"results{suffix}", "Who wins", blocks=blocks),
-                Section(f"endings{suffix}", f"How {finest} end", blocks=[ending])]
+    ending_title = _("How {rows} end").format(rows=_(finest))
+    ending = Block(figure(f"fig-outcomes{suffix}", ending_title + _(": share of each outcome kind, with 95% Wilson "
+                                                                    "intervals."),
+                          lambda ax: plot_outcomes(outcomes, ax=ax, table=finest)),
+                   table([_("outcome"), _("count"), _("share (95% interval)")], rows, id=f"outcomes{suffix}",
+                         numeric={1, 2}, caption=ending_title))
+    sections = [Section(f"results{suffix}", _("Who wins"), blocks=blocks),
+                Section(f"endings{suffix}", ending_title, blocks=[ending])]
     return sections, charts[top]
 
 
@@ -89,19 +100,20 @@ def length_section(lengths: dict, suffix: str = "") -> Section:
     rows = []
     for name, item in lengths.items():
         m = item["mean"]
-        rows.append([name, item["column"], fmt.count(m["n"]), fmt.mean_cell(m["mean"], m["low"], m["high"]),
+        rows.append([_(name), _(item["column"]), fmt.count(m["n"]), fmt.mean_cell(m["mean"], m["low"], m["high"]),
                      *(fmt.number(m[k], 0) for k in ("median", "p90", "min", "max"))])
-    numbers = table(["table", "counted in", "rows", "mean (95% interval)", "median", "90th percentile", "min", "max"],
-                    rows, id=f"lengths{suffix}", numeric={2, 3, 4, 5, 6, 7}, caption="how long each level lasts",
-                    drop_constant=False)
+    numbers = table([_("table"), _("counted in"), _("rows"), _("mean (95% interval)"), _("median"), _("90th percentile"),
+                     _("min"), _("max")], rows, id=f"lengths{suffix}", numeric={2, 3, 4, 5, 6, 7},
+                    caption=_("how long each level lasts"), drop_constant=False)
     blocks = []
     for k, (name, item) in enumerate(lengths.items()):
-        blocks.append(Block(figure(f"fig-length-{name}{suffix}", f"Length of {name}: share of {name} lasting each "
-                                   f"number of {item['column']}.",
+        caption = _("Length of {rows}: share of {rows} lasting each number of {counted}.").format(
+            rows=_(name), counted=_(item["column"]))
+        blocks.append(Block(figure(f"fig-length-{name}{suffix}", caption,
                                    lambda ax, i=item, t=name: plot_length_distribution(i["distribution"], ax=ax, table=t,
                                                                                      column=i["column"])),
                             numbers if k == 0 else None))
-    return Section(f"length{suffix}", "Length", blocks=blocks)
+    return Section(f"length{suffix}", _("Length"), blocks=blocks)
 
 
 def exposure_of(run_dir, spec: RunSpec):
@@ -114,26 +126,28 @@ def exposure_of(run_dir, spec: RunSpec):
 
 def exposure_section(exposure, suffix: str = "") -> Section:
     """Kem's signs: seen by the partner or by one given opponent, and the manches they led to."""
-    rows = [[f"team {r['team']}", fmt.count(r["signs"]), fmt.number(r["per_manche"]),
+    rows = [[_("team {key}").format(key=r["team"]), fmt.count(r["signs"]), fmt.number(r["per_manche"]),
              fmt.share_cell(r["partner_rate"], r["partner_low"], r["partner_high"]),
              fmt.share_cell(r["opponent_rate"], r["opponent_low"], r["opponent_high"]), fmt.count(r["contred"]),
              fmt.share_cell(r["contred_rate"], r["contred_low"], r["contred_high"]),
              fmt.share_cell(r["kems_rate"], r["kems_low"], r["kems_high"])] for r in exposure.iter_rows(named=True)]
-    numbers = table(["team", "signs", "per manche", "seen by partner", "seen by one opponent", "contred manches",
-                     "contred share", "Kem's share"], rows, id=f"sign-exposure{suffix}", numeric=set(range(1, 8)),
-                    caption="each team's signs: seen by the partner or by one given opponent (per sign); contred or "
-                            "Kem's/double among the manches in which it signed (95% Wilson intervals)")
-    chart = figure(f"fig-signs{suffix}", "Kem's signs per team: share seen by the partner vs by one given opponent, "
-                   "and share of the manches in which the team signed that were contred vs won by its Kem's, with "
-                   "95% Wilson intervals.", lambda ax: plot_sign_exposure(exposure, ax=ax), figsize=(8.0, 4.0))
-    return Section(f"signs{suffix}", "Signs", blocks=[Block(chart, numbers)])
+    numbers = table([_("team"), _("signs"), _("per manche"), _("seen by partner"), _("seen by one opponent"),
+                     _("contred manches"), _("contred share"), _("Kem's share")], rows, id=f"sign-exposure{suffix}",
+                    numeric=set(range(1, 8)),
+                    caption=_("each team's signs: seen by the partner or by one given opponent (per sign); contred or "
+                              "Kem's/double among the manches in which it signed (95% Wilson intervals)"))
+    chart = figure(f"fig-signs{suffix}", _("Kem's signs per team: share seen by the partner vs by one given opponent, "
+                                          "and share of the manches in which the team signed that were contred vs won "
+                                          "by its Kem's, with 95% Wilson intervals."),
+                   lambda ax: plot_sign_exposure(exposure, ax=ax), figsize=(8.0, 4.0))
+    return Section(f"signs{suffix}", _("Signs"), blocks=[Block(chart, numbers)])
 
 
 def spec_appendix(manifest: dict, spec: RunSpec) -> list[tuple[str, object]]:
     """The run's spec and its rule options, as folded tables."""
     done = sum(b - a for a, b in manifest.get("chunks", []))
     rows = [["game", spec.game], ["players", str(spec.players)], ["level", spec.level], ["games (n)", fmt.count(spec.n)],
-            ["games finished", fmt.count(done) + ("" if manifest.get("complete") else " (run not complete)")],
+            ["games finished", fmt.count(done) + ("" if manifest.get("complete") else " " + _("(run not complete)"))],
             ["seed", str(spec.seed)], ["cardsim version", manifest.get("cardsim_version", "?")],
             ["spec digest", manifest.get("spec_digest", spec.digest())]]
     plugin = spec.plugin
@@ -143,9 +157,10 @@ def spec_appendix(manifest: dict, spec: RunSpec) -> list[tuple[str, object]]:
         params = ", ".join(f"{k}={v}" for k, v in strategy.params)
         rows.append([f"strategy, {side}", strategy.label() + (f"\n{params}" if params else "")])
     options = [[name, str(value).lower() if isinstance(value, bool) else str(value)] for name, value in spec.options]
-    return [("The run's spec", table(["field", "value"], rows, id="spec", caption="run spec", drop_constant=False)),
-            ("The rule options played", table(["option", "value"], options, id="options", caption="rule options",
-                                               drop_constant=False))]
+    return [(_("The run's spec"), table([_("field"), _("value")], rows, id="spec", caption=_("run spec"),
+                                        drop_constant=False)),
+            (_("The rule options played"), table([_("option"), _("value")], options, id="options",
+                                                 caption=_("rule options"), drop_constant=False))]
 
 
 def build_report(run_dir: str | Path, out_html: str | Path, *, title: str | None = None) -> Path:
@@ -163,9 +178,9 @@ def build_report(run_dir: str | Path, out_html: str | Path, *, title: str | None
         sections.append(exposure_section(exposure))
     verdict = run_verdict(summary)
     if not manifest.get("complete"):
-        verdict.append("The run is not complete: these numbers are of the games finished so far.")
-    page = Page(title or f"cardsim report: {spec.game}, {Path(run_dir).name}", verdict, sections,
-                headline=headline, appendix=spec_appendix(manifest, spec),
-                note="Every rate carries its 95% Wilson interval and every mean its 95% t interval. Generated from the "
-                     f"run directory {Path(run_dir).resolve()}.")
+        verdict.append(_("The run is not complete: these numbers are of the games finished so far."))
+    page = Page(title or _("cardsim report: {game}, {name}").format(game=spec.game, name=Path(run_dir).name), verdict,
+                sections, headline=headline, appendix=spec_appendix(manifest, spec),
+                note=_("Every rate carries its 95% Wilson interval and every mean its 95% t interval. Generated from "
+                       "the run directory {path}.").format(path=Path(run_dir).resolve()))
     return write_page(out, page)

@@ -9,6 +9,7 @@ import matplotlib.pyplot as plt  # noqa: E402
 import polars as pl  # noqa: E402
 
 from reports.batches import _errors  # noqa: E402
+from simulator.core.i18n import _  # noqa: E402
 
 
 def plot_opening_turns(turns: pl.DataFrame, *, ax=None, title: str | None = None):
@@ -27,9 +28,9 @@ def plot_opening_turns(turns: pl.DataFrame, *, ax=None, title: str | None = None
     ticks = ax.get_xticks()
     ax.set_xticks([t for t in ticks if t >= 0 and t == int(t)],
                   ["never" if t == 0 else f"{int(t)}" for t in ticks if t >= 0 and t == int(t)])
-    ax.set_xlabel("own turn of opening (0 = never opened)")
-    ax.set_ylabel("% of seat-rounds (95% interval)")
-    ax.set_title(title or "turn of opening")
+    ax.set_xlabel(_("own turn of opening (0 = never opened)"))
+    ax.set_ylabel(_("% of seat-rounds (95% interval)"))
+    ax.set_title(title or _("turn of opening"))
     ax.legend(fontsize=8)
     return ax
 
@@ -44,11 +45,11 @@ def plot_rami_sec(secs: pl.DataFrame, *, ax=None):
     for k, players in enumerate(counts):
         rows = secs.filter(pl.col("players") == players)
         pos = [names.index(s) + (k - (len(counts) - 1) / 2) * width for s in rows["strategy"]]
-        ax.bar(pos, [100 * v for v in rows["rate"]], width=width, label=f"{players} players",
+        ax.bar(pos, [100 * v for v in rows["rate"]], width=width, label=_("{players} players").format(players=players),
                yerr=_errors(rows["rate"], rows["low"], rows["high"], 100.0), capsize=2)
     ax.set_xticks(range(len(names)), names, fontsize=8)
-    ax.set_ylabel("% of its seat-rounds won by rami sec (95% interval)")
-    ax.set_title("rami sec frequency")
+    ax.set_ylabel(_("% of its seat-rounds won by rami sec (95% interval)"))
+    ax.set_title(_("rami sec frequency"))
     ax.legend(fontsize=8)
     return ax
 
@@ -64,8 +65,8 @@ def plot_ratings_by_players(ratings: pl.DataFrame, *, ax=None):
                     label=strategy)
     ax.axhline(0.0, color="black", linewidth=0.8)
     ax.set_xticks(sorted(set(ratings["players"].to_list())))
-    ax.set_xlabel("players")
-    ax.set_ylabel("Elo within the tournament (95% interval)")
-    ax.set_title("opening strategies across player counts")
+    ax.set_xlabel(_("players"))
+    ax.set_ylabel(_("Elo within the tournament (95% interval)"))
+    ax.set_title(_("opening strategies across player counts"))
     ax.legend(fontsize=8)
     return ax

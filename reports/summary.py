@@ -9,6 +9,7 @@ import matplotlib
 matplotlib.use("Agg")
 import matplotlib.pyplot as plt  # noqa: E402
 import polars as pl  # noqa: E402
+from simulator.core.i18n import _  # noqa: E402
 
 
 def plot_seat_win_rates(seats: pl.DataFrame, *, ax=None, title: str = "hands won per seat"):
@@ -20,8 +21,9 @@ def plot_seat_win_rates(seats: pl.DataFrame, *, ax=None, title: str = "hands won
            [100 * (hi - r) for r, hi in zip(seats["win_rate"], seats["win_high"])]]
     ax.bar(x, rate, yerr=err, capsize=4, color="#4C72B0")
     side = "team" if "team" in seats.columns else "seat"
-    ax.set_xticks(x, [f"{side} {s}\n{name}" for s, name in zip(seats[side], seats["strategy"])], fontsize=8)
-    ax.set_ylabel("% (95% interval)")
+    named = _("team {key}") if side == "team" else _("seat {key}")
+    ax.set_xticks(x, [f"{named.format(key=s)}\n{name}" for s, name in zip(seats[side], seats["strategy"])], fontsize=8)
+    ax.set_ylabel(_("% (95% interval)"))
     ax.set_title(title)
     return ax
 
@@ -36,8 +38,8 @@ def plot_outcomes(outcomes: pl.DataFrame, *, ax=None, table: str = "hands"):
     ax.barh(y, share, xerr=err, capsize=3, color="#DD8452")
     ax.set_yticks(y, outcomes["outcome"].to_list())
     ax.invert_yaxis()
-    ax.set_xlabel(f"% of {table} (95% interval)")
-    ax.set_title(f"how {table} end")
+    ax.set_xlabel(_("% of {rows} (95% interval)").format(rows=_(table)))
+    ax.set_title(_("How {rows} end").format(rows=_(table)))
     return ax
 
 
@@ -63,8 +65,9 @@ def plot_seat_points(seats: pl.DataFrame, *, ax=None, unit: str = "hand"):
            [hi - m for m, hi in zip(seats["mean_points"], seats["points_high"])]]
     ax.bar(x, seats["mean_points"].to_list(), yerr=err, capsize=4, color="#55A868")
     side = "team" if "team" in seats.columns else "seat"
-    ax.set_xticks(x, [f"{side} {s}\n{name}" for s, name in zip(seats[side], seats["strategy"])], fontsize=8)
+    named = _("team {key}") if side == "team" else _("seat {key}")
+    ax.set_xticks(x, [f"{named.format(key=s)}\n{name}" for s, name in zip(seats[side], seats["strategy"])], fontsize=8)
     ax.axhline(0, color="#444444", linewidth=0.8)
-    ax.set_ylabel(f"mean points per {unit} (95% interval)")
-    ax.set_title(f"points per {side}")
+    ax.set_ylabel(_("mean points per {unit} (95% interval)").format(unit=_(unit)))
+    ax.set_title(_("points per {side}").format(side=_(side)))
     return ax

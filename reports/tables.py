@@ -15,6 +15,7 @@ from markupsafe import Markup, escape
 from pandas.io.formats.style import Styler
 
 from reports.formats import MISSING
+from simulator.core.i18n import _
 
 
 def _styled(frame: pd.DataFrame, id: str, caption: str) -> Styler:
@@ -39,7 +40,7 @@ def table(headers: Sequence[str], rows: Sequence[Sequence[str]], *, id: str, cap
     said = [f"{headers[k]}: {rows[0][k]}" for k in dropped if rows[0][k] not in ("", MISSING)]
     shown = [k for k in range(len(headers)) if k not in dropped]
     frame = pd.DataFrame([[str(row[k]) for k in shown] for row in rows], columns=range(len(shown)))
-    styler = _styled(frame, id, caption + ("; in every row, " + "; ".join(said) if said else ""))
+    styler = _styled(frame, id, caption + (_("; in every row, {columns}").format(columns="; ".join(said)) if said else ""))
     styler = styler.relabel_index([headers[k] for k in shown], axis=1)
     classes = pd.DataFrame([["num" if k in numeric else "" for k in shown]] * len(rows), columns=frame.columns,
                            index=frame.index)

@@ -16,6 +16,7 @@ from reports import formats as fmt
 from reports.layout import Block, Page, Section, figure, write_page
 from reports.output import check_output
 from reports.tables import table
+from simulator.core.i18n import _
 
 
 def parameter_importance(out: Path) -> dict[str, float]:
@@ -38,11 +39,12 @@ def plot_convergence(trials: pl.DataFrame, *, ax=None):
     ax = ax or plt.gca()
     x, share = trials["trial"].to_numpy(), 100 * trials["share"].to_numpy()
     low, high = 100 * trials["low"].to_numpy(), 100 * trials["high"].to_numpy()
-    ax.errorbar(x, share, yerr=[share - low, high - share], fmt="o", ms=3, alpha=0.45, lw=0.8, label="trial (95% interval)")
-    ax.plot(x, [share[: k + 1].max() for k in range(len(share))], color="C3", lw=1.5, label="best so far")
+    ax.errorbar(x, share, yerr=[share - low, high - share], fmt="o", ms=3, alpha=0.45, lw=0.8,
+                label=_("trial (95% interval)"))
+    ax.plot(x, [share[: k + 1].max() for k in range(len(share))], color="C3", lw=1.5, label=_("best so far"))
     ax.axhline(50, color="grey", lw=0.8, ls="--")
-    ax.set_xlabel("trial")
-    ax.set_ylabel("smallest share of deals won (%)")
+    ax.set_xlabel(_("trial"))
+    ax.set_ylabel(_("smallest share of deals won (%)"))
     ax.legend(loc="lower right", fontsize=8)
     return ax
 
@@ -55,7 +57,7 @@ def plot_versus(confirm: pl.DataFrame, *, ax=None):
     ax.barh([r["opponent"] for r in rows], rate, capsize=4, color="C0",
             xerr=[[100 * (r["rate"] - r["low"]) for r in rows], [100 * (r["high"] - r["rate"]) for r in rows]])
     ax.axvline(50, color="grey", lw=0.8, ls="--")
-    ax.set_xlabel("share of decided deals won by the tuned player (%), 95% interval")
+    ax.set_xlabel(_("share of decided deals won by the tuned player (%), 95% interval"))
     ax.invert_yaxis()
     return ax
 
@@ -64,7 +66,7 @@ def plot_importance(importance: pl.DataFrame, *, ax=None):
     """Each parameter's importance (``parameter``, ``importance`` summing to 1), largest first."""
     ax = ax or plt.gca()
     ax.barh(importance["parameter"].to_list(), [100 * v for v in importance["importance"]], color="C2")
-    ax.set_xlabel("importance for reaching the best trials (%, PED-ANOVA)")
+    ax.set_xlabel(_("importance for reaching the best trials (%, PED-ANOVA)"))
     ax.invert_yaxis()
     return ax
 
@@ -77,29 +79,32 @@ def build_tune_report(out_dir: str | Path, out_html: str | Path, *, title: str |
     trials, race, confirm = (pl.read_parquet(out_dir / name) for name in (TRIALS, RACE, CONFIRM))
     importance = pl.DataFrame(list(parameter_importance(out_dir).items()), schema=["parameter", "importance"],
                               orient="row")
-    headline = figure("fig-versus", "The tuned player against each opponent: share of decided deals won, 95% interval.",
+    headline = figure("fig-versus", _("The tuned player against each opponent: share of decided deals won, 95% "
+                                      "interval."),
                       lambda ax: plot_versus(confirm, ax=ax), figsize=(7.0, 0.6 + 0.5 * max(1, confirm.height)))
-    convergence = figure("fig-convergence", "Every trial's share of deals against the opponent it did worst against "
-                         "(95% interval), and the best so far.", lambda ax: plot_convergence(trials, ax=ax))
+    convergence = figure("fig-convergence", _("Every trial's share of deals against the opponent it did worst against "
+                                              "(95% interval), and the best so far."),
+                         lambda ax: plot_convergence(trials, ax=ax))
     top = trials.sort("share", descending=True).head(20)
-    best_trials = table(["trial", "share (95% interval)"],
+    best_trials = table([_("trial"), _("share (95% interval)")],
                         [[str(r["trial"]), fmt.share_cell(r["share"], r["low"], r["high"], 2)] for r in top.to_dicts()],
-                        id="trials", caption="the 20 best trials (trials.parquet)", numeric={1}, drop_constant=False)
-    sections = [Section("convergence", "How the search converged", blocks=[Block(convergence, best_trials)])]
+                        id="trials", caption=_("the 20 best trials (trials.parquet)"), numeric={1}, drop_constant=False)
+    sections = [Section("convergence", _("How the search converged"), blocks=[Block(convergence, best_trials)])]
     if importance.height:
-        chart = figure("fig-importance", "Which parameters mattered: optuna's PED-ANOVA importance for reaching the "
-                       "best trials.", lambda ax: plot_importance(importance, ax=ax),
+        chart = figure("fig-importance", _("Which parameters mattered: optuna's PED-ANOVA importance for reaching the "
+                                           "best trials."), lambda ax: plot_importance(importance, ax=ax),
                        figsize=(7.0, 0.6 + 0.35 * importance.height))
-        sections.append(Section("importance", "Which parameters mattered", blocks=[Block(chart)]))
-    params = table(["parameter", "value"], [[k, str(v)] for k, v in best["params"].items()], id="best",
+        sections.append(Section("importance", _("Which parameters mattered"), blocks=[Block(chart)]))
+    params = table([_("parameter"), _("value")], [[k, str(v)] for k, v in best["params"].items()], id="best",
                    caption="best.toml", drop_constant=False)
-    race_table = table(["trial", "opponent", "deals", "share (95% interval)"],
+    race_table = table([_("trial"), _("opponent"), _("deals"), _("share (95% interval)")],
                        [[str(r["trial"]), r["opponent"], fmt.count(r["deals"]), fmt.share_cell(r["share"], r["low"], r["high"], 2)]
                         for r in race.to_dicts()], id="race", caption="race.parquet", numeric={2, 3}, drop_constant=False)
-    page = Page(title or f"cardsim tune: {best['family']} ({best['game']}), {out_dir.name}", verdict(out_dir), sections,
-                headline=headline, appendix=[("The tuned parameters", params),
-                                             ("The race of the best trials (fresh deals)", race_table)],
-                note="Shares are of deals, each played in every seating of the pair; the confirmation counts decided "
-                     "deals only (paired sequential test on unseen deals). Every share carries its 95% interval. From "
-                     f"{out_dir.resolve()}.")
+    title = title or _("cardsim tune: {family} ({game}), {name}").format(family=best["family"], game=best["game"],
+                                                                         name=out_dir.name)
+    page = Page(title, verdict(out_dir), sections, headline=headline,
+                appendix=[(_("The tuned parameters"), params), (_("The race of the best trials (fresh deals)"), race_table)],
+                note=_("Shares are of deals, each played in every seating of the pair; the confirmation counts decided "
+                       "deals only (paired sequential test on unseen deals). Every share carries its 95% interval. From "
+                       "{path}.").format(path=out_dir.resolve()))
     return write_page(out, page)

@@ -51,3 +51,22 @@ def check_answer(out: Path) -> dict:
 
 def numbers(data: dict, question: str) -> list[dict]:
     return [r for r in data["numbers"] if r["question"] == question]
+
+
+ENGLISH_WORDS = (" the ", " against ", " players", " of decided ", " wins ", " rules", "default rules", " play")
+FRENCH_INTERVAL = re.compile(r"\[[+-]?\d[\d\u202f]*(,\d+)? ; [+-]?\d[\d\u202f]*(,\d+)?\]")
+
+
+def check_french(answer, out: Path) -> None:
+    """The study's answer (``answer(out)``) asked in French: as many sentences as in English, each one French (none
+    of the English sentence glue left, its intervals written ``[51,0 ; 53,6]``), and what it holds for too."""
+    from simulator.core.i18n import language
+
+    english = answer(out)
+    with language("fr"):
+        french = answer(out)
+    assert len(french.sentences) == len(english.sentences)
+    for en, fr in zip(english.sentences, french.sentences):
+        assert fr != en and not any(word in fr for word in ENGLISH_WORDS), fr
+    assert any(FRENCH_INTERVAL.search(s) for s in french.sentences), french.sentences
+    assert french.holds_for != english.holds_for and not any(w in french.holds_for for w in ENGLISH_WORDS)

@@ -81,3 +81,23 @@ def test_the_reports_package_has_no_import_cycle():
 def test_the_cycle_check_finds_a_cycle():
     assert _cycle({"a": {"b"}, "b": {"c"}, "c": {"a"}}) == ["a", "b", "c", "a"]
     assert _cycle({"a": {"b"}, "b": set()}) == []
+
+
+def test_no_module_that_translates_rebinds_the_translation_function():
+    """``_`` is gettext's (``simulator.core.i18n._``) wherever it is imported: a throwaway ``_, x = ...`` in such a
+    module would make ``_("...")`` in the same function call a tuple item (caught once in the balance report)."""
+    found = []
+    for package in ("reports", "analysis", "simulator", "strategies"):
+        for path in sorted((ROOT / package).rglob("*.py")):
+            tree = ast.parse(path.read_text(encoding="utf-8"))
+            imports = any(isinstance(n, ast.ImportFrom) and n.module == "simulator.core.i18n"
+                          and any(a.name == "_" for a in n.names) for n in ast.walk(tree))
+            if not imports:
+                continue
+            for node in ast.walk(tree):
+                targets = (node.targets if isinstance(node, ast.Assign) else [node.target]
+                           if isinstance(node, (ast.For, ast.AnnAssign, ast.AugAssign)) else [])
+                for target in targets:
+                    names = [t for t in ast.walk(target) if isinstance(t, ast.Name) and t.id == "_"]
+                    found += [f"{path.relative_to(ROOT)}:{n.lineno}" for n in names]
+    assert found == []

@@ -17,7 +17,7 @@ from analysis import balance
 from analysis.batches import NO_EFFECT
 from analysis.balance import (option_effects, pooled_exposure, position_rows,
                               position_table, power_values, rank_strategies, seat_test, skill_by_level, upsets)
-from answer_checks import check_answer, numbers
+from answer_checks import check_answer, check_french, numbers
 from simulator import api
 from simulator.core.game import get_game
 from simulator.core.sealed import sealed, unsealed
@@ -355,3 +355,10 @@ def test_an_option_the_strategies_never_reach_is_marked_no_effect(tmp_path):
     html = (out / "report.html").read_text(encoding="utf-8")
     assert NO_EFFECT in html
 
+
+
+@pytest.mark.parametrize("game", GAMES)
+def test_the_verdict_in_french(studies, game):
+    from analysis import balance
+
+    check_french(balance.answer, studies[game])

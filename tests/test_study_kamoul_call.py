@@ -13,7 +13,7 @@ import pytest
 from analysis.kamoul_call import (
     MIN_CELL, PRESETS, call_value, decide, derive_policy, parse_known, policy_strategy, scan_samples,
 )
-from answer_checks import check_answer, numbers
+from answer_checks import check_answer, check_french, numbers
 from simulator import api
 from simulator.core.errors import SpecError
 from test_reports import browser, check_first_screen, parse, render, run_cli  # noqa: F401  (browser: the shared Chromium fixture)
@@ -192,3 +192,9 @@ def test_the_study_states_its_call_rule_with_numbers_from_its_frames(study, caps
                              ",".join(map(str, PLAYERS)), "--out", str(study), "--quiet", "--json")
     assert code == 0 and json.loads(out) == data, err
 
+
+
+def test_the_verdict_in_french(study):
+    from analysis import kamoul_call
+
+    check_french(kamoul_call.answer, study)

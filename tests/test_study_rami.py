@@ -12,7 +12,7 @@ from simulator.core.batch import read_batch
 import pytest
 
 from analysis.rami_openings import STRATEGIES, opening_turns, rami_sec, seat_rounds
-from answer_checks import check_answer, numbers
+from answer_checks import check_answer, check_french, numbers
 from simulator import api
 from test_reports import browser, check_first_screen, parse, render, run_cli  # noqa: F401  (browser: the shared Chromium fixture)
 
@@ -139,3 +139,9 @@ def test_the_study_ranks_the_openings_and_says_if_the_winner_is_significant(stud
         assert margin["status"] == ("significant" if pair["low"] > 0.5 or pair["high"] < 0.5 else "not significant")
         assert sentence.startswith(f"{p} players: {best} ") and f"({margin['status']})" in sentence
 
+
+
+def test_the_verdict_in_french(study):
+    from analysis import rami_openings
+
+    check_french(rami_openings.answer, study)

@@ -7,6 +7,7 @@ from pathlib import Path
 import polars as pl
 
 from simulator.core.game import SKIP_ACROSS, SKIP_GUARD, SKIP_PHYSICAL, BalanceHints, declare_game
+from simulator.core.i18n import N_
 from simulator.kamoul import engine, records, rules
 import strategies.kamoul as strategies
 from strategies.kamoul.policy import CONTRACT
@@ -35,7 +36,7 @@ PLUGIN = declare_game(
     lower_is_better=True,
     row_position=row_position,
     warm_extra=(("kamoul rollouts", warm_rollouts),),
-    position_names=("first to play (dealer's left)", "plays {k}", "plays {k} (the dealer)"),
+    position_names=(N_("first to play (dealer's left)"), N_("plays {k}"), N_("plays {k} (the dealer)")),
     balance=BalanceHints(
         skill=("random", "balanced", "cautious", "aggressive"),
         skipped={"max_turns_per_hand": SKIP_GUARD, "max_hands_per_manche": SKIP_GUARD, "au_score_30": SKIP_ACROSS,

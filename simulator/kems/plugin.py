@@ -6,6 +6,7 @@ import polars as pl
 
 from simulator.core.game import (SKIP_ACROSS, SKIP_GUARD, SKIP_PHYSICAL, SKIP_TIME, TEAM_KEYS, BalanceHints, EnginePair,
                                  declare_game)
+from simulator.core.i18n import N_
 from simulator.kems import records, rules
 from simulator.kems.engine import raw_kernel, to_frames
 import strategies.kems as strategies
@@ -51,7 +52,7 @@ PLUGIN = declare_game(
     lower_is_better=False,
     row_winner=row_winner,
     row_position=row_position,
-    position_names=("team of the dealer's left", "team {k} from the dealer's left", "the dealer's team"),
+    position_names=(N_("team of the dealer's left"), N_("team {k} from the dealer's left"), N_("the dealer's team")),
     balance=BalanceHints(
         skill=("random", "balanced", "blocker", "discreet", "watcher", "sprinter"),
         skipped={"max_ticks": SKIP_GUARD, "target": SKIP_ACROSS, "signs_change_each_manche": SKIP_ACROSS, "race_policy": SKIP_PHYSICAL,

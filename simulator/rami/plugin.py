@@ -8,6 +8,7 @@ import polars as pl
 
 from simulator.core.errors import SpecError
 from simulator.core.game import SKIP_ACROSS, SKIP_GUARD, SKIP_PHYSICAL, BalanceHints, EnginePair, declare_game
+from simulator.core.i18n import N_
 from simulator.rami import records, rules
 from simulator.rami.engine import raw_kernel, raw_reference, to_frames
 import strategies.rami as strategies
@@ -47,7 +48,7 @@ PLUGIN = declare_game(
     strategy_template=str(Path(strategies.__file__).with_name("strategy_template.py.j2")),
     lower_is_better=True,
     row_position=row_position,
-    position_names=("first to play (14 cards, dealer's right)", "plays {k}", "plays {k} (the dealer)"),
+    position_names=(N_("first to play (14 cards, dealer's right)"), N_("plays {k}"), N_("plays {k} (the dealer)")),
     balance=BalanceHints(
         skill=("random", "open-asap", "open-big", "rami-sec-hunter", "joker-keeper"),
         skipped={"max_turns_per_round": SKIP_GUARD, "target": SKIP_ACROSS, "notice_prob": SKIP_PHYSICAL, "race_policy": SKIP_PHYSICAL},
