@@ -26,7 +26,7 @@ from analysis.ratings import ratings_frame
 from analysis.stats import mean_interval, wilson
 from analysis.summary import outcome_table, side_table
 from simulator.core.batch import cell_dir, load_batch
-from simulator.core.i18n import N_, _, bounds, number, percent
+from simulator.core.i18n import N_, _, bounds, number, percent, share_interval
 from simulator.core.spec import RunSpec, _fmt
 from simulator.games import get_game
 from simulator.core.store import read_table
@@ -141,11 +141,6 @@ def batch_frames(out) -> dict[str, pl.DataFrame]:
     return tournament_frames(out) if kind == "tournament" else sweep_frames(out)
 
 
-def _pct(rate: float, low: float, high: float) -> str:
-    """``52.3% [51.0, 53.6]`` in the reader's language."""
-    return f"{percent(rate)} {bounds(number(100 * low, 1), number(100 * high, 1))}"
-
-
 def _gap(mean: float, low: float, high: float) -> str:
     return f"{number(mean, 2, True)} {bounds(number(low, 2, True), number(high, 2, True))}"
 
@@ -199,12 +194,12 @@ def tournament_verdict(frames: dict, inputs: dict) -> str:
         better = _("lower is better") if plugin.lower_is_better else _("higher is better")
         against = _("Against {second}, the next best, it wins {share} of {decided} decided {level} ({margin}); its "
                     "mean points per {unit} and {side} minus {second}'s: {gap} ({better}).").format(
-            second=second, share=_pct(pair["win_rate"], pair["low"], pair["high"]), decided=number(pair["decided"], 0),
+            second=second, share=share_interval(pair["win_rate"], pair["low"], pair["high"]), decided=number(pair["decided"], 0),
             level=_(level), margin=margin_call(pair), unit=_(plugin.finest_unit), side=_(plugin.side_kind),
             gap=_gap(pair["points_gap"], pair["gap_low"], pair["gap_high"]), better=better)
     lead = _("verdict, by whole {level}: {best} is the strongest of {count}, {how}; it wins {share} of its {games} "
              "decided {level}.").format(level=_(level), best=best, count=len(top["order"]), how=top["how"],
-                                        share=_pct(*top["share"]), games=number(int(top["row"]["games"]), 0))
+                                        share=share_interval(*top["share"]), games=number(int(top["row"]["games"]), 0))
     return f"{lead}\n  {against}"
 
 
@@ -233,7 +228,7 @@ def format_tournament(frames: dict, inputs: dict) -> str:
                 cells.append(f"{'—':>{cellw}}")
             else:
                 r = m[(s, o)]
-                cells.append(_pct(r["win_rate"], r["low"], r["high"]).rjust(cellw))
+                cells.append(share_interval(r["win_rate"], r["low"], r["high"]).rjust(cellw))
         lines.append(f"{s:<{width}}" + "".join(cells))
     plugin = get_game(inputs["game"])
     better = _("lower is better") if plugin.lower_is_better else _("higher is better")
@@ -345,12 +340,12 @@ def sweep_verdict(frames: dict, inputs: dict) -> list[str]:
         who = (_("team {key}") if side == "team" else _("seat {key}")).format(key=value)
         lead = _("{who} ({strategy}) wins the most with {values}: {share} of {n} rows").format(
             who=who, strategy=best["strategy"], values=values,
-            share=_pct(best["win_rate"], best["win_low"], best["win_high"]), n=number(best["n"], 0))
+            share=share_interval(best["win_rate"], best["win_low"], best["win_high"]), n=number(best["n"], 0))
         if base.height and base["cell"][0] != best["cell"]:
             b = base.row(0, named=True)
             apart = best["win_low"] > b["win_high"]
             lead += _(", against {share} at the baseline ({values}): ").format(
-                share=_pct(b["win_rate"], b["win_low"], b["win_high"]), values=" ".join(f"{k}={_fmt(b[k])}" for k in names))
+                share=share_interval(b["win_rate"], b["win_low"], b["win_high"]), values=" ".join(f"{k}={_fmt(b[k])}" for k in names))
             lead += (_("the intervals separate, a real gain.") if apart else
                      _("the intervals overlap, no gain shown at this n."))
         elif base.height:

@@ -30,7 +30,7 @@ import numpy as np
 import polars as pl
 
 from simulator.core.errors import SpecError
-from simulator.core.i18n import _, bounds, number
+from simulator.core.i18n import _, bounds, number, percent, share_interval
 
 SUPPORT_TOL = 1e-6  # a weight above this counts as in the support (the solver's vertices have exact zeros)
 BOOTSTRAP = 1_000
@@ -192,16 +192,8 @@ def metagame(out, *, bootstrap: int = BOOTSTRAP, seed: int = 0) -> MetaGame:
 
 
 def _share(x: float, low: float, high: float) -> str:
-    """``52.3% [51.0, 53.6]`` of a value ``x`` in [-1/2, 1/2] around one half (a payoff), in the reader's language."""
-    from simulator.core.i18n import percent
-
-    return f"{percent(0.5 + x)} {bounds(number(100 * (0.5 + low), 1), number(100 * (0.5 + high), 1))}"
-
-
-def _percent0(x: float) -> str:
-    from simulator.core.i18n import percent
-
-    return percent(x, 0)
+    """A payoff ``x`` in [-1/2, 1/2] (and its interval) as the share of decided games it is: ``52.3% [51.0, 53.6]``."""
+    return share_interval(0.5 + x, 0.5 + low, 0.5 + high)
 
 
 def verdict(m: MetaGame, aliases: dict[str, str] | None = None) -> list[str]:
@@ -235,7 +227,7 @@ def verdict(m: MetaGame, aliases: dict[str, str] | None = None) -> list[str]:
     if often.height:
         lines.append(_("Also in the support of some replicates (the data do not rule them out): {which}.").format(
             which=", ".join(_("{strategy} ({share} of replicates)").format(strategy=r["strategy"],
-                                                                          share=_percent0(r["in_support"]))
+                                                                          share=percent(r["in_support"], 0))
                             for r in often.iter_rows(named=True))))
     if m.players > 2:
         lines.append(_("At {players} players this is the game between two clubs, each filling its side of the table "

@@ -10,7 +10,7 @@ from pathlib import Path
 import polars as pl
 
 from analysis.stats import mean_interval, wilson
-from simulator.core.i18n import _, bounds, number, percent
+from simulator.core.i18n import _, bounds, number, percent, share_interval
 from simulator.core.spec import RunSpec
 from simulator.core.store import read_manifest, read_table
 
@@ -94,10 +94,6 @@ def side_name(row: dict) -> str:
     return _("team {key}").format(key=row["team"]) if "team" in row else _("seat {key}").format(key=row["seat"])
 
 
-def _share(rate: float, low: float, high: float) -> str:
-    return f"{percent(rate)} {bounds(number(100 * low, 1), number(100 * high, 1))}"
-
-
 def run_verdict(summary: dict) -> list[str]:
     """The run's answer in two sentences: which side won the most of the run's level (its share with the 95%
     interval, and whether that interval clears the next best's), then every side's mean points per finest row
@@ -110,10 +106,10 @@ def run_verdict(summary: dict) -> list[str]:
     best, n = ranked[0], ranked[0]["n"]
     lead = _("Over {n} {level}, {side} ({strategy}) won the most: {share}").format(
         n=number(n, 0), level=_(level), side=side_name(best), strategy=best["strategy"],
-        share=_share(best["win_rate"], best["win_low"], best["win_high"]))
+        share=share_interval(best["win_rate"], best["win_low"], best["win_high"]))
     if len(ranked) > 1:
         second = ranked[1]
-        other = f"{side_name(second)}, {second['strategy']}, {_share(second['win_rate'], second['win_low'], second['win_high'])}"
+        other = f"{side_name(second)}, {second['strategy']}, {share_interval(second['win_rate'], second['win_low'], second['win_high'])}"
         lead += (_("; its 95% interval clears the next best's ({other}): a real lead.") if best["win_low"] > second["win_high"]
                  else _("; its 95% interval overlaps the next best's ({other}): no side is ahead at this n.")).format(other=other)
     unit = finest[:-1] if finest.endswith("s") else finest

@@ -51,7 +51,7 @@ from simulator import __version__
 from simulator.core.designs import tournament_batch
 from simulator.core.errors import SpecError
 from simulator.core.game import get_game
-from simulator.core.i18n import _, bounds, number, percent
+from simulator.core.i18n import _, number, share_interval
 from simulator.core.params import parse_assignments
 from simulator.core.spec import MAX_SEED, parse_strategy
 
@@ -536,7 +536,7 @@ def verdict(out: str | Path) -> list[str]:
             continue
         word = {"A beats B": _("it beats it"), "B beats A": _("it loses to it"), "within delta": _("it is level with it"),
                 "undecided": _("it is not told apart from it")}[r["decision"]]
-        share = f"{percent(r['share'])} {bounds(number(100 * r['low'], 1), number(100 * r['high'], 1))}"
+        share = share_interval(r["share"], r["low"], r["high"])
         lines.append(_("Against {opponent}: {outcome}, winning {share} of the decided deals (paired duel on unseen "
                        "deals, 95% interval).").format(opponent=opponent, outcome=word, share=share))
     return lines

@@ -137,6 +137,11 @@ def percent(x, digits: int = 1, signed: bool = False) -> str:
     return number(100 * float(x), digits, signed) + ("\u202f%" if current_language() == "fr" else "%")
 
 
+def share_interval(rate, low, high, digits: int = 1) -> str:
+    """A share with its 95% interval, in points of percentage: ``52.3% [51.0, 53.6]`` / ``52,3 % [51,0 ; 53,6]``."""
+    return f"{percent(rate, digits)} {bounds(number(100 * low, digits), number(100 * high, digits))}"
+
+
 def bounds(low: str, high: str) -> str:
     """An interval from its written bounds: ``[1.20, 1.45]`` / ``[1,20 ; 1,45]``."""
     return f"[{low} ; {high}]" if current_language() == "fr" else f"[{low}, {high}]"
