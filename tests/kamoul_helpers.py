@@ -16,7 +16,8 @@ from __future__ import annotations
 
 from collections import Counter
 
-import numpy as np
+import registry
+
 
 from simulator.core.cards import parse_card
 from simulator.core.decisions import python_twin
@@ -31,32 +32,10 @@ from strategies.kamoul import STRATEGIES, params_array, policy
 from strategies.kamoul.contract import DECISIONS
 
 
-def drawn_params(definition, rng) -> str:
-    """Every declared parameter of ``definition`` at a point drawn in its declared range, as ``name=value,...``."""
-    values = []
-    for p in definition.params.params:
-        if p.kind == "bool":
-            value = str(bool(rng.integers(0, 2))).lower()
-        elif p.kind == "choice":
-            value = p.choices[int(rng.integers(0, len(p.choices)))]
-        elif p.kind == "int":
-            value = str(int(rng.integers(int(p.low), int(p.high) + 1)))
-        else:
-            value = f"{rng.uniform(p.low, p.high):.3g}"
-        values.append(f"{p.name}={value}")
-    return ",".join(values)
-
-
 def registry_seatings(table: int = 4, seed: int = 2024) -> dict[str, list[str]]:
-    """Tables of ``table`` seats that play every registered Kamoul strategy, in registry order, then each family
-    with all its parameters drawn in their declared ranges (seeded): the agreement and information-set tests take
-    their seats from the registry, so a new strategy or parameter is compared without a list to edit. The last
-    table is completed with ``balanced``."""
-    rng = np.random.default_rng(seed)
-    families = [name for name, s in STRATEGIES.items() if s.family == name]
-    seats = list(STRATEGIES) + [f"{name}:{drawn_params(STRATEGIES[name], rng)}" for name in families]
-    seats += ["balanced"] * (-len(seats) % table)
-    return {f"table{k // table}": seats[k:k + table] for k in range(0, len(seats), table)}
+    """Tables of ``table`` Kamoul seats from the registry (:func:`registry.registry_seatings`), the last completed
+    with ``balanced``."""
+    return registry.registry_seatings(STRATEGIES, "balanced", table, seed)
 
 
 def C(text: str) -> int:

@@ -2,8 +2,8 @@
 
 * :func:`make_round` builds a :class:`Round` with empty hands, table and piles; :func:`set_hand`,
   :func:`set_table`, :func:`set_piles` and :func:`opened` lay out a position;
-* :class:`Script` replaces strategy decisions (``strategies.rami.policy.decide_*``, called by the engine
-  through ``reference.policy``) with scripted answers and records every call.
+* :class:`Script` is a scripted player, an ordinary plain-Python strategy seated at every seat of a round: it
+  answers the decisions it scripts, the seats' own families the rest, and records every scripted call.
 
 Cards are written as in :func:`simulator.core.cards.parse_card`: ``"10H"``, ``"KS"``, ``"JK"``; melds
 ``"5H JK=6H 7H"``; piles bottom first.
@@ -14,13 +14,16 @@ from __future__ import annotations
 import numpy as np
 
 from simulator.core.cards import parse_card
+from simulator.core.decisions import python_twin
+from simulator.core.game import USER_KERNEL_BASE
 from simulator.core.rng import stream_state
-from simulator.rami import reference
+from simulator.core.user_strategies import UserStrategy
 from simulator.rami.melds import encode_meld, parse_meld
 from simulator.rami.reference import Round, Seat
 from simulator.rami.rules import Rules
 from simulator.rami.table import meld_text
-from strategies.rami import STRATEGIES, default_params
+from strategies.rami import STRATEGIES, default_params, policy
+from strategies.rami.contract import DECISIONS
 
 
 def C(text: str) -> int:
@@ -69,33 +72,57 @@ def opened(rd: Round, *seats: int) -> None:
 
 
 class Script:
-    """Replace some decisions: ``Script(monkeypatch, draw=DRAW_STOCK, discard=lambda p, hand: C("2C"))``.
+    """A scripted player, as an ordinary plain-Python strategy: ``Script(draw=DRAW_STOCK, discard=lambda p, hand:
+    C("2C")).install(rd)`` seats it at every seat of the round ``rd`` (a
+    :class:`~simulator.core.user_strategies.UserStrategy`, as a user's file would give), and the engine asks it,
+    and checks its answers, like any other strategy's.
 
     A constant is returned as is (a forced lay-off takes the first move); a callable gets ``(me, hand_me)`` (plus
-    the moves and their number for ``layoff``). Scripted answers are checked like a strategy's
-    (``policy.checked``); the other decisions go to the seat's strategy. Every scripted call is recorded in
-    ``calls`` as ``(decision, me)``."""
+    the moves and their number for ``layoff``). The decisions not scripted are each seat's own family's
+    (``policy.BUILTIN``, with the seat's parameters). Every scripted call is recorded in ``calls`` as
+    ``(decision, me)``."""
 
-    def __init__(self, monkeypatch, **answers):
+    def __init__(self, **answers):
+        unknown = set(answers) - set(DECISIONS)
+        assert not unknown, f"no such Rami decision: {unknown}"
+        self.answers = answers
         self.calls = []
-        real_ask = reference.policy.ask
 
-        def ask(name, seat, me, *rest):
-            if name not in answers:
-                return real_ask(name, seat, me, *rest)
-            self.calls.append((name, me))
-            answer, hand_me, args = answers[name], rest[0], rest[3:]  # after hand_me, opened, sizes
-            if name == "layoff" and args[2] and not callable(answer):
-                chosen = 0  # a forced lay-off (taken or claimed card, reused joker): the first listed move
-            elif not callable(answer):
-                chosen = answer
-            elif name == "layoff":
-                chosen = answer(me, hand_me, args[0], args[1])
-            else:
-                chosen = answer(me, hand_me)
-            return reference.policy.checked(name, seat, me, chosen, *rest)
+    def install(self, rd: Round) -> "Script":
+        """Seat this script at every seat of ``rd``, each keeping its own family's answers to the rest."""
+        rd.seats = [self.seat(s) for s in rd.seats]
+        return self
 
-        monkeypatch.setattr(reference.policy, "ask", ask)
+    def seat(self, original: Seat) -> Seat:
+        """A seat that plays this script, with ``original``'s parameters and family for the decisions not
+        scripted."""
+        functions = {name: self._scripted(name) if name in self.answers else self._family(name, original.sid)
+                     for name in DECISIONS}
+        user = UserStrategy("script", "rami", STRATEGIES["opening"].params, "scripted test player", functions,
+                            "tests/rami_helpers.py", "", compiled=False)
+        return Seat(USER_KERNEL_BASE, original.prm, user, "script")
+
+    @staticmethod
+    def _family(name: str, sid: int):
+        """The seat's own family's answer to decision ``name``, from the user call's arguments."""
+        builtin = python_twin(policy.BUILTIN[name])
+        if name == "speed":
+            return lambda prm: builtin(sid, prm)
+        return lambda prm, view, *rest: builtin(sid, prm, view.me, view.hand, view.opened, view.sizes, *rest)
+
+    def _scripted(self, name: str):
+        answer = self.answers[name]
+
+        def scripted(prm, view, *rest):
+            self.calls.append((name, view.me))
+            if name == "layoff":
+                moves, n_moves, forced = rest[:3]
+                if forced and not callable(answer):
+                    return 0  # a forced lay-off (taken or claimed card, reused joker): the first listed move
+                return answer(view.me, view.hand, moves, n_moves) if callable(answer) else answer
+            return answer(view.me, view.hand) if callable(answer) else answer
+
+        return scripted
 
 
 def full_census(rd: Round) -> list[int]:

@@ -1,8 +1,9 @@
 """The Rami numba kernel against the reference engine: identical rows and event traces, round for round.
 
 ``simulator.rami.engine.raw_kernel`` and ``raw_reference`` take the rules, the seats, the seed, the game range
-and the level (no Rami plugin / ``build_spec`` yet). The default variant is compared over 5,000 rounds per
-seating (level ``rounds``: one round per game index), four non-default option sets over 2,500, the
+and the level. The seatings come from the strategy registry (every strategy, every family with drawn parameters)
+plus three random players. The default variant is compared over 3,500 rounds per seating (level ``rounds``: one
+round per game index), four non-default option sets over 1,700, the
 issue-18 readings (``rami_sec_layoffs``, ``a_carte_claims``, ``opening_single_meld``) over 2,000 and two more
 sets over fewer; whole games (R15) at the ``games`` level; every table size; thread and block independence.
 """
@@ -12,11 +13,15 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
+from registry import registry_seatings
 from simulator.core.errors import SpecError
+from simulator.core.game import seats_of
+from simulator.core.spec import build_spec
 from simulator.rami.codes import OUT_CLAIM, OUT_NORMAL, OUT_RAMI_SEC
 from simulator.rami.records import ROUND
 from simulator.rami.engine import raw_kernel, raw_reference
 from simulator.rami.rules import Rules
+from strategies.rami import STRATEGIES
 
 OPTION_SETS = {
     "default": {},
@@ -33,15 +38,21 @@ OPTION_SETS = {
     "a_carte_anyone": {"a_carte_claims": True, "claim_eligibility": "anyone", "opening_single_meld": True,
                        "joker_opening_value": "represented", "final_discard_required": True},
 }
-SEATINGS = {
-    "random": ["random", "random", "random"],
-    "opening": ["open-asap", "open-big", "rami-sec-hunter", "joker-keeper"],
-}
-N_DEFAULT = 5_000
+def registry_seats(table: list[str]) -> list:
+    """The seats of ``table``, strategy texts with parameters (``opening:min_open_points=82,...``), as both engines
+    take them."""
+    return seats_of(build_spec("rami", n=1, seed=0, players=len(table), strategies=table))
+
+
+SEATINGS = {"random": ["random", "random", "random"],
+            **{name: registry_seats(table) for name, table in registry_seatings(STRATEGIES, "open-asap").items()}}
+"""Three random players (claims and races at every discard), then tables of four from the registry: every registered
+strategy, then each family with every parameter drawn in its declared range (``tests/registry.py``)."""
+N_DEFAULT = 3_500
 N_OPTIONS = 300
-# four non-default option sets over 2,500 rounds per seating (5,000 until the suite neared CI's 15 minutes; the
-# default variant keeps 5,000 per seating)
-N_MAIN_OPTIONS = 2_500
+# four non-default option sets over 1,700 rounds per seating (three seatings since the registry's two tables; the
+# suite's total stays what two seatings at 2,500 cost)
+N_MAIN_OPTIONS = 1_700
 MAIN_OPTION_SETS = ("forbidden", "anyone", "final_discard", "jokers_scoring")
 N_ISSUE18 = 2_000
 ISSUE18_SETS = ("old_readings", "a_carte_anyone")

@@ -107,11 +107,11 @@ def test_R2_play_and_deal_rotate_counter_clockwise():
 # ================================================================================================ R3
 @rule("R3")
 @pytest.mark.parametrize("draws", [False, True])
-def test_R3_the_14_card_player_does_not_draw_on_the_first_turn(monkeypatch, draws):
+def test_R3_the_14_card_player_does_not_draw_on_the_first_turn(draws):
     rd = make_round(first_player_draws=draws)
     set_hand(rd, 0, "2C 4C 6C 8C 10C QC 2D 4D 6D 8D 10D QD 2H 4H")
     set_piles(rd, stock="5S 7S", discard="KS")
-    Script(monkeypatch, open=OPEN_NONE, discard=lambda p, h: C("2C"), draw=DRAW_STOCK)
+    Script(open=OPEN_NONE, discard=lambda p, h: C("2C"), draw=DRAW_STOCK).install(rd)
     rd.turn(0, True)
     assert len(rd.stock) == (1 if draws else 2)
     assert rd.sizes[0] == (14 if draws else 13)
@@ -119,11 +119,11 @@ def test_R3_the_14_card_player_does_not_draw_on_the_first_turn(monkeypatch, draw
 
 # ================================================================================================ R4
 @rule("R4")
-def test_R4_a_turn_is_draw_then_discard(monkeypatch):
+def test_R4_a_turn_is_draw_then_discard():
     rd = make_round()
     set_hand(rd, 0, "2C 4C 6C 8C 10C QC 2D 4D 6D 8D 10D QD 2H")
     set_piles(rd, stock="5S 7S", discard="KS")
-    Script(monkeypatch, draw=DRAW_STOCK, open=OPEN_NONE, discard=lambda p, h: C("QC"))
+    Script(draw=DRAW_STOCK, open=OPEN_NONE, discard=lambda p, h: C("QC")).install(rd)
     assert rd.turn(0, False) is False
     assert rd.sizes[0] == 13 and rd.hands[0, C("7S")] == 1 and rd.hands[0, C("QC")] == 0
     assert rd.discard == [C("KS"), C("QC")] and rd.stock == [C("5S")]
@@ -176,24 +176,24 @@ def test_R5_a_carte_player_never_takes_the_discard():
 
 
 @rule("R5")
-def test_R5_the_taken_card_is_laid_in_the_same_turn(monkeypatch):
+def test_R5_the_taken_card_is_laid_in_the_same_turn():
     rd = make_round()
     opened(rd, 0)
     set_table(rd, ["6H 7H 8H"], owner=1)
     set_hand(rd, 0, "2C 4D 6S KS")
     set_piles(rd, stock="5S", discard="3C 9H")
     rd.own_turns[0] = 4
-    Script(monkeypatch, draw=DRAW_DISCARD, lay=LAY_NONE, layoff=-1, discard=lambda p, h: C("KS"))
+    Script(draw=DRAW_DISCARD, lay=LAY_NONE, layoff=-1, discard=lambda p, h: C("KS")).install(rd)
     rd.turn(0, False)
     assert table(rd) == ["6H 7H 8H 9H"]
     assert hand(rd, 0) == "2C 4D 6S" and rd.discard == [C("3C"), C("KS")]
 
 
 @rule("R5")
-def test_R5_unopened_taker_opens_at_once_with_the_card(monkeypatch):
+def test_R5_unopened_taker_opens_at_once_with_the_card():
     rd = _unopened_take()
     rd.own_turns[0] = 1
-    Script(monkeypatch, draw=DRAW_DISCARD, lay=LAY_NONE, layoff=-1, discard=lambda p, h: C("2C"))
+    Script(draw=DRAW_DISCARD, lay=LAY_NONE, layoff=-1, discard=lambda p, h: C("2C")).install(rd)
     rd.turn(0, False)
     assert rd.opened[0] == 1 and sorted(table(rd)) == ["7H 8H 9H", "KC KD KS"]
 
@@ -256,23 +256,23 @@ def test_R7_cumulative_opening_is_refused_as_not_implemented():
 
 
 @rule("R7")
-def test_R7_the_opening_lays_the_best_opening(monkeypatch):
+def test_R7_the_opening_lays_the_best_opening():
     rd = make_round()
     set_hand(rd, 0, "7H 8H 9H KC KD KS 2C 4D 6S QC")
     set_piles(rd, stock="5S", discard="3D")
-    Script(monkeypatch, open=OPEN_OPEN, lay=LAY_NONE, layoff=-1, discard=lambda p, h: C("QC"))
+    Script(open=OPEN_OPEN, lay=LAY_NONE, layoff=-1, discard=lambda p, h: C("QC")).install(rd)
     rd.turn(0, True)
     assert rd.opened[0] == 1 and rd.open_turn[0] == 1 and sorted(table(rd)) == ["7H 8H 9H", "KC KD KS"]
 
 
 # ================================================================================================ R8
 @rule("R8")
-def test_R8_lay_off_on_another_players_meld_in_the_opening_turn(monkeypatch):
+def test_R8_lay_off_on_another_players_meld_in_the_opening_turn():
     rd = make_round()
     set_table(rd, ["2S 3S 4S"], owner=1)
     set_hand(rd, 0, "7H 8H 9H KC KD KS 5S 2C 4D 6C QC")
     set_piles(rd, stock="5D", discard="3D")
-    Script(monkeypatch, open=OPEN_OPEN, lay=LAY_ALL, discard=lambda p, h: C("QC"))
+    Script(open=OPEN_OPEN, lay=LAY_ALL, discard=lambda p, h: C("QC")).install(rd)
     rd.turn(0, True)
     assert table(rd)[0] == "2S 3S 4S 5S" and rd.owner[0] == 1
     assert hand(rd, 0) == "2C 6C 4D"
@@ -336,9 +336,9 @@ def _claim_position(P=3, **options) -> Round:
 
 
 @rule("R10")
-def test_R10_a_playable_discard_is_claimed_laid_off_and_replaced(monkeypatch):
+def test_R10_a_playable_discard_is_claimed_laid_off_and_replaced():
     rd = _claim_position(race_policy="turn_order")
-    script = Script(monkeypatch, claim=True, discard=lambda p, h: C("KD") if p == 2 else C("KC"))
+    script = Script(claim=True, discard=lambda p, h: C("KD") if p == 2 else C("KC")).install(rd)
     assert rd.claim_window(0, C("8H")) is False
     assert table(rd) == ["5H 6H 7H 8H"]
     assert hand(rd, 2) == "9S JS" and rd.discard == [C("AC"), C("KD")] and rd.claims == 1
@@ -359,11 +359,11 @@ def test_R10_only_opened_players_claim_unless_anyone():
 
 @rule("R5")
 @rule("R10")
-def test_R5_R10_an_a_carte_player_never_claims(monkeypatch):
+def test_R5_R10_an_a_carte_player_never_claims():
     """R5 "à carte": P2 holding one card (9H) is not asked about the playable 8H; P1 claims it instead."""
     rd = _claim_position(race_policy="turn_order")
     set_hand(rd, 2, "9H")
-    script = Script(monkeypatch, claim=True, discard=lambda p, h: C("9H") if p == 2 else C("KC"))
+    script = Script(claim=True, discard=lambda p, h: C("9H") if p == 2 else C("KC")).install(rd)
     assert rd.claim_window(0, C("8H")) is False
     assert [c for c in script.calls if c[0] == "claim"] == [("claim", 1)]
     assert hand(rd, 2) == "9H" and hand(rd, 1) == "QD 4S" and rd.claims == 1 and rd.winner == -1
@@ -371,10 +371,10 @@ def test_R5_R10_an_a_carte_player_never_claims(monkeypatch):
 
 @rule("R5")
 @rule("R10")
-def test_R5_R10_with_a_carte_claims_a_one_card_claimant_goes_out(monkeypatch):
+def test_R5_R10_with_a_carte_claims_a_one_card_claimant_goes_out():
     rd = _claim_position(race_policy="turn_order", a_carte_claims=True)
     set_hand(rd, 2, "9H")
-    Script(monkeypatch, discard=lambda p, h: C("9H") if p == 2 else C("KC"))
+    Script(discard=lambda p, h: C("9H") if p == 2 else C("KC")).install(rd)
     # P2 (one card, 9H) claims 8H, lays it off and discards its last card: P2 goes out (R11), no more claims
     assert rd.claim_window(0, C("8H")) is True
     assert rd.winner == 2 and rd.outcome == OUT_CLAIM
@@ -382,23 +382,23 @@ def test_R5_R10_with_a_carte_claims_a_one_card_claimant_goes_out(monkeypatch):
 
 
 @rule("R10")
-def test_R10_chain(monkeypatch):
+def test_R10_chain():
     rd = _claim_position(race_policy="turn_order")
     set_hand(rd, 2, "9H 2D")
-    Script(monkeypatch, discard=lambda p, h: C("9H") if p == 2 else C("KC"))
+    Script(discard=lambda p, h: C("9H") if p == 2 else C("KC")).install(rd)
     assert rd.claim_window(0, C("8H")) is False
     assert table(rd) == ["5H 6H 7H 8H 9H"] and rd.claims == 2 and rd.discard[-1] == C("KC")
 
 
 @rule("R10")
-def test_R10_forbidden_and_ignored(monkeypatch):
+def test_R10_forbidden_and_ignored():
     rd = _claim_position(playable_discard="ignored")
     assert rd.claim_window(0, C("8H")) is False and rd.claims == 0
     rd = _claim_position(playable_discard="forbidden")
     set_hand(rd, 1, "8H KC QD")
     set_piles(rd, stock="2S 3S", discard="AC")
     rd.own_turns[1] = 3
-    Script(monkeypatch, draw=DRAW_STOCK, lay=LAY_NONE, layoff=-1, discard=lambda p, h: C("8H"))
+    Script(draw=DRAW_STOCK, lay=LAY_NONE, layoff=-1, discard=lambda p, h: C("8H")).install(rd)
     with pytest.raises(StrategyError, match="answered discard with 33 \\(8H\\), which fits a table meld"):
         rd.turn(1, False)
     fits = _claim_position().fits()
@@ -428,37 +428,37 @@ def test_R10_notice_probability_zero_means_nobody_claims():
 
 # ================================================================================================ R11
 @rule("R11")
-def test_R11_going_out_by_melding_everything_needs_no_discard(monkeypatch):
+def test_R11_going_out_by_melding_everything_needs_no_discard():
     rd = make_round()
     opened(rd, 0)
     set_table(rd, ["2S 3S 4S"], owner=1)
     set_hand(rd, 0, "9H 10H JH")
     set_piles(rd, stock="QH", discard="3D")
-    Script(monkeypatch, draw=DRAW_STOCK, lay=LAY_ALL)
+    Script(draw=DRAW_STOCK, lay=LAY_ALL).install(rd)
     assert rd.turn(0, False) is True
     assert rd.winner == 0 and rd.outcome == OUT_NORMAL and rd.discard == [C("3D")]
 
 
 @rule("R11")
-def test_R11_final_discard_required_keeps_a_card(monkeypatch):
+def test_R11_final_discard_required_keeps_a_card():
     rd = make_round(final_discard_required=True)
     opened(rd, 0)
     set_hand(rd, 0, "9H 10H JH 2C")
     set_piles(rd, stock="QH", discard="3D")
-    Script(monkeypatch, draw=DRAW_STOCK, lay=LAY_ALL, discard=lambda p, h: C("2C"))
+    Script(draw=DRAW_STOCK, lay=LAY_ALL, discard=lambda p, h: C("2C")).install(rd)
     assert rd.turn(0, False) is True
     assert table(rd) == ["9H 10H JH QH"] and rd.discard[-1] == C("2C") and rd.winner == 0
     rd = make_round(final_discard_required=True)
     opened(rd, 0)
     set_hand(rd, 0, "9H 10H JH")
     set_piles(rd, stock="QH", discard="3D")
-    Script(monkeypatch, draw=DRAW_STOCK, lay=LAY_ALL, discard=lambda p, h: C("9H"))
+    Script(draw=DRAW_STOCK, lay=LAY_ALL, discard=lambda p, h: C("9H")).install(rd)
     assert rd.turn(0, False) is False and rd.sizes[0] == 3  # laying all four would leave nothing to discard
 
 
 # ================================================================================================ R12
 @rule("R12")
-def test_R12_rami_sec_scores_200_to_the_unopened_and_double_to_the_opened(monkeypatch):
+def test_R12_rami_sec_scores_200_to_the_unopened_and_double_to_the_opened():
     rd = make_round(P=3)
     set_hand(rd, 0, "7H 8H 9H 2C 3C 4C 5S 5D 5C 10S JS QS KS")
     set_hand(rd, 1, "AC JK 2D")        # opened: 2 x (11 + 20 + 2)
@@ -467,7 +467,7 @@ def test_R12_rami_sec_scores_200_to_the_unopened_and_double_to_the_opened(monkey
     set_piles(rd, stock="4D", discard="3D")
     assert rd.rami_sec_plan(0) is not None and rd.opening_melds(rd.hands[0].copy())[0] is True
     rd.own_turns[0] = 3
-    Script(monkeypatch, draw=DRAW_STOCK)
+    Script(draw=DRAW_STOCK).install(rd)
     assert rd.turn(0, False) is True
     assert rd.outcome == OUT_RAMI_SEC and rd.winner == 0 and rd.discard[-1] == C("4D")
     assert rd.score() == [0, 66, 200]
@@ -476,13 +476,13 @@ def test_R12_rami_sec_scores_200_to_the_unopened_and_double_to_the_opened(monkey
 
 
 @rule("R12")
-def test_R12_the_rami_sec_lay_down_records_its_points(monkeypatch):
+def test_R12_the_rami_sec_lay_down_records_its_points():
     """``open_points`` of a rami sec is the R7 value of the whole-hand lay-down (51 not needed, still counted)."""
     rd = make_round(P=2)
     set_hand(rd, 0, "7H 8H 9H 2C 3C 4C 5S 5D 5C 10S JS QS KS")
     set_piles(rd, stock="4D", discard="3D")
     rd.own_turns[0] = 3
-    Script(monkeypatch, draw=DRAW_STOCK)
+    Script(draw=DRAW_STOCK).install(rd)
     assert rd.turn(0, False) is True
     assert rd.outcome == OUT_RAMI_SEC and rd.open_points[0] == 24 + 9 + 15 + 40 and rd.discard[-1] == C("4D")
     rd = make_round(P=2)
@@ -509,12 +509,12 @@ def _opening_then_layoffs(set_cards: str, **options) -> Round:
 
 @rule("R12")
 @pytest.mark.parametrize("layoffs", [False, True])
-def test_R12_opening_52_then_laying_off_on_others_melds_is_a_normal_out(monkeypatch, layoffs):
+def test_R12_opening_52_then_laying_off_on_others_melds_is_a_normal_out(layoffs):
     """The issue-18 pair. 52 points (34 + 6C 6H 6S): P0 opens, lays 8D and 9D off on P1's meld and is out in
     the opening turn: a normal end by default (R11, R13), a rami sec only with ``rami_sec_layoffs``."""
     rd = _opening_then_layoffs("6C 6H 6S", rami_sec_layoffs=layoffs)
     assert rd.after_draw == (True, 52, None)  # 8D 9D make no meld of P0's own: no rami sec lay-down
-    Script(monkeypatch, draw=DRAW_STOCK)
+    Script(draw=DRAW_STOCK).install(rd)
     assert rd.turn(0, False) is True and rd.winner == 0 and rd.open_points[0] == 52
     assert table(rd)[0] == "5D 6D 7D 8D 9D"
     if layoffs:
@@ -525,12 +525,12 @@ def test_R12_opening_52_then_laying_off_on_others_melds_is_a_normal_out(monkeypa
 
 @rule("R12")
 @pytest.mark.parametrize("layoffs", [False, True])
-def test_R12_the_same_hand_worth_49_cannot_be_laid_at_all(monkeypatch, layoffs):
+def test_R12_the_same_hand_worth_49_cannot_be_laid_at_all(layoffs):
     """49 points (34 + 5C 5H 5S): no R7 opening and no rami sec, so the lay-offs never come: the turn ends
     with a discard whatever ``rami_sec_layoffs`` says."""
     rd = _opening_then_layoffs("5C 5H 5S", rami_sec_layoffs=layoffs)
     assert rd.after_draw == (False, 49, None)
-    Script(monkeypatch, draw=DRAW_STOCK, discard=lambda p, h: C("9D"))
+    Script(draw=DRAW_STOCK, discard=lambda p, h: C("9D")).install(rd)
     assert rd.turn(0, False) is False and rd.opened[0] == 0 and rd.n_table == 1 and rd.sizes[0] == 8
 
 
@@ -583,11 +583,11 @@ def test_R13_normal_end_others_score_their_hand_ace_11_joker_20():
 
 # ================================================================================================ R14
 @rule("R14")
-def test_R14_empty_stock_reshuffles_the_discard_but_its_top(monkeypatch):
+def test_R14_empty_stock_reshuffles_the_discard_but_its_top():
     rd = make_round()
     set_hand(rd, 0, "2C 4C 6C 8C 10C QC 2D 4D 6D 8D 10D QD 2H")
     set_piles(rd, stock="", discard="3S 5S 7S 9S")
-    Script(monkeypatch, draw=DRAW_STOCK, open=OPEN_NONE, discard=lambda p, h: C("QC"))
+    Script(draw=DRAW_STOCK, open=OPEN_NONE, discard=lambda p, h: C("QC")).install(rd)
     rd.own_turns[0] = 3
     rd.turn(0, False)
     assert rd.reshuffles == 1 and rd.discard == [C("9S"), C("QC")]

@@ -1,5 +1,8 @@
 """The engines' check of every Rami strategy answer (the contract's legal choices), and its one-line report.
 
+Each check accepts exactly the answers :mod:`simulator.rami.legal` lists for that decision
+(``tests/test_rami_legal.py``), with a compare or two instead of building the list.
+
 ``legal_<decision>(fault, me, answer, <what the answer is checked against>)`` returns True for a legal answer;
 for an illegal one it writes a fault record (:mod:`simulator.core.faults`) into ``fault``, if none is recorded
 yet, and returns False. The same functions run in both engines: compiled in the kernel's dispatch to a user's
@@ -23,6 +26,7 @@ from simulator.core.jit import njit
 from simulator.rami.codes import (
     DRAW_DISCARD, DRAW_STOCK, LAY_ALL, LAY_KEEP_JOKERS, LAY_NONE, OPEN_NONE, OPEN_OPEN, OPEN_SEC,
 )
+from simulator.rami.legal import every_held_card_fits
 
 DECISION_ORDER = ("draw", "open", "lay", "layoff", "discard", "speed")
 D = {name: i + 1 for i, name in enumerate(DECISION_ORDER)}
@@ -92,19 +96,11 @@ def layoff_fallback(forced):
 
 
 @njit(refcount=False)
-def _all_held_fit(hand_me, fits):
-    for c in range(JOKER + 1):
-        if hand_me[c] > 0 and not fits[c]:
-            return False
-    return True
-
-
-@njit(refcount=False)
 def legal_discard(fault, me, a, hand_me, fits, forbid_fits):
     """R4/R10: a card held; under ``forbid_fits`` not one fitting a table meld unless every held card fits."""
     if a < 0 or a > JOKER or hand_me[a] <= 0:
         return record(fault, D_DISCARD, me, R_NOT_HELD, a, int(forbid_fits), 0, 0, 0, 0, 0)
-    if forbid_fits and fits[a] and not _all_held_fit(hand_me, fits):
+    if forbid_fits and fits[a] and not every_held_card_fits(hand_me, fits):
         return record(fault, D_DISCARD, me, R_FITS, a, int(forbid_fits), 0, 0, 0, 0, 0)
     return True
 
@@ -112,7 +108,7 @@ def legal_discard(fault, me, a, hand_me, fits, forbid_fits):
 @njit(refcount=False)
 def first_legal_discard(hand_me, fits, forbid_fits):
     """The fallback discard: the first legal card id."""
-    every_fits = _all_held_fit(hand_me, fits)
+    every_fits = every_held_card_fits(hand_me, fits)
     for c in range(JOKER + 1):
         if hand_me[c] > 0 and not (forbid_fits and fits[c] and not every_fits):
             return c
