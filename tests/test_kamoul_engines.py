@@ -114,7 +114,7 @@ def test_the_dispatch_is_generated_from_each_family_s_answers_and_refuses_a_miss
     decision of the contract (its own ``ANSWERS`` or the family it ``INHERITS``), or the module refuses it."""
     import types
 
-    from simulator.core.decisions import python_twin
+    from simulator.core.decisions import builtin_dispatch, python_twin
     from strategies.kamoul import call_table, heuristic, policy
     from strategies.kamoul.contract import DECISIONS
 
@@ -122,8 +122,8 @@ def test_the_dispatch_is_generated_from_each_family_s_answers_and_refuses_a_miss
     assert set(heuristic.ANSWERS) == set(DECISIONS) and call_table.INHERITS is heuristic
     half = types.ModuleType("half")
     half.ANSWERS = {"turn": "0"}
-    with pytest.raises(TypeError, match=r"half answers no 'peeks'"):
-        policy._answer(half, "peeks")
+    with pytest.raises(TypeError, match=r"kamoul family half answers no 'peeks'"):
+        builtin_dispatch("kamoul", {0: half}, DECISIONS)
     # call-table inherits the heuristic's keep, and reads its own positions for its traits
     prm = np.arange(40, dtype=np.float64)
     assert python_twin(policy.BUILTIN["forget"])(policy.CALL_TABLE, prm) == prm[call_table.CT.forget]

@@ -35,7 +35,7 @@ from rami_helpers import (
 from strategies.rami import default_params
 from strategies.rami import policy as real_policy
 from strategies.rami.answers import StrategyError
-from strategies.rami.policy import builtin_discard
+from strategies.rami.policy import BUILTIN
 
 rule = pytest.mark.rule
 
@@ -403,7 +403,7 @@ def test_R10_forbidden_and_ignored():
         rd.turn(1, False)
     fits = _claim_position().fits()
     for _ in range(20):  # the random strategy never discards a fitting card when it is forbidden
-        card = builtin_discard(0, default_params("random"), 1, _counts("8H 4H KC"), rd.opened, rd.sizes, fits, True,
+        card = BUILTIN["discard"](0, default_params("random"), 1, _counts("8H 4H KC"), rd.opened, rd.sizes, fits, True,
                                stream_state(_, 1))
         assert card == C("KC")
 

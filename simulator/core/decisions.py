@@ -11,6 +11,8 @@ inlined), the names its checks and fallbacks use, and how a fault record reads a
   function table (:mod:`simulator.core.user_table`): the call builds the player's view, calls the file's
   function through its pointer, casts its answer, checks it, records a fault and plays the fallback when it is
   illegal. The kernel is the same for every strategy file, so it is compiled and cached once.
+* :func:`builtin_dispatch` generates the built-in dispatch of every decision from the game's families (each family
+  module's ``ANSWERS``: one expression per decision in the engine's arguments).
 * :class:`ReferenceDispatch` is the same in Python for the reference engine: every seat's answer, built-in or
   not, is cast and checked, and an illegal one raises :class:`~simulator.core.faults.StrategyError` at once.
 """
@@ -79,6 +81,46 @@ class Contract:
     describe: Callable[[np.ndarray, str], str]
     view: type
     arg_types: dict
+
+
+def _inlined(function):
+    """A generated function, inlined where it is called (so not cached on its own: it has no source file)."""
+    return numba.njit(inline="always", _nrt=False, nogil=True)(function)
+
+
+def _family_answer(game: str, family, name: str, decision: Decision):
+    """Family ``family``'s answer to decision ``name`` as an inlined numba function of ``(prm, *engine_args)``,
+    compiled from its ``ANSWERS`` expression in its own module's names."""
+    module = family
+    while name not in module.ANSWERS:
+        module = getattr(module, "INHERITS", None)
+        if module is None:
+            raise TypeError(f"{game} family {family.__name__} answers no {name!r} (ANSWERS, INHERITS)")
+    args = ", ".join(("prm", *decision.engine_args))
+    namespace: dict = {}
+    exec(f"def answer_{name}({args}):\n    return {module.ANSWERS[name]}", vars(module), namespace)
+    return _inlined(namespace[f"answer_{name}"])
+
+
+def builtin_dispatch(game: str, families: dict, decisions: dict[str, Decision], inline: bool = True) -> dict:
+    """``{name: builtin_<name>(sid, prm, *engine_args)}`` for every decision: one branch per family of ``families``
+    (kernel id → family module), each the family's ``ANSWERS[name]`` expression (one expression in the engine's
+    arguments; a family with ``INHERITS`` takes that module's where it has none); the last family's branch takes
+    the remaining id (declaring the game refuses an id with no branch, ``GamePlugin.__post_init__``). A family that
+    misses a decision raises ``TypeError`` here, at import. ``inline``: the dispatch is inlined into the kernel (else
+    it is one call, the answers inlined into it)."""
+    ids = tuple(families)
+    builtins = {}
+    for name, decision in decisions.items():
+        args = ", ".join(("prm", *decision.engine_args))
+        env = {f"answer_{sid}": _family_answer(game, family, name, decision) for sid, family in families.items()}
+        lines = [f"def builtin_{name}(sid, {args}):"]
+        for sid in ids[:-1]:
+            lines += [f"    if sid == {sid}:", f"        return answer_{sid}({args})"]
+        lines.append(f"    return answer_{ids[-1]}({args})")
+        exec("\n".join(lines), env)
+        builtins[name] = (_inlined if inline else numba.njit(_nrt=False, nogil=True))(env[f"builtin_{name}"])
+    return builtins
 
 
 _CAST = {"int": "np.int64", "bool": "bool", "float": "np.float64", "estimate": ""}

@@ -14,9 +14,8 @@ deciding player's information set (see ``strategies.kamoul.views``).
 
 from __future__ import annotations
 
-import numba
 
-from simulator.core.decisions import Contract, ReferenceDispatch, compiled_decision
+from simulator.core.decisions import Contract, ReferenceDispatch, builtin_dispatch, compiled_decision
 from simulator.kamoul.codes import ACT_STOCK, SNAP_NONE
 from strategies.kamoul import answers, call_table, heuristic, random_play
 from strategies.kamoul.contract import ARG_TYPES, DECISIONS, TableView
@@ -27,39 +26,7 @@ FAMILIES = {RANDOM: random_play, HEURISTIC: heuristic, CALL_TABLE: call_table}
 BUILTIN_IDS = tuple(FAMILIES)
 
 
-def _inlined(function):
-    """A generated function, inlined where it is called (so not cached on its own: it has no source file)."""
-    return numba.njit(inline="always", _nrt=False, nogil=True)(function)
-
-
-def _answer(family, name: str):
-    """Family ``family``'s answer to decision ``name`` as an inlined numba function of ``(prm, *engine_args)``,
-    compiled from its ``ANSWERS`` expression in its own module's names."""
-    module = family
-    while name not in module.ANSWERS:
-        module = getattr(module, "INHERITS", None)
-        if module is None:
-            raise TypeError(f"Kamoul family {family.__name__} answers no {name!r} (ANSWERS, INHERITS)")
-    args = ", ".join(("prm", *DECISIONS[name].engine_args))
-    namespace: dict = {}
-    exec(f"def answer_{name}({args}):\n    return {module.ANSWERS[name]}", vars(module), namespace)
-    return _inlined(namespace[f"answer_{name}"])
-
-
-def _builtin(name: str):
-    """``builtin_<name>(sid, prm, *engine_args)``: one branch per family of :data:`FAMILIES`; the last family's
-    branch takes the remaining id (only registered ids reach it, see the module docstring)."""
-    args = ", ".join(("prm", *DECISIONS[name].engine_args))
-    env = {f"answer_{sid}": _answer(family, name) for sid, family in FAMILIES.items()}
-    lines = [f"def builtin_{name}(sid, {args}):"]
-    for sid in BUILTIN_IDS[:-1]:
-        lines += [f"    if sid == {sid}:", f"        return answer_{sid}({args})"]
-    lines.append(f"    return answer_{BUILTIN_IDS[-1]}({args})")
-    exec("\n".join(lines), env)
-    return _inlined(env[f"builtin_{name}"])
-
-
-BUILTIN = {name: _builtin(name) for name in DECISIONS}
+BUILTIN = builtin_dispatch("kamoul", FAMILIES, DECISIONS)
 CONTRACT = Contract(
     game="kamoul", decisions=DECISIONS, builtin=BUILTIN, builtin_ids=BUILTIN_IDS, describe=answers.describe,
     view=TableView, arg_types=ARG_TYPES,

@@ -94,3 +94,22 @@ def layoff(params, moves, n_moves, forced):
 @njit(refcount=False, inline="always")
 def discard(params, hand_me, fits):
     return least_useful_card(hand_me, fits, True)
+
+
+@njit(refcount=False, inline="always")
+def claim(params):
+    """R10: claim every playable discard offered (the engine asks only when the claim is allowed)."""
+    return True
+
+
+ANSWERS = {
+    "draw": "draw(prm, opened[me] != 0, can_take, take_points, own_turn, stock_n)",
+    "open": "open_(prm, points, can_open, can_sec, own_turn, stock_n)",
+    "lay": "lay(prm)",
+    "layoff": "layoff(prm, moves, n_moves, forced)",
+    "discard": "discard(prm, hand_me, fits)",
+    "claim": "claim(prm)",
+    "speed": "prm[PARAM.speed]",
+}
+"""How the opening family answers each decision of the contract, in the engine's arguments
+(``strategies.rami.policy`` compiles the dispatch from it)."""

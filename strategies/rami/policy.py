@@ -1,8 +1,10 @@
 """One entry point per Rami decision: the built-in families' dispatch on the kernel id, and the contract that
 sends a user's seat to its file (:mod:`simulator.core.decisions`).
 
-``builtin_<name>(sid, prm, *engine_args)`` answers for the built-in families (inlined into the kernel, a jitted
-strategy passed as an argument would defeat numba's on-disk cache). ``decide_<name>(seats, me, *rest)`` is what
+``builtin_<name>(sid, prm, *engine_args)`` answers for the built-in families; it is generated from
+:data:`FAMILIES`, each family module's ``ANSWERS`` (one expression per decision, in the engine's arguments), and a
+family that misses a decision is refused when this module is imported: a new family is one module, one line here
+and its registry entries. ``decide_<name>(seats, me, *rest)`` is what
 the numba engine calls, :func:`ask` what the reference engine calls: both go to the built-ins for a built-in id
 and to the user's file otherwise, and check the answer against the contract (:mod:`strategies.rami.contract`,
 :mod:`strategies.rami.answers`). Each decision receives only the deciding player's information set
@@ -21,64 +23,19 @@ Decisions, in the order of a turn (R4):
 
 from __future__ import annotations
 
-from simulator.core.decisions import Contract, ReferenceDispatch, compiled_decision
-from simulator.core.jit import njit
+from simulator.core.decisions import Contract, ReferenceDispatch, builtin_dispatch, compiled_decision
 from simulator.rami.codes import DRAW_STOCK, LAY_NONE, OPEN_NONE
 from strategies.rami import answers, opening, random_play
 from strategies.rami.contract import ARG_TYPES, DECISIONS, PlayerView
 
 RANDOM, OPENING = 0, 1
-BUILTIN_IDS = (RANDOM, OPENING)
+FAMILIES = {RANDOM: random_play, OPENING: opening}
+"""The built-in families by kernel id (the registry's ``StrategyDef.kernel_id``)."""
+BUILTIN_IDS = tuple(FAMILIES)
 
 
-@njit(refcount=False)
-def builtin_draw(sid, prm, me, hand_me, opened, sizes, top, can_take, take_points, own_turn, stock_n, rng):
-    if sid == RANDOM:
-        return random_play.draw(prm, can_take, rng)
-    return opening.draw(prm, opened[me] != 0, can_take, take_points, own_turn, stock_n)
-
-
-@njit(refcount=False)
-def builtin_open(sid, prm, me, hand_me, opened, sizes, points, can_open, can_sec, own_turn, stock_n, rng):
-    if sid == RANDOM:
-        return random_play.open_(prm, can_open, can_sec, rng)
-    return opening.open_(prm, points, can_open, can_sec, own_turn, stock_n)
-
-
-@njit(refcount=False)
-def builtin_lay(sid, prm, me, hand_me, opened, sizes, rng):
-    if sid == RANDOM:
-        return random_play.lay(prm, rng)
-    return opening.lay(prm)
-
-
-@njit(refcount=False)
-def builtin_layoff(sid, prm, me, hand_me, opened, sizes, moves, n_moves, forced, rng):
-    if sid == RANDOM:
-        return random_play.layoff(prm, n_moves, forced, rng)
-    return opening.layoff(prm, moves, n_moves, forced)
-
-
-@njit(refcount=False)
-def builtin_discard(sid, prm, me, hand_me, opened, sizes, fits, forbid_fits, rng):
-    if sid == RANDOM:
-        return random_play.discard(prm, hand_me, fits, forbid_fits, rng)
-    return opening.discard(prm, hand_me, fits)
-
-
-@njit(refcount=False)
-def builtin_claim(sid, prm, me, hand_me, opened, sizes, card, rng):
-    if sid == RANDOM:
-        return random_play.claim(prm, rng)
-    return True
-
-
-@njit(refcount=False)
-def builtin_speed(sid, prm):
-    return prm[random_play.PARAM.speed] if sid == RANDOM else prm[opening.PARAM.speed]
-
-
-BUILTIN = {name: globals()[f"builtin_{name}"] for name in DECISIONS}
+# a call from the kernel, not inlined into it, as the hand-written dispatch it replaces was (the same code)
+BUILTIN = builtin_dispatch("rami", FAMILIES, DECISIONS, inline=False)
 CONTRACT = Contract(
     game="rami", decisions=DECISIONS, builtin=BUILTIN, builtin_ids=BUILTIN_IDS, describe=answers.describe,
     view=PlayerView, arg_types=ARG_TYPES,
