@@ -423,3 +423,67 @@ def test_layoffs_agree_with_trying_every_card_on_every_meld():
                 if c == m.joker_card:
                     expected.add(LayOff(c, t, SWAP_JOKER, c))
         assert set(layoffs(hand, table)) == expected, (hand, [str(m) for m in table])
+
+
+OPENING_HANDS = 240
+
+
+@pytest.mark.rule("R7")
+@pytest.mark.parametrize("n_decks", [1, 2])
+def test_R7_every_opening_style_agrees_with_brute_force_on_random_hands(n_decks):
+    """The smallest opening (fewest cards, then most points), the largest (least R13 value left, then fewest cards
+    left) and the best keeping the jokers, against every opening of the hand enumerated without a bound
+    (``melds_ref.ref_openings``), on 240 random hands of up to 15 cards per deck count; all three can open
+    exactly when the best opening can (the jokers aside)."""
+    rng = np.random.default_rng([20261205, n_decks])
+    ws = M.new_workspace()
+    out = np.zeros((M.MAX_OUT, 5), np.int8)
+    checked = opened = 0
+    while checked < OPENING_HANDS:
+        hand = random_hand(rng, n_decks)
+        if len(hand) > 15:
+            continue
+        checked += 1
+        counts = M.hand_counts(hand)
+        msg = " ".join(card_name(c) for c in hand)
+        every = R.ref_openings(hand, 51)
+        can_best = M.best_opening_nb(counts, 51, False, False, R.R7_MIN_MELDS, ws, out)[0]
+        assert bool(every) == can_best, msg
+        opened += can_best
+
+        can, points, n = M.opening_nb(M.STYLE_SMALLEST, counts, 51, False, False, R.R7_MIN_MELDS, ws, out)
+        assert can == can_best, msg
+        if every:
+            fewest = min(cards for _, cards, _, _ in every)
+            most = max(p for p, cards, _, _ in every if cards == fewest)
+            assert (points, int(out[:n, 3].sum())) == (most, fewest), msg
+            check_melds(hand, out, n, points)
+
+        can, points, n = M.opening_nb(M.STYLE_LARGEST, counts, 51, False, False, R.R7_MIN_MELDS, ws, out)
+        assert can == can_best, msg
+        if every:
+            value, cards = max((value, cards) for _, cards, value, _ in every)
+            melds, rest = check_melds(hand, out, n, points)
+            assert (R.hand_value(hand) - R.hand_value(rest), len(hand) - len(rest)) == (value, cards), msg
+            assert points >= 51, msg
+
+        without = [c for c in hand if c != JOKER]
+        ref = R.ref_best_opening(without)
+        can, points, n = M.opening_nb(M.STYLE_KEEP_JOKERS, counts, 51, False, False, R.R7_MIN_MELDS, ws, out)
+        assert (can, points) == (ref.laid > 0 and ref.gain >= 51, ref.gain), msg
+        assert all(JOKER not in M.decode_meld(out[i]).hand_cards for i in range(n)), msg
+        assert counts[JOKER] == hand.count(JOKER), "the hand's counts are left as they were"
+    assert opened >= OPENING_HANDS // 10  # the openings are compared on enough hands that open
+
+
+def test_R7_the_opening_styles_on_a_hand_that_shows_them_apart():
+    """7H 8H 9H (franche, 24) + KS KD KC (30) reaches 51 with six cards; the largest adds 2C 3C 4C (9) and the joker;
+    keep-jokers leaves the joker in hand."""
+    hand = "7H 8H 9H KS KD KC 2C 3C 4C JK 5D"
+    best, smallest, largest, keep = (M.opening(hand, style) for style in M.OPENING_STYLES)
+    assert smallest.can_open and sum(len(m.cards) for m in smallest.melds) == 6 and smallest.points == 54
+    assert largest.can_open and JOKER in [c for m in largest.melds for c in m.hand_cards]
+    assert keep.can_open and all(JOKER not in m.hand_cards for m in keep.melds)
+    assert best.points >= largest.points >= smallest.points
+    with pytest.raises(ValueError, match="opening style 'big'"):
+        M.opening(hand, "big")

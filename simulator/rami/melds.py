@@ -4,6 +4,8 @@ Questions answered, exactly:
 
 * :func:`best_opening` (R7): the most opening points a hand can lay in disjoint melds that include a
   tierce franche, whether that reaches the threshold (51), and which melds;
+* :func:`opening` (R7): the same openings in other styles: the fewest cards reaching the threshold, the least
+  left in hand, or the best keeping the jokers;
 * :func:`least_left` (R13, R12): the lay-down that leaves the least card value in hand, with or without
   the tierce-franche requirement of a "rami sec";
 * :func:`layoffs` (R8, R9): the single cards of a hand that extend a meld on the table, and joker swaps.
@@ -61,6 +63,7 @@ __all__ = [
     "Laydown", "LayOff", "Workspace", "verify_combination", "is_combination", "parse_meld", "opening_value",
     "hand_value", "hand_counts", "remaining", "best_opening", "least_left", "layoffs", "new_workspace", "best_opening_nb",
     "least_left_nb", "layoffs_nb", "opening_value_nb", "opening_min_melds", "encode_meld", "decode_meld",
+    "opening", "opening_nb", "smallest_opening_nb", "largest_opening_nb", "OPENING_STYLES",
 ]
 
 EXTEND_LOW, EXTEND_HIGH, ADD_TO_SET, SWAP_JOKER = 0, 1, 2, 3
@@ -79,7 +82,11 @@ N_COLS = C_CODE + 5
 # search frame columns (int32): card, next option, action taken, saved count
 F_CARD, F_POS, F_ACT, F_SAVED = 0, 1, 2, 3
 ACT_NONE, ACT_KEEP = -1, -2
-MODE_OPEN, MODE_LEAST = 0, 1
+MODE_OPEN, MODE_LEAST, MODE_SMALLEST, MODE_LARGEST = 0, 1, 2, 3
+"""What :func:`_search` maximises: the opening points (R7), the R13 value laid (R13), and two openings that must
+reach a threshold: the fewest cards laid (then the most points), the most R13 value laid (then the most cards)."""
+KEY_SMALLEST = 4096     # smallest opening's key = (KEY - 1 - cards laid) * KEY_SMALLEST + points (points < 4096)
+JOKER_OPEN_REPRESENTED = 11  # the most a joker adds to an opening when it is worth the card it stands for (an ace)
 
 _RANK_VALUE = np.array(RANK_VALUE, dtype=np.int64)
 
@@ -278,10 +285,12 @@ def _next_card(work, c):
 
 
 @njit(refcount=False)
-def _search(counts, n_cand, mode, need_franche, represented, min_melds, ws):
+def _search(counts, n_cand, mode, need_franche, represented, min_melds, threshold, ws):
     """Branch and bound over disjoint candidates (module docstring). Returns ``(weight, cards laid, n melds)``
     of the best choice; its candidate indexes are in ``ws.best[:n]``. Laying nothing scores ``(0, 0, 0)``.
-    A leaf counts only with a tierce franche (``need_franche``) and at least ``min_melds`` melds (R7).
+    A leaf counts only with a tierce franche (``need_franche``) and at least ``min_melds`` melds (R7); in the
+    modes :data:`MODE_SMALLEST` and :data:`MODE_LARGEST` only with at least ``threshold`` opening points too, and
+    the weight returned is then the opening's points.
 
     Longer than the project's ~80 lines: the iterative search is one loop over an explicit stack of frames, its
     bound and counters in local variables of that loop (the solver's hot path, shared by both engines); it was
@@ -299,8 +308,10 @@ def _search(counts, n_cand, mode, need_franche, represented, min_melds, ws):
         rem_w += work[c] * _RANK_VALUE[c % 13]
         rem_n += work[c]
     work[52] = counts[52]
-    w_col = C_OPEN if mode == MODE_OPEN else C_LAID
-    joker_w = 20 if mode == MODE_LEAST else (11 if represented else 0)
+    w_col = C_OPEN if mode == MODE_OPEN or mode == MODE_SMALLEST else C_LAID
+    joker_open = JOKER_OPEN_REPRESENTED if represented else 0
+    joker_w = 20 if mode == MODE_LEAST or mode == MODE_LARGEST else joker_open
+    constrained = mode == MODE_SMALLEST or mode == MODE_LARGEST
     # bucket the candidates by lowest natural card, each bucket by decreasing weight (good leaves first)
     for c in range(54):
         bstart[c] = 0
@@ -327,7 +338,10 @@ def _search(counts, n_cand, mode, need_franche, represented, min_melds, ws):
 
     best_key = 0
     best_n = 0
+    best_points = 0
+    best_cards = 0
     cur_w = 0
+    cur_o = 0  # opening points of the melds chosen (the threshold of the constrained modes)
     cur_n = 0
     pure = 0
     nch = 0
@@ -344,6 +358,7 @@ def _search(counts, n_cand, mode, need_franche, represented, min_melds, ws):
                 work[cand[a, i]] += 1
             work[52] += cand[a, C_JOKER]
             cur_w -= cand[a, w_col]
+            cur_o -= cand[a, C_OPEN]
             cur_n -= cand[a, C_NNAT] + cand[a, C_JOKER]
             rem_w += cand[a, C_NATW]
             rem_n += cand[a, C_NNAT]
@@ -359,11 +374,16 @@ def _search(counts, n_cand, mode, need_franche, represented, min_melds, ws):
             d -= 1
             continue
         if c >= 52:  # leaf: no natural card left to decide; jokers stay in hand
-            if (pure > 0 or not need_franche) and nch >= min_melds:
-                key = cur_w * KEY + cur_n
+            if (pure > 0 or not need_franche) and nch >= min_melds and (not constrained or cur_o >= threshold):
+                if mode == MODE_SMALLEST:
+                    key = (KEY - 1 - cur_n) * KEY_SMALLEST + cur_w
+                else:
+                    key = cur_w * KEY + cur_n
                 if key > best_key:
                     best_key = key
                     best_n = nch
+                    best_points = cur_o
+                    best_cards = cur_n
                     for i in range(nch):
                         best[i] = chosen[i]
             d -= 1
@@ -389,6 +409,7 @@ def _search(counts, n_cand, mode, need_franche, represented, min_melds, ws):
                 work[cand[found, i]] -= 1
             work[52] -= cand[found, C_JOKER]
             cur_w += cand[found, w_col]
+            cur_o += cand[found, C_OPEN]
             cur_n += cand[found, C_NNAT] + cand[found, C_JOKER]
             rem_w -= cand[found, C_NATW]
             rem_n -= cand[found, C_NNAT]
@@ -412,11 +433,21 @@ def _search(counts, n_cand, mode, need_franche, represented, min_melds, ws):
             child = _next_card(work, c + 1)
             child_pos = bstart[child]
         jj = min(work[52], rem_n // 2)
-        if (cur_w + rem_w + jj * joker_w) * KEY + cur_n + rem_n + jj > best_key:
+        if not constrained:
+            hope = (cur_w + rem_w + jj * joker_w) * KEY + cur_n + rem_n + jj > best_key
+        elif cur_o + rem_w + jj * joker_open < threshold:  # an R7 value is at most the card's R13 value
+            hope = False
+        elif mode == MODE_SMALLEST:  # cards laid only grow deeper down
+            hope = (KEY - 1 - cur_n) * KEY_SMALLEST + cur_w + rem_w + jj * joker_open > best_key
+        else:
+            hope = (cur_w + rem_w + jj * joker_w) * KEY + cur_n + rem_n + jj > best_key
+        if hope:
             d += 1
             fr[d, F_CARD] = child
             fr[d, F_POS] = child_pos
             fr[d, F_ACT] = ACT_NONE
+    if constrained:
+        return best_points, best_cards, best_n
     return best_key // KEY, best_key % KEY, best_n
 
 
@@ -440,7 +471,7 @@ def best_opening_nb(counts, threshold, represented, franche_inside, min_melds, w
     "une tierce franche + une ou plusieurs combinaisons").
     """
     n_cand = build_candidates(counts, represented, franche_inside, ws.cand)
-    points, _, n = _search(counts, n_cand, MODE_OPEN, True, represented, min_melds, ws)
+    points, _, n = _search(counts, n_cand, MODE_OPEN, True, represented, min_melds, 0, ws)
     _write_out(ws, n, out)
     return n > 0 and points >= threshold, points, n
 
@@ -454,7 +485,7 @@ def least_left_nb(counts, require_franche, franche_inside, ws, out):
     nothing is laid.
     """
     n_cand = build_candidates(counts, False, franche_inside, ws.cand)
-    laid, laid_n, n = _search(counts, n_cand, MODE_LEAST, require_franche, False, 0, ws)
+    laid, laid_n, n = _search(counts, n_cand, MODE_LEAST, require_franche, False, 0, 0, ws)
     total = 20 * counts[52]
     total_n = counts[52]
     for c in range(52):
@@ -462,6 +493,55 @@ def least_left_nb(counts, require_franche, franche_inside, ws, out):
         total_n += counts[c]
     _write_out(ws, n, out)
     return total - laid, total_n - laid_n, n
+
+
+@njit(refcount=False)
+def smallest_opening_nb(counts, threshold, represented, franche_inside, min_melds, ws, out):
+    """R7, the opening that keeps the most cards in hand: ``(can_open, points, n_melds)``, the melds in
+    ``out[:n_melds]``: over the disjoint melds with a tierce franche, at least ``min_melds`` of them and at least
+    ``threshold`` opening points, the fewest cards laid, ties broken by the most points. ``can_open`` is False,
+    with no melds, when the hand holds no opening (exactly when :func:`best_opening_nb` cannot open). Arguments as
+    :func:`best_opening_nb`'s."""
+    n_cand = build_candidates(counts, represented, franche_inside, ws.cand)
+    points, _, n = _search(counts, n_cand, MODE_SMALLEST, True, represented, min_melds, threshold, ws)
+    _write_out(ws, n, out)
+    return n > 0, points, n
+
+
+@njit(refcount=False)
+def largest_opening_nb(counts, threshold, represented, franche_inside, min_melds, ws, out):
+    """R7 with R13, the opening that leaves the least in hand: ``(can_open, points, n_melds)``, the melds in
+    ``out[:n_melds]``: over the same openings as :func:`smallest_opening_nb`, the most R13 value laid (ace 11,
+    joker 20; so the least left), ties broken by the most cards laid."""
+    n_cand = build_candidates(counts, represented, franche_inside, ws.cand)
+    points, _, n = _search(counts, n_cand, MODE_LARGEST, True, represented, min_melds, threshold, ws)
+    _write_out(ws, n, out)
+    return n > 0, points, n
+
+
+STYLE_BEST, STYLE_SMALLEST, STYLE_LARGEST, STYLE_KEEP_JOKERS = 0, 1, 2, 3
+OPENING_STYLES = ("best", "smallest", "largest", "keep-jokers")
+"""The openings the solver offers (R7), by style code: the most points (:func:`best_opening_nb`), the fewest cards
+(:func:`smallest_opening_nb`), the least left in hand (:func:`largest_opening_nb`), and the best that keeps every
+joker in hand."""
+
+
+@njit(refcount=False)
+def opening_nb(style, counts, threshold, represented, franche_inside, min_melds, ws, out):
+    """The opening of style ``style`` (one of :data:`OPENING_STYLES`' codes) of ``counts``: ``(can_open, points,
+    n_melds)``, the melds in ``out[:n_melds]``, arguments as :func:`best_opening_nb`'s. ``counts`` is left as it
+    was (the keep-jokers style sets its jokers to 0 while it searches)."""
+    if style == STYLE_SMALLEST:
+        return smallest_opening_nb(counts, threshold, represented, franche_inside, min_melds, ws, out)
+    if style == STYLE_LARGEST:
+        return largest_opening_nb(counts, threshold, represented, franche_inside, min_melds, ws, out)
+    if style == STYLE_KEEP_JOKERS:
+        jokers = counts[JOKER]
+        counts[JOKER] = 0
+        answer = best_opening_nb(counts, threshold, represented, franche_inside, min_melds, ws, out)
+        counts[JOKER] = jokers
+        return answer
+    return best_opening_nb(counts, threshold, represented, franche_inside, min_melds, ws, out)
 
 
 @njit(refcount=False)
@@ -637,6 +717,24 @@ def best_opening(hand, threshold: int = 51, joker_opening_value=0, franche_insid
     out = np.zeros((MAX_OUT, 5), np.int8)
     can, points, n = best_opening_nb(counts, int(threshold), represented, bool(franche_inside_longer_run),
                                      opening_min_melds(opening_single_meld), _ws(ws), out)
+    return Opening(bool(can), int(points), [decode_meld(out[i]) for i in range(n)])
+
+
+def opening(hand, style: str = "best", threshold: int = 51, joker_opening_value=0,
+            franche_inside_longer_run: bool = False, opening_single_meld: bool = False,
+            ws: Workspace | None = None) -> Opening:
+    """R7: the opening of ``hand`` in ``style`` (:data:`OPENING_STYLES`): ``best`` as :func:`best_opening`;
+    ``smallest`` the fewest cards reaching ``threshold`` (then the most points); ``largest`` the least R13 value
+    left in hand (then the fewest cards left); ``keep-jokers`` the best opening without the jokers. ``can_open``
+    is False when that style has no opening reaching ``threshold`` (``smallest`` and ``largest`` then lay no melds;
+    the others give their best melds, as :func:`best_opening` does). Other arguments as :func:`best_opening`'s."""
+    if style not in OPENING_STYLES:
+        raise ValueError(f"opening style {style!r}: expected one of {', '.join(OPENING_STYLES)}")
+    counts = hand_counts(hand)
+    represented = check_joker_opening_value(joker_opening_value) == 1
+    out = np.zeros((MAX_OUT, 5), np.int8)
+    can, points, n = opening_nb(OPENING_STYLES.index(style), counts, int(threshold), represented,
+                                bool(franche_inside_longer_run), opening_min_melds(opening_single_meld), _ws(ws), out)
     return Opening(bool(can), int(points), [decode_meld(out[i]) for i in range(n)])
 
 

@@ -394,3 +394,48 @@ def ref_least_left(hand, require_franche: bool = False, franche_inside_longer_ru
     res = _search(cards, all_melds(cards) if melds is None else melds, lambda m: hand_value(m.hand_cards),
                   require_franche, franche_inside_longer_run)
     return hand_value(cards) - res.gain, res
+
+
+def ref_openings(hand, threshold: int = 51, joker_opening_value=0, franche_inside_longer_run: bool = False,
+                 opening_single_meld: bool = False) -> list[tuple[int, int, int, list[Meld]]]:
+    """R7 brute force without a bound: every opening of ``hand`` (disjoint melds with a tierce franche, at least
+    :func:`opening_min_melds` of them, worth at least ``threshold`` points), as ``(points, cards laid, R13 value
+    laid, melds)``. Exponential: for the tests' oracles on hands of a round's size."""
+    option = "represented" if check_joker_opening_value(joker_opening_value) else 0
+    cards = hand_list(hand)
+    min_melds = opening_min_melds(opening_single_meld)
+    by_low: dict[int, list[tuple[tuple[int, ...], Meld]]] = {}
+    for m in all_melds(cards):
+        physical = tuple(sorted(m.hand_cards))
+        by_low.setdefault(physical[0], []).append((physical, m))
+    counts = [0] * (JOKER + 1)
+    for c in cards:
+        counts[c] += 1
+    found: list[tuple[int, int, int, list[Meld]]] = []
+
+    def walk(low: int, chosen: list[Meld]) -> None:
+        while low < JOKER and counts[low] == 0:
+            low += 1
+        if low >= JOKER:  # only jokers left: they stay in hand
+            points = sum(opening_value(m, option) for m in chosen)
+            if (len(chosen) >= min_melds and points >= threshold
+                    and any(is_franche(m, franche_inside_longer_run) for m in chosen)):
+                laid = [c for m in chosen for c in m.hand_cards]
+                found.append((points, len(laid), hand_value(laid), list(chosen)))
+            return
+        for physical, m in by_low.get(low, ()):  # one copy of the lowest card goes into a meld...
+            if all(counts[c] >= physical.count(c) for c in set(physical)):
+                for c in physical:
+                    counts[c] -= 1
+                chosen.append(m)
+                walk(low, chosen)
+                chosen.pop()
+                for c in physical:
+                    counts[c] += 1
+        kept = counts[low]  # ...or every copy of it stays in hand
+        counts[low] = 0
+        walk(low + 1, chosen)
+        counts[low] = kept
+
+    walk(0, [])
+    return found
