@@ -32,7 +32,8 @@ from simulator.core.plan import (Part, Plan, check_games, check_players, check_s
 
 STUDY_NAME = "rami-openings"
 GAMES = ("rami",)
-STRATEGIES = ("open-asap", "open-big", "rami-sec-hunter", "joker-keeper")
+STRATEGIES = ("open-asap", "open-big", "rami-sec-hunter", "joker-keeper", "open-small", "open-all", "joker-saver")
+"""The named opening strategies: when to open (the first four) and what to open with (the last three, issue 37)."""
 PLAYERS = (2, 3, 4, 6)
 THRESHOLDS = (40, 51, 61, 71)
 JOKER_GRIDS = ("joker_swap=must_reuse,free,forbidden", "joker_opening_value=zero,represented")

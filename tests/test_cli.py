@@ -192,7 +192,7 @@ def test_game_and_strategy_names_complete(monkeypatch):
     assert complete("simulate", "kam") == ["kamoul"]
     assert set(complete("duel", "")) >= {"kamoul", "rami", "kems"}
     assert complete("simulate", "kamoul", "--strategy", "bal") == ["balanced"]
-    assert complete("tournament", "rami", "--strategy", "open-") == ["open-asap", "open-big"]
+    assert complete("tournament", "rami", "--strategy", "open-") == ["open-asap", "open-big", "open-small", "open-all"]
     assert "snap_chain=" in complete("simulate", "kamoul", "--option", "snap_")
 
 

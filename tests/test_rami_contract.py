@@ -54,6 +54,7 @@ ILLEGAL = [
     ("layoff", r"layoff with (\d+), which is not the index of a listed move; legal: a move index in \[0, \d+\]"),
     ("discard", r"discard with \d+ \(\w+\), which is not a card held in hand; legal: a card id held in hand"),
     ("speed", r"speed with -1, which is not a rate > 0; legal: a finite rate > 0"),
+    ("open_with", r"open_with with 9, which is no choice of this decision; legal: 0 \(the best opening\)"),
 ]
 
 

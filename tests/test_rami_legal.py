@@ -22,7 +22,8 @@ from strategies.rami import answers
 L = {name: python_twin(getattr(legal, name)) for name in
      ("draw_choices", "open_choices", "lay_choices", "layoff_choices", "discard_choices", "claim_choices")}
 A = {name: python_twin(getattr(answers, name)) for name in
-     ("legal_draw", "legal_open", "legal_lay", "legal_layoff", "legal_discard", "first_legal_discard")}
+     ("legal_draw", "legal_open", "legal_open_with", "legal_lay", "legal_layoff", "legal_discard",
+      "first_legal_discard")}
 
 
 def listed(fill, *args) -> list[int]:
@@ -96,3 +97,36 @@ def test_R4_R10_the_discard_accepts_exactly_the_listed_cards_and_the_fallback_is
 @pytest.mark.rule("R10")
 def test_R10_a_claim_is_a_pass_or_a_claim():
     assert listed(L["claim_choices"]) == [0, 1]
+
+
+@pytest.mark.rule("R7")
+def test_R7_the_opening_accepts_exactly_the_offered_styles_and_each_offered_style_opens():
+    """On random hands that can open: the best is offered first, each offered style is an opening of the hand that
+    reaches the threshold (and under R11 ``final_discard_required`` leaves a card), keep-jokers only with a joker in
+    hand, and the check accepts exactly the offered codes."""
+    from simulator.rami import melds as M
+    from simulator.rami.codes import OPENING_BEST, OPENING_KEEP_JOKERS
+    from simulator.rami.melds_ref import R7_MIN_MELDS
+
+    rng = np.random.default_rng(7)
+    ws, scratch = M.new_workspace(), np.zeros((M.MAX_OUT, 5), np.int8)
+    tried = 0
+    while tried < 150:
+        hand = np.zeros(JOKER + 1, np.int8)
+        for c in rng.choice(JOKER + 1, size=int(rng.integers(10, 16))):
+            hand[c] = min(hand[c] + 1, 2)
+        if not M.best_opening_nb(hand, 51, False, False, R7_MIN_MELDS, ws, scratch)[0]:
+            continue
+        tried += 1
+        for keep_one in (False, True):
+            styles = listed(lambda out: legal.opening_choices(hand, 51, False, False, R7_MIN_MELDS, keep_one, ws,
+                                                              scratch, out))
+            assert styles[0] == OPENING_BEST and len(set(styles)) == len(styles)
+            assert (OPENING_KEEP_JOKERS in styles) <= (hand[JOKER] > 0)
+            for style in styles[1:]:
+                can, points, n = M.opening_nb(style, hand, 51, False, False, R7_MIN_MELDS, ws, scratch)
+                assert can and points >= 51
+                assert not keep_one or int(scratch[:n, 3].sum()) < int(hand.sum())
+            offered = np.array(styles + [0] * (4 - len(styles)), np.int64)
+            for a in range(-2, 6):
+                assert accepts(A["legal_open_with"], a, offered, len(styles)) == (a in styles), (a, styles)

@@ -21,6 +21,7 @@ import pytest
 
 from simulator.core.cards import JOKER, card_name, parse_card
 from simulator.rami import melds as M
+from simulator.rami.codes import OPENING_KEEP_JOKERS, OPENING_LARGEST, OPENING_SMALLEST
 from simulator.rami import melds_ref as R
 from simulator.rami.melds import (
     ADD_TO_SET, EXTEND_HIGH, EXTEND_LOW, RUN, SET, SWAP_JOKER, InvalidMeld, LayOff, best_opening, is_combination,
@@ -451,7 +452,7 @@ def test_R7_every_opening_style_agrees_with_brute_force_on_random_hands(n_decks)
         assert bool(every) == can_best, msg
         opened += can_best
 
-        can, points, n = M.opening_nb(M.STYLE_SMALLEST, counts, 51, False, False, R.R7_MIN_MELDS, ws, out)
+        can, points, n = M.opening_nb(OPENING_SMALLEST, counts, 51, False, False, R.R7_MIN_MELDS, ws, out)
         assert can == can_best, msg
         if every:
             fewest = min(cards for _, cards, _, _ in every)
@@ -459,7 +460,7 @@ def test_R7_every_opening_style_agrees_with_brute_force_on_random_hands(n_decks)
             assert (points, int(out[:n, 3].sum())) == (most, fewest), msg
             check_melds(hand, out, n, points)
 
-        can, points, n = M.opening_nb(M.STYLE_LARGEST, counts, 51, False, False, R.R7_MIN_MELDS, ws, out)
+        can, points, n = M.opening_nb(OPENING_LARGEST, counts, 51, False, False, R.R7_MIN_MELDS, ws, out)
         assert can == can_best, msg
         if every:
             value, cards = max((value, cards) for _, cards, value, _ in every)
@@ -469,7 +470,7 @@ def test_R7_every_opening_style_agrees_with_brute_force_on_random_hands(n_decks)
 
         without = [c for c in hand if c != JOKER]
         ref = R.ref_best_opening(without)
-        can, points, n = M.opening_nb(M.STYLE_KEEP_JOKERS, counts, 51, False, False, R.R7_MIN_MELDS, ws, out)
+        can, points, n = M.opening_nb(OPENING_KEEP_JOKERS, counts, 51, False, False, R.R7_MIN_MELDS, ws, out)
         assert (can, points) == (ref.laid > 0 and ref.gain >= 51, ref.gain), msg
         assert all(JOKER not in M.decode_meld(out[i]).hand_cards for i in range(n)), msg
         assert counts[JOKER] == hand.count(JOKER), "the hand's counts are left as they were"

@@ -22,7 +22,8 @@ from simulator.core.errors import SpecError
 from simulator.core.rng import stream_state
 from simulator.rami import reference
 from simulator.rami.codes import (
-    DRAW_DISCARD, DRAW_STOCK, EV_LAYOFF, EV_MELD, LAY_ALL, LAY_NONE, OPEN_NONE, OPEN_OPEN, OUT_BLOCKED, OUT_CLAIM,
+    DRAW_DISCARD, DRAW_STOCK, EV_LAYOFF, EV_MELD, LAY_ALL, LAY_NONE, OPEN_NONE, OPEN_OPEN, OPENING_BEST,
+    OPENING_KEEP_JOKERS, OPENING_LARGEST, OPENING_SMALLEST, OUT_BLOCKED, OUT_CLAIM,
     OUT_NORMAL, OUT_RAMI_SEC, OUT_TURN_CAP, meld_word, move_word,
 )
 from simulator.rami.melds import ADD_TO_SET, SWAP_JOKER, InvalidMeld, encode_meld, parse_meld
@@ -263,6 +264,27 @@ def test_R7_the_opening_lays_the_best_opening():
     Script(open=OPEN_OPEN, lay=LAY_NONE, layoff=-1, discard=lambda p, h: C("QC")).install(rd)
     rd.turn(0, True)
     assert rd.opened[0] == 1 and rd.open_turn[0] == 1 and sorted(table(rd)) == ["7H 8H 9H", "KC KD KS"]
+
+
+@rule("R7")
+@pytest.mark.parametrize("style, laid, kept", [
+    (OPENING_BEST, ["2C 3C 4C 5C", "7H 8H 9H JK=10H", "KC KD KS"], "6S"),
+    (OPENING_SMALLEST, ["7H 8H 9H", "KC KD KS"], "2C 3C 4C 5C 6S JK"),
+    (OPENING_LARGEST, ["2C 3C 4C 5C JK=6C", "7H 8H 9H", "KC KD KS"], "6S"),
+    (OPENING_KEEP_JOKERS, ["2C 3C 4C 5C", "7H 8H 9H", "KC KD KS"], "6S JK"),
+])
+def test_R7_the_player_chooses_which_opening_to_lay(style, laid, kept):
+    """Once it opens, the player lays the opening style it answers among those offered: the best (most points),
+    the smallest (fewest cards reaching 51: 54 points in six cards), the largest (least left in hand: the joker's
+    20 goes down too) or the best keeping the joker; then it discards QC."""
+    rd = make_round()
+    set_hand(rd, 0, "7H 8H 9H KC KD KS 2C 3C 4C 5C JK 6S QC")
+    set_piles(rd, stock="5S", discard="3D")
+    script = Script(open=OPEN_OPEN, open_with=style, lay=LAY_NONE, layoff=-1, discard=lambda p, h: C("QC")).install(rd)
+    rd.turn(0, True)
+    assert ("open_with", 0) in script.calls and rd.opened[0] == 1
+    assert sorted(table(rd)) == sorted(laid)
+    assert sorted(hand(rd, 0).split()) == sorted(kept.split())
 
 
 # ================================================================================================ R8

@@ -42,7 +42,9 @@ class Decision:
     pair); ``check`` the legality test of the answer ``a`` (``None``: every answer is legal) and ``fallback`` the
     legal answer the compiled engine plays after recording a fault, so that the block finishes before the run
     stops. ``legal`` says in words what ``check`` accepts; ``default`` is the default strategy's answer as a
-    user's file writes it (the body ``cardsim new-strategy`` generates)."""
+    user's file writes it (the body ``cardsim new-strategy`` generates). ``optional``: a numba function of the user
+    signature that answers for a file that does not define this decision (a decision added to the contract after
+    files were written: they keep working, with that answer)."""
 
     engine_args: tuple[str, ...]
     user_call: str
@@ -53,6 +55,7 @@ class Decision:
     legal: str = "any answer"
     default: str = ""
     view_call: str = ""  # the expression in user_call that builds the view (user_signature shows it as "view")
+    optional: Callable | None = None
 
     @property
     def user_signature(self) -> str:

@@ -116,16 +116,21 @@ def _validate(decl: Declared, plugin, path: str, digest: str, field_name: str) -
     if not isinstance(decl.params, ParamSet):
         raise SpecError(f"{where}: params", decl.params, "a simulator.core.params.ParamSet")
     decisions = _contract(plugin)
-    missing = sorted(set(decisions) - set(decl.functions))
+    missing = sorted(n for n, d in decisions.items() if n not in decl.functions and d.optional is None)
     extra = sorted(set(decl.functions) - set(decisions))
     if missing or extra:
-        raise SpecError(f"{where}: decisions", ", ".join(missing or extra), ", ".join(decisions),
+        required = ", ".join(n for n, d in decisions.items() if d.optional is None)
+        raise SpecError(f"{where}: decisions", ", ".join(missing or extra), required,
                         "are missing" if missing else "are not decisions of " + game)
     for name, fn in decl.functions.items():
         if not callable(fn):
             raise SpecError(f"{where}: {name}", fn, "a function")
     compiled = all(_is_numba(fn) for fn in decl.functions.values())
-    return UserStrategy(decl.name, game, decl.params, decl.doc, decl.functions, path, digest, compiled)
+    functions = dict(decl.functions)
+    for name, d in decisions.items():  # an optional decision the file leaves out: the contract's answer
+        if name not in functions:
+            functions[name] = d.optional if compiled else d.optional.py_func
+    return UserStrategy(decl.name, game, decl.params, decl.doc, functions, path, digest, compiled)
 
 
 def _is_numba(fn) -> bool:

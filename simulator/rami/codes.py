@@ -54,6 +54,9 @@ DRAW_STOCK, DRAW_DISCARD = 0, 1
 # --- what an unopened player does after drawing (R7/R12) -------------------------------------------
 OPEN_NONE, OPEN_OPEN, OPEN_SEC = 0, 1, 2
 
+# --- which opening an unopened player lays once it opens (R7): simulator.rami.melds.opening_nb ----------------
+OPENING_BEST, OPENING_SMALLEST, OPENING_LARGEST, OPENING_KEEP_JOKERS = 0, 1, 2, 3
+
 # --- lay-down plan of an opened player (R8) -------------------------------------------------------
 LAY_NONE, LAY_ALL, LAY_KEEP_JOKERS = 0, 1, 2
 

@@ -60,6 +60,7 @@ class Scratch(NamedTuple):
     opening: np.ndarray      # int8[MAX_OUT, 5] the best opening's melds (R7)
     laydown: np.ndarray      # int8[MAX_OUT, 5] least-left / rami sec lay-down (R8, R12)
     claimants: np.ndarray    # int64[P]      R10 claimants in turn order
+    styles: np.ndarray       # int64[4]      the openings offered (R7, OPENING_*)
     deck: np.ndarray         # int16[S]      the dealer draw's deck (R2)
     drawn: np.ndarray        # int64[P]      the dealer draw's ranks (R2)
     contenders: np.ndarray   # int64[P]      players still in the dealer draw (R2)
@@ -90,7 +91,7 @@ def new_scratch(players, decks):
         np.zeros(N_IDS, dtype=np.int8), np.ones(N_IDS, dtype=np.int8), np.zeros(N_IDS, dtype=np.int8),
         np.zeros(N_IDS, dtype=np.int8),
         np.zeros((MAX_OUT, 5), dtype=np.int8), np.zeros((MAX_OUT, 5), dtype=np.int8),
-        np.zeros(players, dtype=np.int64), np.zeros(DECK_CARDS * decks, dtype=np.int16),
+        np.zeros(players, dtype=np.int64), np.zeros(4, dtype=np.int64), np.zeros(DECK_CARDS * decks, dtype=np.int16),
         np.zeros(players, dtype=np.int64), np.zeros(players, dtype=np.int64),
         new_workspace(),
     )

@@ -6,7 +6,8 @@ to a strategy's answer, accept exactly the answers listed here (``tests/test_ram
 random positions), and a strategy may call them on any ``int64`` buffer of its own to choose among them:
 
 * the draw (R4/R5): one of :func:`draw_choices`;
-* an unopened player after drawing (R7/R12): one of :func:`open_choices`;
+* an unopened player after drawing (R7/R12): one of :func:`open_choices`; once it opens, which opening: one of
+  :func:`opening_choices` (the solver's styles the hand offers);
 * an opened player's lay-down (R8): one of :func:`lay_choices`;
 * a lay-off step (R8/R9): one of :func:`layoff_choices`, an index into the engine's ``moves`` or ``-1`` (stop);
 * the discard (R4/R10): one of :func:`discard_choices`, a card id;
@@ -21,8 +22,10 @@ from __future__ import annotations
 from simulator.core.cards import JOKER
 from simulator.core.jit import njit
 from simulator.rami.codes import (
-    DRAW_DISCARD, DRAW_STOCK, LAY_ALL, LAY_KEEP_JOKERS, LAY_NONE, OPEN_NONE, OPEN_OPEN, OPEN_SEC,
+    DRAW_DISCARD, DRAW_STOCK, LAY_ALL, LAY_KEEP_JOKERS, LAY_NONE, MELD, OPEN_NONE, OPEN_OPEN, OPEN_SEC,
+    OPENING_BEST, OPENING_KEEP_JOKERS, OPENING_LARGEST, OPENING_SMALLEST,
 )
+from simulator.rami.melds import opening_nb
 
 STOP = -1
 """The lay-off answer that ends the player's lay-offs (not offered while a move is forced, R9)."""
@@ -50,6 +53,34 @@ def open_choices(can_open, can_sec, out):
     if can_sec:
         out[n] = OPEN_SEC
         n += 1
+    return n
+
+
+@njit(refcount=False)
+def opening_choices(counts, threshold, represented, franche_inside, min_melds, keep_one, ws, melds, out):
+    """R7, once an unopened player opens (its best opening reaches the threshold): the openings its hand
+    ``counts`` offers, :data:`~simulator.rami.codes.OPENING_BEST` first, then the smallest and the largest, and the
+    best keeping the jokers when the hand holds a joker and can open without it. With ``keep_one`` (R11
+    ``final_discard_required``) an opening that lays every card is not offered. ``melds``: ``int8[MAX_OUT, 5]``
+    scratch the solver writes; ``counts`` is left as it was. Three solver runs, once per opening.
+
+    Nine parameters: the hand, the four rule values the solver takes (as :func:`simulator.rami.melds.opening_nb`),
+    R11's ``keep_one``, the solver's workspace and two buffers (a kernel allocates nothing)."""
+    total = 0
+    for c in range(JOKER + 1):
+        total += counts[c]
+    out[0] = OPENING_BEST
+    n = 1
+    for style in (OPENING_SMALLEST, OPENING_LARGEST, OPENING_KEEP_JOKERS):
+        if style == OPENING_KEEP_JOKERS and counts[JOKER] == 0:
+            continue
+        can, _, n_melds = opening_nb(style, counts, threshold, represented, franche_inside, min_melds, ws, melds)
+        laid = 0
+        for i in range(n_melds):
+            laid += melds[i, MELD.n_cards]
+        if can and not (keep_one and laid >= total):
+            out[n] = style
+            n += 1
     return n
 
 

@@ -53,6 +53,7 @@ import numpy as np
 
 from simulator.core.cards import JOKER
 from simulator.core.jit import njit
+from simulator.rami.codes import OPENING_KEEP_JOKERS, OPENING_LARGEST, OPENING_SMALLEST
 from simulator.rami.melds_ref import (
     RANK_VALUE, RUN, SET, InvalidMeld, Meld, check_joker_opening_value, hand_list, hand_value, is_combination,
     opening_min_melds, opening_value, parse_meld, verify_combination,
@@ -519,9 +520,8 @@ def largest_opening_nb(counts, threshold, represented, franche_inside, min_melds
     return n > 0, points, n
 
 
-STYLE_BEST, STYLE_SMALLEST, STYLE_LARGEST, STYLE_KEEP_JOKERS = 0, 1, 2, 3
 OPENING_STYLES = ("best", "smallest", "largest", "keep-jokers")
-"""The openings the solver offers (R7), by style code: the most points (:func:`best_opening_nb`), the fewest cards
+"""The openings the solver offers (R7), by code (``OPENING_*`` of :mod:`simulator.rami.codes`): the most points (:func:`best_opening_nb`), the fewest cards
 (:func:`smallest_opening_nb`), the least left in hand (:func:`largest_opening_nb`), and the best that keeps every
 joker in hand."""
 
@@ -531,11 +531,11 @@ def opening_nb(style, counts, threshold, represented, franche_inside, min_melds,
     """The opening of style ``style`` (one of :data:`OPENING_STYLES`' codes) of ``counts``: ``(can_open, points,
     n_melds)``, the melds in ``out[:n_melds]``, arguments as :func:`best_opening_nb`'s. ``counts`` is left as it
     was (the keep-jokers style sets its jokers to 0 while it searches)."""
-    if style == STYLE_SMALLEST:
+    if style == OPENING_SMALLEST:
         return smallest_opening_nb(counts, threshold, represented, franche_inside, min_melds, ws, out)
-    if style == STYLE_LARGEST:
+    if style == OPENING_LARGEST:
         return largest_opening_nb(counts, threshold, represented, franche_inside, min_melds, ws, out)
-    if style == STYLE_KEEP_JOKERS:
+    if style == OPENING_KEEP_JOKERS:
         jokers = counts[JOKER]
         counts[JOKER] = 0
         answer = best_opening_nb(counts, threshold, represented, franche_inside, min_melds, ws, out)

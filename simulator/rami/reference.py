@@ -29,7 +29,8 @@ from simulator.core.rng import below, uniform
 from simulator.rami.codes import (
     A_CARTE, JOKERS_PER_DECK, MAX_ROUNDS, MAX_STEPS, RAMI_SEC_HAND_FACTOR, TAKE_FROM_TURN, DRAW_DISCARD, END_VALUE, EV_CLAIM, EV_DEAL, EV_DEALER, EV_DEALER_DRAW, EV_DISCARD, EV_DRAW, EV_END, EV_OPEN,
     EV_RAMI_SEC, EV_RESHUFFLE, EV_TAKE, LAY_KEEP_JOKERS, LAY_NONE, MAX_MELDS, MAX_MOVES, N_IDS,
-    OPEN_OPEN, OPEN_SEC, OUT_BLOCKED, OUT_CLAIM, OUT_NORMAL, OUT_RAMI_SEC, OUT_TURN_CAP, OUTCOMES, TRACE_SEED,
+    OPEN_OPEN, OPEN_SEC, OPENING_BEST, OUT_BLOCKED, OUT_CLAIM, OUT_NORMAL, OUT_RAMI_SEC, OUT_TURN_CAP, OUTCOMES,
+    TRACE_SEED,
     trace_py,
 )
 from simulator.rami.melds import MAX_OUT, SWAP_JOKER, opening_min_melds
@@ -296,6 +297,11 @@ class Round(Narrated, TableOps):
             self.open_points[p] = sec_points
             return last
         if choice == OPEN_OPEN:  # the contract checked can_open (R7) and can_sec (R12)
+            counts = self.hands[p].copy()
+            styles, n_styles = self.opening_styles(counts)
+            style = policy.ask("open_with", seat, p, self.hands[p], self.opened, self.sizes, styles, n_styles, self.rng)
+            if style != OPENING_BEST:
+                points, melds = self.styled_opening(style, counts)
             self.open_with(p, melds, points)
         return -2
 

@@ -17,18 +17,18 @@ from simulator.core.rng import below, shuffle, uniform
 from simulator.core.trace import fold
 from simulator.rami.codes import (
     A_CARTE, DRAW_DISCARD, EV_CLAIM, EV_DEAL, EV_DISCARD, EV_DRAW, EV_END, EV_OPEN, EV_RAMI_SEC, EV_RESHUFFLE,
-    EV_TAKE, JOKERS_PER_DECK, LAY_KEEP_JOKERS, LAY_NONE, MAX_STEPS, MELD, MOVE, N_IDS, OPEN_OPEN, OPEN_SEC, OUT_BLOCKED,
-    OUT_CLAIM, OUT_NORMAL, OUT_RAMI_SEC, OUT_TURN_CAP, RAMI_SEC_HAND_FACTOR, TAKE_FROM_TURN,
+    EV_TAKE, JOKERS_PER_DECK, LAY_KEEP_JOKERS, LAY_NONE, MAX_STEPS, MELD, MOVE, N_IDS, OPEN_OPEN, OPEN_SEC, OPENING_BEST,
+    OUT_BLOCKED, OUT_CLAIM, OUT_NORMAL, OUT_RAMI_SEC, OUT_TURN_CAP, RAMI_SEC_HAND_FACTOR, TAKE_FROM_TURN,
 )
 from simulator.rami.kernel_state import SCALAR
 from simulator.rami.melds import SWAP_JOKER, least_left_nb, opening_value_nb
 from simulator.rami.rules import ELIGIBLE, JOKER_VALUE, PLAYABLE, RACE, SWAP
 from simulator.rami.table_kernel import (
     apply_move, card_moves, copy_hand, fits, hand_value, lay_meld, legal_moves, meld_with, opening_melds,
-    opening_uses, rami_sec_plan,
+    opening_styles, opening_uses, rami_sec_plan, styled_opening,
 )
 from strategies.rami.policy import (
-    decide_claim, decide_discard, decide_draw, decide_lay, decide_layoff, decide_open, speed,
+    decide_claim, decide_discard, decide_draw, decide_lay, decide_layoff, decide_open, decide_open_with, speed,
 )
 
 NO_SEC = -2  # unopened_phase: no rami sec this turn (-1: a rami sec laying everything, >= 0: its last discard)
@@ -217,6 +217,12 @@ def _unopened_phase(p, rules, seats, state, scratch):
         _lay_rami_sec(p, n_sec, rules, state, scratch)
         return last
     if choice == OPEN_OPEN:
+        copy_hand(state.hands, p, scratch.counts)  # the rami sec's plan changed the scratch counts
+        n_styles = opening_styles(scratch.counts, rules, scratch)
+        style = decide_open_with(seats, p, state.hands[p], state.opened, state.sizes, scratch.styles, n_styles,
+                               state.rng)
+        if style != OPENING_BEST:
+            points, n = styled_opening(style, scratch.counts, rules, scratch)
         _open_with(p, n, points, state, scratch)
     return NO_SEC
 

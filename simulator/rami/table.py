@@ -17,8 +17,9 @@ from simulator.rami.codes import (
 )
 from simulator.rami.melds import (
     ACTION_NAMES, ADD_TO_SET, EXTEND_HIGH, EXTEND_LOW, RUN, SWAP_JOKER, best_opening_nb, decode_meld, least_left_nb,
-    layoffs_nb, new_workspace, opening_value_nb, verify_combination,
+    layoffs_nb, new_workspace, opening_nb, opening_value_nb, verify_combination,
 )
+from simulator.rami.legal import opening_choices
 from simulator.rami.melds_ref import is_franche
 
 
@@ -177,6 +178,20 @@ class TableOps:
         if self.r.final_discard_required and sum(len(physical(m)) for m in melds) >= counts.sum():
             can = False  # R11: an opening that uses every card leaves nothing to discard
         return bool(can), int(points), melds
+
+    def opening_styles(self, counts: np.ndarray) -> tuple[np.ndarray, int]:
+        """R7, R11: the openings ``counts`` offers once its player opens: ``(styles int64[4], how many)``, the
+        ``OPENING_*`` codes first in the buffer (:func:`simulator.rami.legal.opening_choices`)."""
+        styles = np.zeros(4, np.int64)
+        n = opening_choices(counts, self.r.opening_points, self.represented, self.inside, self.min_melds,
+                            bool(self.r.final_discard_required), workspace(), np.zeros_like(self.out), styles)
+        return styles, int(n)
+
+    def styled_opening(self, style: int, counts: np.ndarray) -> tuple[int, list]:
+        """R7: ``(points, meld codes)`` of the opening of ``style`` (``OPENING_*``) of ``counts``."""
+        _, points, n = opening_nb(style, counts, self.r.opening_points, self.represented, self.inside,
+                                  self.min_melds, workspace(), self.out)
+        return int(points), [self.out[i].copy() for i in range(n)]
 
     def melds_points(self, melds: list) -> int:
         """R7 value of ``melds`` (``joker_opening_value`` applied): what a rami sec lay-down was worth (R12)."""

@@ -19,7 +19,8 @@ from simulator.rami.codes import (
     meld_word, move_word,
 )
 from simulator.rami.kernel_state import SCALAR
-from simulator.rami.melds import EXTEND_LOW, RUN, SWAP_JOKER, best_opening_nb, layoffs_nb, least_left_nb
+from simulator.rami.legal import opening_choices
+from simulator.rami.melds import EXTEND_LOW, RUN, SWAP_JOKER, best_opening_nb, layoffs_nb, least_left_nb, opening_nb
 from simulator.rami.melds_ref import R7_MIN_MELDS, R7_MIN_MELDS_SINGLE
 from simulator.rami.rules import JOKER_VALUE, SWAP
 
@@ -241,6 +242,26 @@ def opening_melds(counts, rules, scratch):
         if used >= count_sum(counts):
             can = False
     return can, np.int64(points), np.int64(n)
+
+
+@njit(refcount=False)
+def opening_styles(counts, rules, scratch):
+    """TableOps.opening_styles (R7, R11): how many openings ``counts`` offers once its player opens, their
+    ``OPENING_*`` codes in ``scratch.styles``."""
+    min_melds = R7_MIN_MELDS_SINGLE if rules.opening_single_meld != 0 else R7_MIN_MELDS
+    return opening_choices(counts, rules.opening_points, rules.joker_opening_value == JOKER_VALUE.represented,
+                           rules.franche_inside_longer_run != 0, min_melds, rules.final_discard_required != 0,
+                           scratch.ws, scratch.laydown, scratch.styles)
+
+
+@njit(refcount=False)
+def styled_opening(style, counts, rules, scratch):
+    """TableOps.styled_opening (R7): ``(points, n)`` of the opening of ``style``, its melds in ``scratch.opening``."""
+    min_melds = R7_MIN_MELDS_SINGLE if rules.opening_single_meld != 0 else R7_MIN_MELDS
+    _, points, n = opening_nb(style, counts, rules.opening_points,
+                              rules.joker_opening_value == JOKER_VALUE.represented,
+                              rules.franche_inside_longer_run != 0, min_melds, scratch.ws, scratch.opening)
+    return np.int64(points), np.int64(n)
 
 
 @njit(refcount=False)

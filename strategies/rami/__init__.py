@@ -1,7 +1,7 @@
 """Rami strategies: the registry maps each name users type to a kernel id and declared parameters.
 
-Adding a strategy: one module with its decision functions, one branch per decision in ``policy``, one
-entry here. A preset is an entry of an existing family with other defaults, or a TOML file in presets/
+Adding a strategy: one module with its decision functions and their ``ANSWERS``, one line in
+``policy.FAMILIES``, one entry here. A preset is an entry of an existing family with other defaults, or a TOML file in presets/
 (simulator.core.presets; `cardsim tune` writes them).
 """
 
@@ -14,6 +14,7 @@ import numpy as np
 from simulator.core.game import StrategyDef
 from simulator.core.game import default_params as strategy_defaults
 from simulator.core.presets import shipped_presets
+from simulator.rami.codes import OPENING_KEEP_JOKERS, OPENING_LARGEST, OPENING_SMALLEST
 from strategies.rami import opening, random_play
 from strategies.rami.policy import OPENING, RANDOM
 
@@ -30,6 +31,12 @@ STRATEGIES: dict[str, StrategyDef] = {
                     "opening preset: holds everything for a rami sec until its 8th turn and while the stock holds more than 15 cards", "opening"),
         StrategyDef("joker-keeper", OPENING, opening.PARAMS.with_defaults(joker_policy=0),
                     "opening preset: keeps jokers in hand, takes table jokers back by swapping", "opening"),
+        StrategyDef("open-small", OPENING, opening.PARAMS.with_defaults(opening_style=OPENING_SMALLEST),
+                    "opening preset: opens with the fewest cards that reach 51 and keeps the rest in hand", "opening"),
+        StrategyDef("open-all", OPENING, opening.PARAMS.with_defaults(opening_style=OPENING_LARGEST),
+                    "opening preset: opens with the largest lay-down, the least left in hand", "opening"),
+        StrategyDef("joker-saver", OPENING, opening.PARAMS.with_defaults(opening_style=OPENING_KEEP_JOKERS, joker_policy=0),
+                    "opening preset: opens without its jokers when it can, and keeps them in hand", "opening"),
     )
 }
 STRATEGIES.update({s.name: s for s in shipped_presets(Path(__file__).parent / "presets", STRATEGIES, "rami")})

@@ -8,7 +8,7 @@ for an illegal one it writes a fault record (:mod:`simulator.core.faults`) into 
 yet, and returns False. The same functions run in both engines: compiled in the kernel's dispatch to a user's
 strategy, and as plain Python (``.py_func``) in the reference engine for every seat. :func:`describe` turns a
 record into the line the user reads. In a record, ``decision`` is 1 + the index in :data:`DECISION_ORDER`,
-``reason`` one of ``R_*``, and the context words the legal answers as a bit mask (draw, open, lay), the number
+``reason`` one of ``R_*``, and the context words the legal answers as a bit mask (draw, open, opening, lay), the number
 of moves and ``forced`` (layoff), or ``forbid_fits`` (discard).
 """
 
@@ -24,13 +24,14 @@ from simulator.core.faults import F_ANSWER, F_CONTEXT, F_REASON, record
 from simulator.core.faults import StrategyError, new_fault  # noqa: F401  (re-exported with the contract)
 from simulator.core.jit import njit
 from simulator.rami.codes import (
-    DRAW_DISCARD, DRAW_STOCK, LAY_ALL, LAY_KEEP_JOKERS, LAY_NONE, OPEN_NONE, OPEN_OPEN, OPEN_SEC,
+    DRAW_DISCARD, DRAW_STOCK, LAY_ALL, LAY_KEEP_JOKERS, LAY_NONE, OPEN_NONE, OPEN_OPEN, OPEN_SEC, OPENING_BEST,
+    OPENING_KEEP_JOKERS, OPENING_LARGEST, OPENING_SMALLEST,
 )
 from simulator.rami.legal import every_held_card_fits
 
-DECISION_ORDER = ("draw", "open", "lay", "layoff", "discard", "speed")
+DECISION_ORDER = ("draw", "open", "lay", "layoff", "discard", "speed", "open_with")
 D = {name: i + 1 for i, name in enumerate(DECISION_ORDER)}
-D_DRAW, D_OPEN, D_LAY, D_LAYOFF, D_DISCARD, D_SPEED = range(1, 7)
+D_DRAW, D_OPEN, D_LAY, D_LAYOFF, D_DISCARD, D_SPEED, D_OPEN_WITH = range(1, 8)
 
 R_CHOICE, R_NOT_NOW, R_MOVE, R_MUST_LAY, R_NOT_HELD, R_FITS, R_RATE = range(1, 8)
 REASONS = {
@@ -46,6 +47,8 @@ CHOICE_NAMES = {
     "draw": {DRAW_STOCK: "draw from the stock", DRAW_DISCARD: "take the discard"},
     "open": {OPEN_NONE: "do not open", OPEN_OPEN: "open", OPEN_SEC: "go out in a rami sec"},
     "lay": {LAY_NONE: "lay nothing", LAY_ALL: "lay all", LAY_KEEP_JOKERS: "lay, keeping the jokers"},
+    "open_with": {OPENING_BEST: "the best opening", OPENING_SMALLEST: "the smallest", OPENING_LARGEST: "the largest",
+                OPENING_KEEP_JOKERS: "the best keeping the jokers"},
 }
 
 
@@ -70,6 +73,15 @@ def legal_open(fault, me, a, can_open, can_sec):
     """R7/R12: not opening always; opening when ``can_open``; a rami sec when ``can_sec``."""
     mask = (1 << OPEN_NONE) | (int(can_open) << OPEN_OPEN) | (int(can_sec) << OPEN_SEC)
     return _choice(fault, D_OPEN, me, a, mask, 3)
+
+
+@njit(refcount=False)
+def legal_open_with(fault, me, a, styles, n_styles):
+    """R7: one of the openings offered, ``styles[:n_styles]``."""
+    mask = 0
+    for i in range(n_styles):
+        mask |= 1 << styles[i]
+    return _choice(fault, D_OPEN_WITH, me, a, mask, 4)
 
 
 @njit(refcount=False)

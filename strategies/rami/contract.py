@@ -14,6 +14,7 @@ import numpy as np
 from numba import types
 
 from simulator.core.decisions import Decision
+from simulator.core.jit import njit
 
 
 class PlayerView(NamedTuple):
@@ -36,9 +37,19 @@ ARG_TYPES = {
     "rng": types.uint64[::1], "top": types.int64, "can_take": _FLAG, "take_points": _COUNT, "own_turn": _COUNT,
     "stock_n": _COUNT, "points": _COUNT, "can_open": _FLAG, "can_sec": _FLAG, "moves": types.int16[:, ::1],
     "n_moves": _COUNT, "forced": _FLAG, "fits": types.int8[::1], "forbid_fits": _FLAG, "card": types.int64,
+    "styles": types.int64[::1], "n_styles": _COUNT,
 }
 """The numba type of each engine argument as the kernel passes it: a file's functions are compiled for these
 (``simulator.core.user_table.decision_signature``). ``rng``: the game's xoshiro256** state, ``uint64[4]``."""
+
+
+
+@njit
+def first_offered_opening(prm, view, styles, n_styles, rng):
+    """``opening`` of a strategy file that does not define it (files written before the decision existed): the
+    best opening, offered first."""
+    return styles[0]
+
 
 _VIEW = "PlayerView(me, hand_me, opened, sizes)"
 _SEEN = ("me", "hand_me", "opened", "sizes")
@@ -60,6 +71,13 @@ DECISIONS: dict[str, Decision] = {
         check="legal_open(fault, me, a, can_open, can_sec)", fallback="OPEN_NONE",
         legal="OPEN_NONE; OPEN_OPEN only if can_open; OPEN_SEC only if can_sec",
         default="opening.open_(prm, points, can_open, can_sec, own_turn, stock_n)"),
+    "open_with": _decision(
+        (*_SEEN, "styles", "n_styles", "rng"), f"prm, {_VIEW}, styles, n_styles, rng",
+        "R7, once it opens: which opening to lay, one of styles[:n_styles] (int64): OPENING_BEST (the most points, "
+        "always first), OPENING_SMALLEST (the fewest cards), OPENING_LARGEST (the least left in hand), "
+        "OPENING_KEEP_JOKERS (the best without the jokers), as the hand offers them",
+        check="legal_open_with(fault, me, a, styles, n_styles)", fallback="styles[0]",
+        legal="one of styles[:n_styles]", default="styles[0]", optional=first_offered_opening),
     "lay": _decision(
         (*_SEEN, "rng"), f"prm, {_VIEW}, rng",
         "R8, opened: LAY_NONE, LAY_ALL (the least-left lay-down of the hand) or LAY_KEEP_JOKERS (the same without "

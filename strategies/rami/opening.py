@@ -6,6 +6,8 @@ Decisions (information set only, see :mod:`strategies.rami.views`):
   *holding* for a rami sec (own turn ≤ ``hold_for_rami_sec_until_turn``, or stock larger than
   ``hold_for_rami_sec_until_stock``; 0 switches each off), do not open; else open when the best opening
   reaches ``min_open_points`` (and the rule's threshold, which the engine checks);
+* **opening**: the solver's opening of style ``opening_style`` (the best, the smallest, the largest, or the best
+  keeping the jokers) when the hand offers it, else the best;
 * **lay** (opened): the least-left lay-down, with the jokers (``joker_policy`` 1) or keeping them in hand (0);
 * **lay-offs**: natural cards first, then joker swaps, then (``joker_policy`` 1) jokers; a forced choice
   takes the first move listed;
@@ -24,7 +26,7 @@ from simulator.core.named import indices
 from simulator.core.params import Param, ParamSet
 from simulator.rami.codes import (
     DECK_CARDS, DRAW_DISCARD, DRAW_STOCK, LAY_ALL, LAY_KEEP_JOKERS, MAX_DECKS, MOVE, OPEN_NONE, OPEN_OPEN, OPEN_SEC,
-    OPENING_POINTS,
+    OPENING_BEST, OPENING_KEEP_JOKERS, OPENING_POINTS,
 )
 from simulator.rami.melds import SWAP_JOKER
 from strategies.rami.views import least_useful_card
@@ -36,6 +38,7 @@ PARAMS = ParamSet((
     Param("hold_for_rami_sec_until_turn", "int", 0, "do not open before this own turn, hoping for a rami sec (0 = never hold)", 0, MAX_HOLD_TURN),
     Param("hold_for_rami_sec_until_stock", "int", 0, "do not open while the stock holds more than this many cards (0 = never hold)", 0, MAX_DECKS * DECK_CARDS),
     Param("joker_policy", "int", 1, "0 keep jokers in hand, 1 spend them in melds and lay-offs", 0, 1),
+    Param("opening_style", "int", OPENING_BEST, "which opening to lay when it opens: 0 the best (most points), 1 the smallest (fewest cards), 2 the largest (least left in hand), 3 the best keeping the jokers (each when the hand offers it, else the best)", OPENING_BEST, OPENING_KEEP_JOKERS),
     Param("take_discard", "int", 1, "0 never take the discard, 1 when it can be laid this turn (completes a meld or the opening)", 0, 1),
     Param("discard_rule", "int", 0, "0 the highest card least useful to own melds, avoiding cards playable on the table", 0, 0),
     Param("speed", "float", 1.0, "reaction rate in claim races (race_policy=speed_weighted)", 0.01, 100.0, ability=True),
@@ -74,6 +77,16 @@ def open_(params, points, can_open, can_sec, own_turn, stock_n):
 
 
 @njit(refcount=False, inline="always")
+def opening_choice(params, styles, n_styles):
+    """R7: the opening of style ``opening_style`` when the hand offers it, else the best (offered first)."""
+    wanted = params[PARAM.opening_style]
+    for i in range(n_styles):
+        if styles[i] == wanted:
+            return styles[i]
+    return styles[0]
+
+
+@njit(refcount=False, inline="always")
 def lay(params):
     return LAY_ALL if params[PARAM.joker_policy] == 1 else LAY_KEEP_JOKERS
 
@@ -105,6 +118,7 @@ def claim(params):
 ANSWERS = {
     "draw": "draw(prm, opened[me] != 0, can_take, take_points, own_turn, stock_n)",
     "open": "open_(prm, points, can_open, can_sec, own_turn, stock_n)",
+    "open_with": "opening_choice(prm, styles, n_styles)",
     "lay": "lay(prm)",
     "layoff": "layoff(prm, moves, n_moves, forced)",
     "discard": "discard(prm, hand_me, fits)",

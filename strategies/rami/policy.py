@@ -13,7 +13,8 @@ and to the user's file otherwise, and check the answer against the contract (:mo
 Decisions, in the order of a turn (R4):
 
 * ``draw`` → ``DRAW_STOCK`` / ``DRAW_DISCARD`` (the latter only when ``can_take``);
-* ``open`` (unopened) → ``OPEN_NONE`` / ``OPEN_OPEN`` (lay the best opening) / ``OPEN_SEC`` (go out);
+* ``open`` (unopened) → ``OPEN_NONE`` / ``OPEN_OPEN`` (open) / ``OPEN_SEC`` (go out);
+* ``open_with`` (once it opens) → one of the offered ``OPENING_*`` styles (``OPENING_BEST`` first);
 * ``lay`` (opened) → ``LAY_NONE`` / ``LAY_ALL`` / ``LAY_KEEP_JOKERS`` (the least-left lay-down);
 * ``layoff`` → an index into the legal ``moves`` or -1 to stop (never -1 when ``forced``);
 * ``discard`` → a card id held in hand;
@@ -40,7 +41,7 @@ CONTRACT = Contract(
     game="rami", decisions=DECISIONS, builtin=BUILTIN, builtin_ids=BUILTIN_IDS, describe=answers.describe,
     view=PlayerView, arg_types=ARG_TYPES,
     env={"PlayerView": PlayerView, "legal_draw": answers.legal_draw, "legal_open": answers.legal_open,
-         "legal_lay": answers.legal_lay, "legal_layoff": answers.legal_layoff, "legal_discard": answers.legal_discard,
+         "legal_lay": answers.legal_lay, "legal_open_with": answers.legal_open_with, "legal_layoff": answers.legal_layoff, "legal_discard": answers.legal_discard,
          "legal_rate": answers.legal_rate, "layoff_fallback": answers.layoff_fallback,
          "first_legal_discard": answers.first_legal_discard, "DRAW_STOCK": DRAW_STOCK, "OPEN_NONE": OPEN_NONE,
          "LAY_NONE": LAY_NONE},
@@ -48,6 +49,7 @@ CONTRACT = Contract(
 
 decide_draw = compiled_decision(CONTRACT, "draw")
 decide_open = compiled_decision(CONTRACT, "open")
+decide_open_with = compiled_decision(CONTRACT, "open_with")
 decide_lay = compiled_decision(CONTRACT, "lay")
 decide_layoff = compiled_decision(CONTRACT, "layoff")
 decide_discard = compiled_decision(CONTRACT, "discard")

@@ -81,6 +81,7 @@ def claim(params, rng):
 ANSWERS = {
     "draw": "draw(prm, can_take, rng)",
     "open": "open_(prm, can_open, can_sec, rng)",
+    "open_with": "styles[0]",
     "lay": "lay(prm, rng)",
     "layoff": "layoff(prm, n_moves, forced, rng)",
     "discard": "discard(prm, hand_me, fits, forbid_fits, rng)",
@@ -88,4 +89,5 @@ ANSWERS = {
     "speed": "prm[PARAM.speed]",
 }
 """How ``random`` answers each decision of the contract, in the engine's arguments (``strategies.rami.policy``
-compiles the dispatch from it)."""
+compiles the dispatch from it). It lays the best opening, drawing nothing: a draw there would change every random
+game played before the opening styles existed."""

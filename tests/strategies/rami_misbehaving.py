@@ -11,11 +11,11 @@ from simulator.core.params import Param
 from simulator.core.user_strategies import strategy
 from simulator.rami.codes import DRAW_DISCARD, OPEN_OPEN
 from strategies.rami import opening
-from strategies.rami.answers import D_DISCARD, D_DRAW, D_LAY, D_LAYOFF, D_OPEN, D_SPEED
+from strategies.rami.answers import D_DISCARD, D_DRAW, D_LAY, D_LAYOFF, D_OPEN, D_OPEN_WITH, D_SPEED
 from strategies.rami.opening import PARAM
 
 PARAMS = opening.PARAMS.extended(
-    Param("bad", "int", 0, "the decision answered illegally (1-based in DECISION_ORDER; 0: none)", 0, 6),
+    Param("bad", "int", 0, "the decision answered illegally (1-based in DECISION_ORDER; 0: none)", 0, 7),
 )
 BAD = len(opening.PARAMS.params)
 
@@ -32,6 +32,11 @@ def open(prm, view, points, can_open, can_sec, own_turn, stock_n, rng):
     if prm[BAD] == D_OPEN and not can_open:
         return OPEN_OPEN  # an opening the hand does not hold
     return opening.open_(prm, points, can_open, can_sec, own_turn, stock_n)
+
+
+@njit
+def open_with(prm, view, styles, n_styles, rng):
+    return 9 if prm[BAD] == D_OPEN_WITH else styles[0]  # no such opening
 
 
 @njit
@@ -67,5 +72,5 @@ def speed(prm):
 
 MISBEHAVING = strategy(
     game="rami", name="misbehaving", params=PARAMS, doc="open-asap, but answers decision number `bad` illegally",
-    draw=draw, open=open, lay=lay, layoff=layoff, discard=discard, claim=claim, speed=speed,
+    draw=draw, open=open, open_with=open_with, lay=lay, layoff=layoff, discard=discard, claim=claim, speed=speed,
 )
