@@ -102,10 +102,11 @@ def test_R10_a_claim_is_a_pass_or_a_claim():
 @pytest.mark.rule("R7")
 def test_R7_the_opening_accepts_exactly_the_offered_styles_and_each_offered_style_opens():
     """On random hands that can open: the best is offered first, each offered style is an opening of the hand that
-    reaches the threshold (and under R11 ``final_discard_required`` leaves a card), keep-jokers only with a joker in
-    hand, and the check accepts exactly the offered codes."""
+    reaches the threshold (and under R11 ``final_discard_required`` leaves a card), the largest is left out only
+    when it lays every card under R11, keep-jokers is offered exactly when the jokerless hand opens, and the check
+    accepts exactly the offered codes."""
     from simulator.rami import melds as M
-    from simulator.rami.codes import OPENING_BEST, OPENING_KEEP_JOKERS
+    from simulator.rami.codes import OPENING_BEST, OPENING_KEEP_JOKERS, OPENING_LARGEST, OPENING_SMALLEST
     from simulator.rami.melds_ref import R7_MIN_MELDS
 
     rng = np.random.default_rng(7)
@@ -115,18 +116,24 @@ def test_R7_the_opening_accepts_exactly_the_offered_styles_and_each_offered_styl
         hand = np.zeros(JOKER + 1, np.int8)
         for c in rng.choice(JOKER + 1, size=int(rng.integers(10, 16))):
             hand[c] = min(hand[c] + 1, 2)
-        if not M.best_opening_nb(hand, 51, False, False, R7_MIN_MELDS, ws, scratch)[0]:
+        can, _, n = M.best_opening_nb(hand, 51, False, False, R7_MIN_MELDS, ws, scratch)
+        if not can:
             continue
         tried += 1
+        best_lays_all = int(scratch[:n, 3].sum()) >= int(hand.sum())
         for keep_one in (False, True):
+            if keep_one and best_lays_all:
+                continue  # the engine asks only a player who can open: under R11 its best leaves a card
             styles = listed(lambda out: legal.opening_choices(hand, 51, False, False, R7_MIN_MELDS, keep_one, ws,
                                                               scratch, out))
             assert styles[0] == OPENING_BEST and len(set(styles)) == len(styles)
             assert (OPENING_KEEP_JOKERS in styles) <= (hand[JOKER] > 0)
-            for style in styles[1:]:
+            for style in (OPENING_SMALLEST, OPENING_LARGEST, OPENING_KEEP_JOKERS):
                 can, points, n = M.opening_nb(style, hand, 51, False, False, R7_MIN_MELDS, ws, scratch)
-                assert can and points >= 51
-                assert not keep_one or int(scratch[:n, 3].sum()) < int(hand.sum())
+                opens = can and points >= 51 and not (keep_one and int(scratch[:n, 3].sum()) >= int(hand.sum()))
+                if style == OPENING_KEEP_JOKERS:
+                    opens = opens and hand[JOKER] > 0
+                assert (style in styles) == opens, (style, styles, keep_one)
             offered = np.array(styles + [0] * (4 - len(styles)), np.int64)
             for a in range(-2, 6):
                 assert accepts(A["legal_open_with"], a, offered, len(styles)) == (a in styles), (a, styles)

@@ -127,6 +127,27 @@ def test_a_file_missing_decisions_or_for_another_game_is_refused(tmp_path):
         spec_of([f"{broken}:x"])
 
 
+def test_an_optional_decision_a_file_leaves_out_gets_the_contract_s_answer(tmp_path):
+    """A Rami file written before ``open_with`` existed (examples/rami_patient.py defines no ``open_with``) is
+    accepted and lays the best opening: the contract's ``optional`` function; a decision the contract does not have
+    is still refused, and the required ones are still required."""
+    from strategies.rami.contract import first_offered_opening
+
+    def rami_spec(strategy):
+        return build_spec("rami", n=1, seed=11, players=2, strategies=[strategy, "open-asap"])
+
+    assert "def open_with" not in (EXAMPLES / "rami_patient.py").read_text()
+    seat = seats_of(rami_spec(f"{EXAMPLES}/rami_patient.py:patient"))[0]
+    assert seat.user.functions["open_with"] is first_offered_opening
+    misspelt = _write(tmp_path, """
+        from simulator.core.user_strategies import strategy
+        from strategies.rami.opening import PARAMS
+        S = strategy(game="rami", name="x", params=PARAMS, doc="", open_wth=lambda *a: 0)
+    """)
+    with pytest.raises(SpecError, match="decisions: .*draw.* are missing"):
+        rami_spec(f"{misspelt}:x")
+
+
 PLAIN_PYTHON = """
     from simulator.core.user_strategies import strategy
     from simulator.kamoul.codes import ACT_STOCK

@@ -25,7 +25,7 @@ from simulator.rami.codes import (
     DRAW_DISCARD, DRAW_STOCK, LAY_ALL, LAY_KEEP_JOKERS, LAY_NONE, MELD, OPEN_NONE, OPEN_OPEN, OPEN_SEC,
     OPENING_BEST, OPENING_KEEP_JOKERS, OPENING_LARGEST, OPENING_SMALLEST,
 )
-from simulator.rami.melds import opening_nb
+from simulator.rami.melds import MAX_HAND, opening_nb
 
 STOP = -1
 """The lay-off answer that ends the player's lay-offs (not offered while a move is forced, R9)."""
@@ -62,26 +62,42 @@ def opening_choices(counts, threshold, represented, franche_inside, min_melds, k
     ``counts`` offers, :data:`~simulator.rami.codes.OPENING_BEST` first, then the smallest and the largest, and the
     best keeping the jokers when the hand holds a joker and can open without it. With ``keep_one`` (R11
     ``final_discard_required``) an opening that lays every card is not offered. ``melds``: ``int8[MAX_OUT, 5]``
-    scratch the solver writes; ``counts`` is left as it was. Three solver runs, once per opening.
+    scratch the solver writes; ``counts`` is left as it was.
 
-    Nine parameters: the hand, the four rule values the solver takes (as :func:`simulator.rami.melds.opening_nb`),
-    R11's ``keep_one``, the solver's workspace and two buffers (a kernel allocates nothing)."""
-    total = 0
-    for c in range(JOKER + 1):
-        total += counts[c]
+    The best opening is itself an opening, so the smallest and the largest exist whenever it does, and the
+    smallest lays no more cards than the best: the solver runs only for the jokerless opening (a joker in hand)
+    and, under ``keep_one``, for the largest. Nine parameters: the hand, the four rule values the solver takes (as
+    :func:`simulator.rami.melds.opening_nb`), R11's ``keep_one``, the solver's workspace and two buffers (a
+    kernel allocates nothing)."""
     out[0] = OPENING_BEST
-    n = 1
-    for style in (OPENING_SMALLEST, OPENING_LARGEST, OPENING_KEEP_JOKERS):
-        if style == OPENING_KEEP_JOKERS and counts[JOKER] == 0:
-            continue
-        can, _, n_melds = opening_nb(style, counts, threshold, represented, franche_inside, min_melds, ws, melds)
-        laid = 0
-        for i in range(n_melds):
-            laid += melds[i, MELD.n_cards]
-        if can and not (keep_one and laid >= total):
-            out[n] = style
-            n += 1
+    out[1] = OPENING_SMALLEST
+    n = 2
+    limit = MAX_HAND + 1
+    if keep_one:
+        limit = 0
+        for c in range(JOKER + 1):
+            limit += counts[c]
+    if not keep_one or _lays_fewer_than(OPENING_LARGEST, limit, counts, threshold, represented, franche_inside,
+                                        min_melds, ws, melds):
+        out[n] = OPENING_LARGEST
+        n += 1
+    if counts[JOKER] > 0 and _lays_fewer_than(OPENING_KEEP_JOKERS, limit, counts, threshold, represented,
+                                              franche_inside, min_melds, ws, melds):
+        out[n] = OPENING_KEEP_JOKERS
+        n += 1
     return n
+
+
+@njit(refcount=False)
+def _lays_fewer_than(style, limit, counts, threshold, represented, franche_inside, min_melds, ws, melds):
+    """Whether the opening of ``style`` exists and lays fewer than ``limit`` cards.
+
+    Nine parameters: the style and its limit, then :func:`opening_choices`' solver arguments."""
+    can, _, n_melds = opening_nb(style, counts, threshold, represented, franche_inside, min_melds, ws, melds)
+    laid = 0
+    for i in range(n_melds):
+        laid += melds[i, MELD.n_cards]
+    return can and laid < limit
 
 
 @njit(refcount=False, inline="always")
