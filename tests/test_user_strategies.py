@@ -144,8 +144,18 @@ def test_an_optional_decision_a_file_leaves_out_gets_the_contract_s_answer(tmp_p
         from strategies.rami.opening import PARAMS
         S = strategy(game="rami", name="x", params=PARAMS, doc="", open_wth=lambda *a: 0)
     """)
-    with pytest.raises(SpecError, match="decisions: .*draw.* are missing"):
+    with pytest.raises(SpecError, match="decisions: .*draw.* are missing") as err:
         rami_spec(f"{misspelt}:x")
+    assert "open_with" not in str(err.value).split("are missing")[0]  # not required, so not listed as missing
+    extra = _write(tmp_path, """
+        from simulator.core.user_strategies import strategy
+        from strategies.rami.opening import PARAMS
+        from strategies.rami.contract import DECISIONS
+        S = strategy(game="rami", name="x", params=PARAMS, doc="", open_wth=lambda *a: 0,
+                     **{name: (lambda *a: 0) for name in DECISIONS if name != "open_with"})
+    """, "extra.py")
+    with pytest.raises(SpecError, match=r"decisions: 'open_wth' are not decisions of rami; allowed: .*open_with"):
+        rami_spec(f"{extra}:x")
 
 
 PLAIN_PYTHON = """

@@ -119,8 +119,8 @@ def _validate(decl: Declared, plugin, path: str, digest: str, field_name: str) -
     missing = sorted(n for n, d in decisions.items() if n not in decl.functions and d.optional is None)
     extra = sorted(set(decl.functions) - set(decisions))
     if missing or extra:
-        required = ", ".join(n for n, d in decisions.items() if d.optional is None)
-        raise SpecError(f"{where}: decisions", ", ".join(missing or extra), required,
+        allowed = [n for n, d in decisions.items() if d.optional is None] if missing else list(decisions)
+        raise SpecError(f"{where}: decisions", ", ".join(missing or extra), ", ".join(allowed),
                         "are missing" if missing else "are not decisions of " + game)
     for name, fn in decl.functions.items():
         if not callable(fn):
