@@ -434,9 +434,7 @@ def _search(counts, n_cand, mode, need_franche, represented, min_melds, threshol
             child = _next_card(work, c + 1)
             child_pos = bstart[child]
         jj = min(work[52], rem_n // 2)
-        if not constrained:
-            hope = (cur_w + rem_w + jj * joker_w) * KEY + cur_n + rem_n + jj > best_key
-        elif cur_o + rem_w + jj * joker_open < threshold:  # an R7 value is at most the card's R13 value
+        if constrained and cur_o + rem_w + jj * joker_open < threshold:  # an R7 value is at most its R13 value
             hope = False
         elif mode == MODE_SMALLEST:  # cards laid only grow deeper down
             hope = (KEY - 1 - cur_n) * KEY_SMALLEST + cur_w + rem_w + jj * joker_open > best_key

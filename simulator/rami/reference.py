@@ -297,8 +297,7 @@ class Round(Narrated, TableOps):
             self.open_points[p] = sec_points
             return last
         if choice == OPEN_OPEN:  # the contract checked can_open (R7) and can_sec (R12)
-            counts = self.hands[p].copy()
-            styles, n_styles = self.opening_styles(counts)
+            styles, n_styles = self.opening_styles(counts)  # counts: the hand, as opening_melds left it
             style = policy.ask("open_with", seat, p, self.hands[p], self.opened, self.sizes, styles, n_styles, self.rng)
             if style != OPENING_BEST:
                 points, melds = self.styled_opening(style, counts)

@@ -184,7 +184,7 @@ class TableOps:
         ``OPENING_*`` codes first in the buffer (:func:`simulator.rami.legal.opening_choices`)."""
         styles = np.zeros(4, np.int64)
         n = opening_choices(counts, self.r.opening_points, self.represented, self.inside, self.min_melds,
-                            bool(self.r.final_discard_required), workspace(), np.zeros_like(self.out), styles)
+                            bool(self.r.final_discard_required), workspace(), self.out, styles)
         return styles, int(n)
 
     def styled_opening(self, style: int, counts: np.ndarray) -> tuple[int, list]:

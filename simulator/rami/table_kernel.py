@@ -228,13 +228,18 @@ def legal_moves(p, rules, state, scratch):
     return k
 
 
+@njit(refcount=False, inline="always")
+def _min_melds(rules):
+    """R7: the melds an opening holds at least (``opening_single_meld``)."""
+    return R7_MIN_MELDS_SINGLE if rules.opening_single_meld != 0 else R7_MIN_MELDS
+
+
 @njit(refcount=False)
 def opening_melds(counts, rules, scratch):
     """TableOps.opening_melds (R7, R11): ``(can, points, n)`` with the melds in ``scratch.opening``."""
     out = scratch.opening
-    min_melds = R7_MIN_MELDS_SINGLE if rules.opening_single_meld != 0 else R7_MIN_MELDS
     can, points, n = best_opening_nb(counts, rules.opening_points, rules.joker_opening_value == JOKER_VALUE.represented,
-                                     rules.franche_inside_longer_run != 0, min_melds, scratch.ws, out)
+                                     rules.franche_inside_longer_run != 0, _min_melds(rules), scratch.ws, out)
     if rules.final_discard_required != 0:
         used = 0
         for i in range(n):
@@ -248,19 +253,17 @@ def opening_melds(counts, rules, scratch):
 def opening_styles(counts, rules, scratch):
     """TableOps.opening_styles (R7, R11): how many openings ``counts`` offers once its player opens, their
     ``OPENING_*`` codes in ``scratch.styles``."""
-    min_melds = R7_MIN_MELDS_SINGLE if rules.opening_single_meld != 0 else R7_MIN_MELDS
     return opening_choices(counts, rules.opening_points, rules.joker_opening_value == JOKER_VALUE.represented,
-                           rules.franche_inside_longer_run != 0, min_melds, rules.final_discard_required != 0,
+                           rules.franche_inside_longer_run != 0, _min_melds(rules), rules.final_discard_required != 0,
                            scratch.ws, scratch.laydown, scratch.styles)
 
 
 @njit(refcount=False)
 def styled_opening(style, counts, rules, scratch):
     """TableOps.styled_opening (R7): ``(points, n)`` of the opening of ``style``, its melds in ``scratch.opening``."""
-    min_melds = R7_MIN_MELDS_SINGLE if rules.opening_single_meld != 0 else R7_MIN_MELDS
     _, points, n = opening_nb(style, counts, rules.opening_points,
                               rules.joker_opening_value == JOKER_VALUE.represented,
-                              rules.franche_inside_longer_run != 0, min_melds, scratch.ws, scratch.opening)
+                              rules.franche_inside_longer_run != 0, _min_melds(rules), scratch.ws, scratch.opening)
     return np.int64(points), np.int64(n)
 
 

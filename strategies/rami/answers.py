@@ -8,7 +8,7 @@ for an illegal one it writes a fault record (:mod:`simulator.core.faults`) into 
 yet, and returns False. The same functions run in both engines: compiled in the kernel's dispatch to a user's
 strategy, and as plain Python (``.py_func``) in the reference engine for every seat. :func:`describe` turns a
 record into the line the user reads. In a record, ``decision`` is 1 + the index in :data:`DECISION_ORDER`,
-``reason`` one of ``R_*``, and the context words the legal answers as a bit mask (draw, open, opening, lay), the number
+``reason`` one of ``R_*``, and the context words the legal answers as a bit mask (draw, open, open_with, lay), the number
 of moves and ``forced`` (layoff), or ``forbid_fits`` (discard).
 """
 

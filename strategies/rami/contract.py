@@ -46,7 +46,7 @@ ARG_TYPES = {
 
 @njit
 def first_offered_opening(prm, view, styles, n_styles, rng):
-    """``opening`` of a strategy file that does not define it (files written before the decision existed): the
+    """``open_with`` of a strategy file that does not define it (files written before the decision existed): the
     best opening, offered first."""
     return styles[0]
 
