@@ -910,8 +910,8 @@ def study(name, game, out, n, seed, players, options, strategies, spec_file, thr
                      players x cumulative zone; the call policy that follows and its measured gain
                      over each preset in paired tournaments.
       rami-openings  every named Rami opening strategy (open-asap, open-big, rami-sec-hunter,
-                     joker-keeper, open-small, open-all, joker-saver) against the others at each
-                     --players count (OUT/tournament-<P>p/),
+                     joker-keeper, open-small, open-all, joker-saver, meld-holder) against the
+                     others at each --players count (OUT/tournament-<P>p/),
                      the opening threshold (OUT/threshold/: opening_points 40, 51, 61, 71) and the
                      joker rules (OUT/jokers/: joker_swap x joker_opening_value) at 4 players; frames
                      OUT/opening_turns.parquet (turn of opening) and OUT/rami_sec.parquet (rami sec

@@ -32,8 +32,10 @@ from simulator.core.plan import (Part, Plan, check_games, check_players, check_s
 
 STUDY_NAME = "rami-openings"
 GAMES = ("rami",)
-STRATEGIES = ("open-asap", "open-big", "rami-sec-hunter", "joker-keeper", "open-small", "open-all", "joker-saver")
-"""The named opening strategies: when to open (the first four) and what to open with (the last three, issue 37)."""
+STRATEGIES = ("open-asap", "open-big", "rami-sec-hunter", "joker-keeper", "open-small", "open-all", "joker-saver",
+              "meld-holder")
+"""The named opening strategies: when to open (the first four), what to open with (the next three) and when to lay
+later melds (the last)."""
 PLAYERS = (2, 3, 4, 6)
 THRESHOLDS = (40, 51, 61, 71)
 JOKER_GRIDS = ("joker_swap=must_reuse,free,forbidden", "joker_opening_value=zero,represented")

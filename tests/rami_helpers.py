@@ -78,7 +78,7 @@ class Script:
     and checks its answers, like any other strategy's.
 
     A constant is returned as is (a forced lay-off takes the first move); a callable gets ``(me, hand_me)`` (plus
-    the moves and their number for ``layoff``). The decisions not scripted are each seat's own family's
+    the moves and their number for ``layoff``; only the meld and the cards left for ``hold``). The decisions not scripted are each seat's own family's
     (``policy.BUILTIN``, with the seat's parameters). Every scripted call is recorded in ``calls`` as
     ``(decision, me)``."""
 
@@ -120,6 +120,9 @@ class Script:
                 if forced and not callable(answer):
                     return 0  # a forced lay-off (taken or claimed card, reused joker): the first listed move
                 return answer(view.me, view.hand, moves, n_moves) if callable(answer) else answer
+            if name == "hold" and callable(answer):
+                meld, left = rest[:2]
+                return answer(meld, left)
             return answer(view.me, view.hand) if callable(answer) else answer
 
         return scripted

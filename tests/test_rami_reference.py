@@ -22,16 +22,16 @@ from simulator.core.errors import SpecError
 from simulator.core.rng import stream_state
 from simulator.rami import reference
 from simulator.rami.codes import (
-    DRAW_DISCARD, DRAW_STOCK, EV_LAYOFF, EV_MELD, LAY_ALL, LAY_NONE, OPEN_NONE, OPEN_OPEN, OPENING_BEST,
+    DRAW_DISCARD, DRAW_STOCK, EV_LAYOFF, EV_MELD, LAY_ALL, LAY_NONE, MELD, OPEN_NONE, OPEN_OPEN, OPENING_BEST,
     OPENING_KEEP_JOKERS, OPENING_LARGEST, OPENING_SMALLEST, OUT_BLOCKED, OUT_CLAIM,
     OUT_NORMAL, OUT_RAMI_SEC, OUT_TURN_CAP, meld_word, move_word,
 )
-from simulator.rami.melds import ADD_TO_SET, SWAP_JOKER, InvalidMeld, encode_meld, parse_meld
+from simulator.rami.melds import ADD_TO_SET, RUN, SWAP_JOKER, InvalidMeld, encode_meld, parse_meld
 from simulator.rami.records import GAME, ROUND, column_names, n_cols, seat_column, to_frame
 from simulator.rami.reference import Game, Round, Seat, play_games
 from simulator.rami.rules import Rules
 from rami_helpers import (
-    C, Script, _counts, full_census, hand, make_round, opened, seat, set_hand, set_piles, set_table, table,
+    C, Script, _counts, full_census, hand, make_round, meld_text, opened, seat, set_hand, set_piles, set_table, table,
 )
 from strategies.rami import default_params
 from strategies.rami import policy as real_policy
@@ -288,6 +288,27 @@ def test_R7_the_player_chooses_which_opening_to_lay(style, laid, kept):
 
 
 # ================================================================================================ R8
+@rule("R8")
+def test_R8_each_meld_of_the_lay_down_is_laid_or_held():
+    """The lay plan's least-left lay-down is two melds; the player holds the run and lays the set. ``left`` is
+    what the whole lay-down would leave: 11 cards after the draw, 6 in the two melds."""
+    rd = make_round()
+    opened(rd, 0)
+    set_hand(rd, 0, "7H 8H 9H KC KD KS 2C 4D 6S QC")
+    set_piles(rd, stock="5D", discard="3D")
+    asked = []
+
+    def hold_the_run(meld, left):
+        asked.append((meld_text(meld), left))
+        return meld[MELD.kind] == RUN
+
+    script = Script(lay=LAY_ALL, hold=hold_the_run, layoff=-1, discard=lambda p, h: C("QC")).install(rd)
+    rd.turn(0, False)
+    assert sorted(asked) == [("7H 8H 9H", 5), ("KC KD KS", 5)] and ("hold", 0) in script.calls
+    assert table(rd) == ["KC KD KS"]
+    assert sorted(hand(rd, 0).split()) == sorted("7H 8H 9H 2C 4D 5D 6S".split())
+
+
 @rule("R8")
 def test_R8_lay_off_on_another_players_meld_in_the_opening_turn():
     rd = make_round()

@@ -305,7 +305,8 @@ class Round(Narrated, TableOps):
         return -2
 
     def lay_phase(self, p: int) -> None:
-        """R8: new melds from the hand, chosen by the least-left lay-down (jokers kept in hand on request)."""
+        """R8: new melds from the hand, chosen by the least-left lay-down (jokers kept in hand on request); the
+        player lays or holds each."""
         seat = self.seats[p]
         plan = policy.ask("lay", seat, p, self.hands[p], self.opened, self.sizes, self.rng)
         if plan == LAY_NONE:
@@ -317,8 +318,10 @@ class Round(Narrated, TableOps):
         if self.r.final_discard_required:  # R11: keep at least one card for the discard
             while melds and sum(len(physical(m)) for m in melds) >= self.sizes[p]:
                 melds.pop()
-        for m in melds:
-            self.lay_meld(p, m)
+        left = self.sizes[p] - sum(len(physical(m)) for m in melds)
+        for m in melds:  # R8: each may stay in hand this turn
+            if not policy.ask("hold", seat, p, self.hands[p], self.opened, self.sizes, m, left, self.rng):
+                self.lay_meld(p, m)
 
     def do_discard(self, p: int, card: int) -> None:
         self.remove(p, card)

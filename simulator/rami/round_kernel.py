@@ -28,7 +28,7 @@ from simulator.rami.table_kernel import (
     opening_styles, opening_uses, rami_sec_plan, styled_opening,
 )
 from strategies.rami.policy import (
-    decide_claim, decide_discard, decide_draw, decide_lay, decide_layoff, decide_open, decide_open_with, speed,
+    decide_claim, decide_discard, decide_draw, decide_hold, decide_lay, decide_layoff, decide_open, decide_open_with, speed,
 )
 
 NO_SEC = -2  # unopened_phase: no rami sec this turn (-1: a rami sec laying everything, >= 0: its last discard)
@@ -229,7 +229,7 @@ def _unopened_phase(p, rules, seats, state, scratch):
 
 @njit(refcount=False)
 def _lay_phase(p, rules, seats, state, scratch):
-    """Round.lay_phase (R8, R11)."""
+    """Round.lay_phase (R8, R11): the lay plan, then each meld of its lay-down laid or held."""
     plan = decide_lay(seats, p, state.hands[p], state.opened, state.sizes, state.rng)
     if plan == LAY_NONE:
         return
@@ -238,17 +238,16 @@ def _lay_phase(p, rules, seats, state, scratch):
     if plan == LAY_KEEP_JOKERS:
         counts[JOKER] = 0
     _, _, n = least_left_nb(counts, False, rules.franche_inside_longer_run != 0, scratch.ws, out)
-    if rules.final_discard_required != 0:
-        while n > 0:
-            used = 0
-            for i in range(n):
-                used += np.int64(out[i, MELD.n_cards])
-            if used >= state.sizes[p]:
-                n -= 1
-            else:
-                break
+    used = 0
     for i in range(n):
-        lay_meld(p, out, i, state)
+        used += np.int64(out[i, MELD.n_cards])
+    while rules.final_discard_required != 0 and n > 0 and used >= state.sizes[p]:
+        n -= 1
+        used -= np.int64(out[n, MELD.n_cards])
+    left = state.sizes[p] - used
+    for i in range(n):
+        if not decide_hold(seats, p, state.hands[p], state.opened, state.sizes, out[i], left, state.rng):
+            lay_meld(p, out, i, state)
 
 
 @njit(refcount=False)

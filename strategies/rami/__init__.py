@@ -37,6 +37,8 @@ STRATEGIES: dict[str, StrategyDef] = {
                     "opening preset: opens with the largest lay-down, the least left in hand", "opening"),
         StrategyDef("joker-saver", OPENING, opening.PARAMS.with_defaults(opening_style=OPENING_KEEP_JOKERS, joker_policy=0),
                     "opening preset: opens without its jokers when it can, and keeps them in hand", "opening"),
+        StrategyDef("meld-holder", OPENING, opening.PARAMS.with_defaults(opening_style=OPENING_SMALLEST, hold_melds=2),
+                    "opening preset: opens small, then holds its melds in hand until laying them leaves one card, so others cannot lay off", "opening"),
     )
 }
 STRATEGIES.update({s.name: s for s in shipped_presets(Path(__file__).parent / "presets", STRATEGIES, "rami")})

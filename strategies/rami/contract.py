@@ -37,7 +37,7 @@ ARG_TYPES = {
     "rng": types.uint64[::1], "top": types.int64, "can_take": _FLAG, "take_points": _COUNT, "own_turn": _COUNT,
     "stock_n": _COUNT, "points": _COUNT, "can_open": _FLAG, "can_sec": _FLAG, "moves": types.int16[:, ::1],
     "n_moves": _COUNT, "forced": _FLAG, "fits": types.int8[::1], "forbid_fits": _FLAG, "card": types.int64,
-    "styles": types.int64[::1], "n_styles": _COUNT,
+    "styles": types.int64[::1], "n_styles": _COUNT, "meld": types.int8[::1], "left": _COUNT,
 }
 """The numba type of each engine argument as the kernel passes it: a file's functions are compiled for these
 (``simulator.core.user_table.decision_signature``). ``rng``: the game's xoshiro256** state, ``uint64[4]``."""
@@ -49,6 +49,13 @@ def first_offered_opening(prm, view, styles, n_styles, rng):
     """``open_with`` of a strategy file that does not define it (files written before the decision existed): the
     best opening, offered first."""
     return styles[0]
+
+
+@njit
+def lay_every_meld(prm, view, meld, left, rng):
+    """``hold`` of a strategy file that does not define it (files written before the decision existed): every
+    meld of the lay-down goes to the table."""
+    return False
 
 
 _VIEW = "PlayerView(me, hand_me, opened, sizes)"
@@ -84,6 +91,12 @@ DECISIONS: dict[str, Decision] = {
         "the jokers)",
         check="legal_lay(fault, me, a)", fallback="LAY_NONE",
         legal="LAY_NONE, LAY_ALL or LAY_KEEP_JOKERS", default="opening.lay(prm)"),
+    "hold": _decision(
+        (*_SEEN, "meld", "left", "rng"), f"prm, {_VIEW}, meld, left, rng",
+        "R8, for each meld of the lay-down the lay plan chose: True to hold it in hand this turn (meld: int8[5], "
+        "its code (kind, key, low, n_cards, joker; see simulator/rami/codes.py); left: the cards the hand would "
+        "keep if every meld of the lay-down went down)", kind="bool", legal="True or False",
+        default="opening.hold(prm, left)", optional=lay_every_meld),
     "layoff": _decision(
         (*_SEEN, "moves", "n_moves", "forced", "rng"), f"prm, {_VIEW}, moves, n_moves, forced, rng",
         "R8/R9: the index of one of the n_moves lay-off moves (moves[i] = card, meld, action, declared; "

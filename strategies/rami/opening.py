@@ -9,6 +9,8 @@ Decisions (information set only, see :mod:`strategies.rami.views`):
 * **opening**: the solver's opening of style ``opening_style`` (the best, the smallest, the largest, or the best
   keeping the jokers) when the hand offers it, else the best;
 * **lay** (opened): the least-left lay-down, with the jokers (``joker_policy`` 1) or keeping them in hand (0);
+  with ``hold_melds`` k > 0 its melds stay in hand while laying them all would leave k cards or more (others
+  cannot lay off on melds they do not see), and go down together when fewer would be left;
 * **lay-offs**: natural cards first, then joker swaps, then (``joker_policy`` 1) jokers; a forced choice
   takes the first move listed;
 * **draw**: ``take_discard`` 1 takes the discard whenever the engine says it can be laid this turn (an
@@ -33,12 +35,14 @@ from strategies.rami.views import least_useful_card
 
 MAX_OPEN_POINTS = 150     # the highest opening a player may wait for
 MAX_HOLD_TURN = 200       # the latest own turn a player may hold for a rami sec
+MAX_HELD = 16             # hold_melds: more than the largest dealt hand (R2: 15, and one)
 PARAMS = ParamSet((
     Param("min_open_points", "int", OPENING_POINTS, "open only with a best opening of at least this many points", OPENING_POINTS, MAX_OPEN_POINTS),
     Param("hold_for_rami_sec_until_turn", "int", 0, "do not open before this own turn, hoping for a rami sec (0 = never hold)", 0, MAX_HOLD_TURN),
     Param("hold_for_rami_sec_until_stock", "int", 0, "do not open while the stock holds more than this many cards (0 = never hold)", 0, MAX_DECKS * DECK_CARDS),
     Param("joker_policy", "int", 1, "0 keep jokers in hand, 1 spend them in melds and lay-offs", 0, 1),
     Param("opening_style", "int", OPENING_BEST, "which opening to lay when it opens: 0 the best (most points), 1 the smallest (fewest cards), 2 the largest (least left in hand), 3 the best keeping the jokers (each when the hand offers it, else the best)", OPENING_BEST, OPENING_KEEP_JOKERS),
+    Param("hold_melds", "int", 0, "after opening, 0 lays every new meld at once; k > 0 holds them in hand while laying them all would leave k cards or more", 0, MAX_HELD),
     Param("take_discard", "int", 1, "0 never take the discard, 1 when it can be laid this turn (completes a meld or the opening)", 0, 1),
     Param("discard_rule", "int", 0, "0 the highest card least useful to own melds, avoiding cards playable on the table", 0, 0),
     Param("speed", "float", 1.0, "reaction rate in claim races (race_policy=speed_weighted)", 0.01, 100.0, ability=True),
@@ -92,6 +96,13 @@ def lay(params):
 
 
 @njit(refcount=False, inline="always")
+def hold(params, left):
+    """R8: hold each new meld while the whole lay-down would leave ``hold_melds`` cards or more (0: never)."""
+    k = params[PARAM.hold_melds]
+    return k > 0 and left >= k
+
+
+@njit(refcount=False, inline="always")
 def layoff(params, moves, n_moves, forced):
     for i in range(n_moves):
         if moves[i, MOVE.card] != JOKER and moves[i, MOVE.action] != SWAP_JOKER:
@@ -120,6 +131,7 @@ ANSWERS = {
     "open": "open_(prm, points, can_open, can_sec, own_turn, stock_n)",
     "open_with": "opening_choice(prm, styles, n_styles)",
     "lay": "lay(prm)",
+    "hold": "hold(prm, left)",
     "layoff": "layoff(prm, moves, n_moves, forced)",
     "discard": "discard(prm, hand_me, fits)",
     "claim": "claim(prm)",

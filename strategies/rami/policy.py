@@ -16,6 +16,7 @@ Decisions, in the order of a turn (R4):
 * ``open`` (unopened) → ``OPEN_NONE`` / ``OPEN_OPEN`` (open) / ``OPEN_SEC`` (go out);
 * ``open_with`` (once it opens) → one of the offered ``OPENING_*`` styles (``OPENING_BEST`` first);
 * ``lay`` (opened) → ``LAY_NONE`` / ``LAY_ALL`` / ``LAY_KEEP_JOKERS`` (the least-left lay-down);
+* ``hold`` (each meld of that lay-down) → True to keep it in hand this turn;
 * ``layoff`` → an index into the legal ``moves`` or -1 to stop (never -1 when ``forced``);
 * ``discard`` → a card id held in hand;
 * ``claim`` (R10, out of turn) → whether to claim a playable discard;
@@ -51,6 +52,7 @@ decide_draw = compiled_decision(CONTRACT, "draw")
 decide_open = compiled_decision(CONTRACT, "open")
 decide_open_with = compiled_decision(CONTRACT, "open_with")
 decide_lay = compiled_decision(CONTRACT, "lay")
+decide_hold = compiled_decision(CONTRACT, "hold")
 decide_layoff = compiled_decision(CONTRACT, "layoff")
 decide_discard = compiled_decision(CONTRACT, "discard")
 decide_claim = compiled_decision(CONTRACT, "claim")

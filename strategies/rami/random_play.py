@@ -83,11 +83,12 @@ ANSWERS = {
     "open": "open_(prm, can_open, can_sec, rng)",
     "open_with": "styles[0]",
     "lay": "lay(prm, rng)",
+    "hold": "False",
     "layoff": "layoff(prm, n_moves, forced, rng)",
     "discard": "discard(prm, hand_me, fits, forbid_fits, rng)",
     "claim": "claim(prm, rng)",
     "speed": "prm[PARAM.speed]",
 }
 """How ``random`` answers each decision of the contract, in the engine's arguments (``strategies.rami.policy``
-compiles the dispatch from it). It lays the best opening, drawing nothing: a draw there would change every random
-game played before the opening styles existed."""
+compiles the dispatch from it). It lays the best opening and every meld of its lay-down, drawing nothing: a draw there
+would change every random game played before those choices existed."""

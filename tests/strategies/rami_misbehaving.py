@@ -61,6 +61,11 @@ def discard(prm, view, fits, forbid_fits, rng):
 
 
 @njit
+def hold(prm, view, meld, left, rng):
+    return opening.hold(prm, left)  # a bool: every answer is legal
+
+
+@njit
 def claim(prm, view, card, rng):
     return True
 
@@ -72,5 +77,5 @@ def speed(prm):
 
 MISBEHAVING = strategy(
     game="rami", name="misbehaving", params=PARAMS, doc="open-asap, but answers decision number `bad` illegally",
-    draw=draw, open=open, open_with=open_with, lay=lay, layoff=layoff, discard=discard, claim=claim, speed=speed,
+    draw=draw, open=open, open_with=open_with, lay=lay, hold=hold, layoff=layoff, discard=discard, claim=claim, speed=speed,
 )
