@@ -11,6 +11,8 @@ from simulator.core.spec import build_spec
 from simulator.kems import records
 from simulator.kems.engine import raw_kernel, raw_reference, to_frames
 from simulator.kems.rules import OPTIONS, Rules
+from strategies.kems import STRATEGIES
+from registry import registry_seatings
 
 # Four non-default option sets that together move every option of simulator/kems/rules.py off its default
 # (and use every value of every choice). Random play ends a manche mostly on a false alarm, so the sets
@@ -34,20 +36,17 @@ OPTION_SETS = {
 # whole games need a variant where points come in (negative_points in "misc" can keep a game going to the
 # 1,000-manche guard): the 32-card deck with signs changing each manche, to three points
 OPTION_SETS["short_games"] = {**OPTION_SETS["fast"], "target": "3"}
-SEATINGS = {
-    "random": ["random"],
-    "presets": ["balanced", "blocker", "watcher", "sprinter"],
-    "tuned": ["discreet", "heuristic:switch_margin=0,block_known=1,contre_threshold=0.4,silence_rate=0.1",
-              "tuned-4p", "watcher"],  # tuned-4p: the preset cardsim tune found (strategies/kems/presets/)
-}
+# every registered strategy (presets, shipped presets such as tuned-4p) and each family with drawn parameters
+SEATINGS = {"random": ["random"], **registry_seatings(STRATEGIES, "balanced")}
+REGISTRY_TABLES = [name for name in SEATINGS if name != "random"]
 SEED = 2026
-# (seating, chunks): every preset plays 5,000 manches per option set (5 x 1,000), in chunks that pytest-xdist
+# (seating, chunks): every registry table plays 3,600 manches per option set (4 x 900), in chunks that pytest-xdist
 # spreads over its workers. ``random`` plays 1,800 (1,200 on the default rules): its manches run three times as
 # many ticks as the presets' (ten times on the default rules, whose false alarms are rare), so each of its
 # manches already takes the reference engine through more decisions than a preset's, and its windows were
 # 40% of the suite's time (shrunk again from 3,000 / 2,000 when the strategy-contract tests pushed CI past 15
 # minutes).
-CHUNKS = {"random": (3, 600), "presets": (5, 1000), "tuned": (5, 1000)}
+CHUNKS = {"random": (3, 600), **{table: (4, 900) for table in REGISTRY_TABLES}}
 CHUNKS_OF = {("default", "random"): (2, 600)}
 CASES = [(o, s, start, start + size)
          for o in OPTION_SETS if o != "short_games" for s, chunks in CHUNKS.items()
@@ -108,8 +107,8 @@ def test_engines_agree_manche_for_manche(option_set, seating, start, stop):
     assert len(ref["games"]) == 0 and len(ref["traces"]) == len(m) and len(np.unique(ref["traces"])) == len(m)
 
 
-GAME_CASES = [("default", "presets", 200), ("default", "tuned", 200), ("default", "random", 60),
-              ("short_games", "presets", 200), ("short_games", "tuned", 200), ("short_games", "random", 100)]
+GAME_CASES = [(o, table, 150) for o in ("default", "short_games") for table in REGISTRY_TABLES] + [
+    ("default", "random", 60), ("short_games", "random", 100)]
 
 
 @pytest.mark.parametrize("option_set,seating,n", GAME_CASES)
@@ -139,7 +138,7 @@ def test_engines_agree_with_six_players(option_set, seating, level, n):
 
 
 def test_kernel_is_independent_of_threads_and_blocks():
-    rules, seats, _ = setup("default", "presets", level="games")
+    rules, seats, _ = setup("default", "table0", level="games")
     one = raw_kernel(rules, seats, SEED, 0, 300, "games", threads=1)
     two = raw_kernel(rules, seats, SEED, 0, 300, "games", threads=2)
     parts = [raw_kernel(rules, seats, SEED, a, b, "games", threads=t) for a, b, t in ((0, 1, 2), (1, 120, 1), (120, 300, 2))]
@@ -151,7 +150,7 @@ def test_kernel_is_independent_of_threads_and_blocks():
 
 
 def test_kernel_rows_make_the_typed_tables():
-    rules, seats, spec = setup("default", "tuned", level="games")
+    rules, seats, spec = setup("default", "table1", level="games")
     raw = raw_kernel(rules, seats, SEED, 0, 50, "games")
     labels = [s.label() for s in spec.strategies]
     frames = to_frames(raw, 4, labels, "games")
@@ -203,7 +202,7 @@ def test_trace_folds_every_event_field_whole(monkeypatch):
 
 @pytest.mark.slow
 @pytest.mark.parametrize("lag", range(7))
-@pytest.mark.parametrize("seating", ["presets", "tuned"])
+@pytest.mark.parametrize("seating", ["table1", "table2"])
 def test_engines_agree_at_every_perception_lag(lag, seating):
     """M-perception: every allowed lag_ticks (0-6), on the default rules and with multi_swap and all-pass sweeps."""
     for extra in ({}, {"multi_swap": "true", "sweep_on_all_pass": "true"}):

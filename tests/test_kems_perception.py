@@ -30,6 +30,7 @@ from simulator.kems.reference import Game
 from simulator.kems.rules import Rules
 from strategies.kems import policy
 from strategies.kems.views import PUB_SIZE, summarise
+from kems_helpers import answer_with
 
 SEATINGS = {
     "presets": ["balanced", "blocker", "watcher", "sprinter"],
@@ -156,8 +157,7 @@ def check_reference(monkeypatch, rules: Rules, seats, seed: int, n: int) -> dict
 
     original = {"propose": policy.propose, "infer_contre": policy.infer_contre}
     monkeypatch.setattr(reference, "Manche", Observed)
-    monkeypatch.setattr(reference.policy, "propose", propose)
-    monkeypatch.setattr(reference.policy, "infer_contre", infer_contre)
+    answer_with(monkeypatch, propose=propose, infer_contre=infer_contre)
     Observed.played = []
     for i in range(n):
         Game(rules, seats, seed, i, "manches").play()
@@ -190,18 +190,20 @@ def kernel_calls_against_the_rebuilt_views(option_set: str, seating: str, lag: i
     rules, seats = setup(option_set, seating, lag, seed)
     expected: dict[tuple[int, int, int], dict] = {}
     game = {"i": -1, "tick": -1}
-    original = {name: getattr(policy, name) for name in ("propose", "infer_contre", "contre_horizon")}
+    original = {"propose": kernels.decide_propose, "infer_contre": kernels.decide_infer_contre,
+                "contre_horizon": policy.contre_horizon, "ask": reference.policy.ask}
 
-    def note(sid, prm, me, players, hand, seen, *rest):
-        m = Observed.played[-1]
-        expected[(game["i"], m.now, me)] = {"hand": hand.copy(), **expected_view(m, m.now, me, lag)}
-        return original["propose"](sid, prm, me, players, hand, seen, *rest)
+    def note(name, seat, me, players, hand, *rest):
+        if name == "propose":
+            m = Observed.played[-1]
+            expected[(game["i"], m.now, me)] = {"hand": hand.copy(), **expected_view(m, m.now, me, lag)}
+        return original["ask"](name, seat, me, players, hand, *rest)
 
-    reference.Manche, reference.policy.propose = Observed, note
+    reference.Manche, reference.policy.ask = Observed, note
     for i in range(n):
         game["i"] = i
         Game(rules, seats, seed, i, "manches").play()
-    reference.policy.propose = original["propose"]
+    reference.policy.ask = original["ask"]
 
     result = {"propose": 0, "infer_contre": 0, "contre_horizon": 0, "mismatch": None}
 
@@ -215,13 +217,13 @@ def kernel_calls_against_the_rebuilt_views(option_set: str, seating: str, lag: i
             if not np.array_equal(got, want[name]) and result["mismatch"] is None:
                 result["mismatch"] = f"{kind} at game {game['i']} tick {int(game['tick'])} seat {me}: {name} {got.tolist()} != {want[name].tolist()}"
 
-    def propose(sid, prm, me, players, hand, seen, loc, pub, multi, mem, work, out, rng):
+    def propose(seats, me, players, hand, seen, loc, pub, multi, mem, work, out, rng):
         check("propose", me, hand=hand, seen=seen, loc=loc, pub=pub)
-        return original["propose"](sid, prm, me, players, hand, seen, loc, pub, multi, mem, work, out, rng)
+        return original["propose"](seats, me, players, hand, seen, loc, pub, multi, mem, work, out, rng)
 
-    def infer_contre(sid, prm, me, players, hand, loc, pub, silence, work):
+    def infer_contre(seats, me, players, hand, loc, pub, silence, work):
         check("infer_contre", me, hand=hand, loc=loc, pub=pub, silence=silence)
-        return original["infer_contre"](sid, prm, me, players, hand, loc, pub, silence, work)
+        return original["infer_contre"](seats, me, players, hand, loc, pub, silence, work)
 
     def contre_horizon(sid, prm, me, players, hand, loc, pub, last_swap, work):
         check("contre_horizon", me, hand=hand, loc=loc, pub=pub, last_swap=last_swap)
@@ -237,7 +239,7 @@ def kernel_calls_against_the_rebuilt_views(option_set: str, seating: str, lag: i
         game["i"] = i
         return play_game(i, *args)
 
-    policy.propose, policy.infer_contre, policy.contre_horizon = propose, infer_contre, contre_horizon
+    kernels.decide_propose, kernels.decide_infer_contre, policy.contre_horizon = propose, infer_contre, contre_horizon
     kernels._moves, kernels.play_game = kernel_moves, kernel_game
     engine.raw_kernel(rules, seats, seed, 0, n, "manches", threads=1)
     result["reference_moves"] = len(expected)

@@ -4,8 +4,8 @@ Three kinds of test:
 
 * scripted positions: a :class:`Manche` built by :func:`make`, its hands, centre, stock and timers set by hand,
   one engine method called (``deal``, ``turn_up``, ``sweep``, ``moves``, ``signs``, ``call_kems`` …) and the
-  exact result checked. Exchange proposals are scripted by replacing ``strategies.kems.policy.propose`` (the
-  engine calls it through ``reference.policy``);
+  exact result checked. Exchange proposals are scripted by answering ``propose`` in ``strategies.kems.policy.ask``
+  (the engine calls it through ``reference.policy``), checked like any strategy's answer;
 * the clock: ``Manche.play`` with methods wrapped to record the tick of each phase change;
 * statistics: many draws from a pinned stream, compared with the model's probability within a tolerance of
   a few standard deviations derived from the number of draws.
@@ -41,6 +41,7 @@ from simulator.kems.reference import S_ATT_O, S_ATT_P, S_RATE, Game, Manche, sea
 from simulator.kems.rules import OPTIONS, Rules, check_players, partner_of, team_of
 from strategies.kems import STRATEGIES
 from strategies.kems.views import team as view_team
+from kems_helpers import answer_with
 
 rule = pytest.mark.rule
 
@@ -101,8 +102,7 @@ def script(monkeypatch, plan: dict[int, list[tuple[int, int]]], contre: dict[int
     def infer_contre(sid, prm, me, *args):
         return (contre or {}).get(me, -1)
 
-    monkeypatch.setattr(reference.policy, "propose", propose)
-    monkeypatch.setattr(reference.policy, "infer_contre", infer_contre)
+    answer_with(monkeypatch, propose=propose, infer_contre=infer_contre)
     return movers
 
 
@@ -1047,6 +1047,66 @@ def test_M_signal_an_opponent_who_sees_a_sign_calls_contre_with_probability_c(c)
             assert m.pending[o][CALL_CONTRE] is None
 
 
+@rule("M-signal")
+def test_M_signal_each_chance_to_sign_is_the_holders_decision(monkeypatch):
+    """The holder's strategy is asked at each chance (decision ``sign``): a declined chance is no sign (nobody sees
+    anything, no call) and the next chance follows Geom(σ) ticks later, as after a sign."""
+    asked = []
+
+    def sign(sid, prm, me, players, hand, rng):
+        asked.append(me)
+        return len(asked) % 2 == 0  # every other chance
+
+    answer_with(monkeypatch, sign=sign)
+    m = make(seats=[seat(sigma=1.0, visibility=1.0), seat(attention_opponents=1.0, attention_partner=0.0),
+                    seat(attention_partner=1.0), seat(attention_opponents=1.0, attention_partner=0.0)],
+             kappa0=1.0, **NO_NOISE)
+    for t in (10, 11, 12, 13):
+        m.next_sign[0] = t
+        m.signs(t)
+        assert m.next_sign[0] == t + 1  # σ = 1: the next chance at the next tick, signed or not
+    assert asked == [0, 0, 0, 0] and m.res.signs == [2, 0] and m.res.seen_partner == [2, 0]
+
+
+@rule("KM8")
+def test_KM8_the_partner_who_sees_a_sign_decides_whether_to_call_kems(monkeypatch):
+    """Decision ``call``: asked of the partner who sees the sign (with no Kem's call pending), with the signer."""
+    asked = []
+
+    def call(sid, prm, me, players, hand, signer, rng):
+        asked.append((me, signer))
+        return False
+
+    answer_with(monkeypatch, call=call)
+    m = make(seats=[seat(visibility=1.0), seat(), seat(attention_partner=1.0), seat()], **NO_NOISE)
+    m.next_sign[0] = 20
+    m.signs(20)
+    assert asked == [(2, 0)] and m.res.seen_partner == [1, 0] and m.pending[2][CALL_KEMS] is None
+
+
+@rule("KM10")
+def test_KM10_an_opponent_who_sees_a_sign_decides_whether_to_call_contre_and_only_when_it_can(monkeypatch):
+    """Decision ``contre``: asked of every opponent who sees the sign, with ``can_call`` false for one banned or
+    with a contre pending; a True it may not give stops the run with the one-line error."""
+    asked = []
+
+    def contre(sid, prm, me, players, hand, signer, can_call, rng):
+        asked.append((me, signer, can_call))
+        return can_call
+
+    answer_with(monkeypatch, contre=contre)
+    m = make(seats=[seat(visibility=1.0), seat(attention_partner=0.0, attention_opponents=1.0)] * 2, kappa0=1.0)
+    m.banned[3] = True
+    m.next_sign[2] = 30
+    m.signs(30)
+    assert asked == [(1, 2, True), (3, 2, False)]
+    assert m.pending[1][CALL_CONTRE][2] == 2 and m.pending[3][CALL_CONTRE] is None
+    answer_with(monkeypatch, contre=lambda sid, prm, me, players, hand, signer, can_call, rng: True)
+    m.next_sign[2] = 40
+    with pytest.raises(SpecError, match=r"answered contre with True, which calls contre while it cannot"):
+        m.signs(40)
+
+
 @rule("M-calls")
 @pytest.mark.parametrize("lo,hi", [(2, 5), (3, 3), (1, 8)])
 def test_M_calls_reaction_delay_is_a_uniform_whole_number_of_ticks(lo, hi):
@@ -1118,8 +1178,8 @@ def test_M_calls_silence_counts_only_ticks_of_open_exchange(monkeypatch, lag):
     m = make(seats=[seat(speed=0.0)] * 4, max_ticks=60, turn_up_time=1.0, sweep_time=1.5, quiet_time=1.0,
              lag_ticks=lag, **NO_NOISE)
     seen = []
-    monkeypatch.setattr(reference.policy, "infer_contre", lambda sid, prm, me, P, hand, loc, pub, silence, work:
-                        seen.append(int(silence[0])) or -1)
+    answer_with(monkeypatch, infer_contre=lambda sid, prm, me, P, hand, loc, pub, silence, work:
+                seen.append(int(silence[0])) or -1)
     m.deal()
     phases = record(m, "top", "sweep")
     open_ticks = []
@@ -1140,16 +1200,22 @@ def test_M_calls_silence_counts_only_ticks_of_open_exchange(monkeypatch, lag):
 
 
 @rule("KM5")
-def test_KM5_without_multi_swap_a_move_exchanges_one_card_even_if_a_strategy_asks_for_more(monkeypatch):
-    for multi, expected in ((False, 1), (True, 2)):
+def test_KM5_without_multi_swap_a_move_exchanges_one_card_and_asking_for_more_is_illegal(monkeypatch):
+    """With ``multi_swap`` a move takes two centre cards at once; without it, a strategy that asks for two
+    exchanges answered illegally: the run stops with the one-line error (the contract's legal choices)."""
+    for multi in (True, False):
         m = make(multi_swap=multi)
         hands(m, p1="AS AH 7C 9D")
         lay(m, "AD AC 5H 3S")
         script(monkeypatch, {1: [(2, 0), (3, 1)]})
         move_at(m, p1=10.5)
+        if not multi:
+            with pytest.raises(SpecError, match=r"answered propose with 2, which is not a number of exchanges "
+                                                r"allowed; legal: 0 to 1 pairs"):
+                m.moves(10)
+            continue
         assert m.moves(10)
-        assert m.res.exchanges == expected
-        assert list(m.hands[1][:2]) == list(cards("AS AH")) and (sorted(m.hands[1] % 13) == [0, 0, 0, 8]) == (not multi)
+        assert m.res.exchanges == 2 and sorted(m.hands[1] % 13) == [0, 0, 0, 0]
 
 
 # ================================================================================================ all

@@ -16,6 +16,7 @@ from simulator.kems.reference import Game, Manche
 from simulator.kems.rules import Rules
 from strategies.kems import STRATEGIES, heuristic, policy
 from strategies.kems.views import PUB_SIZE, summarise
+from kems_helpers import answer_with
 
 
 def cards(text: str) -> np.ndarray:
@@ -56,8 +57,7 @@ def test_strategies_receive_only_their_own_hand_and_public_knowledge(monkeypatch
             return fn(sid, prm, me, players, hand, *rest)
         return wrapped
 
-    for name in calls:
-        monkeypatch.setattr(reference.policy, name, guard(name, getattr(policy, name)))
+    answer_with(monkeypatch, **{name: guard(name, getattr(policy, name)) for name in calls})
     seats = seats_of(names)
     for i in range(20):
         Game(Rules(), seats, 5, i, "manches").play()
@@ -177,7 +177,7 @@ def test_contre_horizon_is_sound_before_it_inference_never_calls(monkeypatch):
         manches.append(self)
 
     monkeypatch.setattr(Manche, "__init__", init)
-    monkeypatch.setattr(reference.policy, "infer_contre", infer)
+    answer_with(monkeypatch, infer_contre=infer)
     seats = seats_of(["watcher", "balanced", "watcher", "blocker"])
     for i in range(300):
         Game(Rules(), seats, 11, i, "manches").play()

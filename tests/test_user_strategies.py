@@ -21,6 +21,7 @@ from simulator.core.spec import RunSpec, build_spec
 from simulator.kamoul.engine import raw_kernel, raw_reference
 from strategies.kamoul.answers import D, StrategyError
 from strategies.kamoul.policy import HEURISTIC
+from contract_checks import assert_both_engines_stop_with_one_line
 
 ROOT = Path(__file__).resolve().parents[1]
 EXAMPLES = ROOT / "examples"
@@ -243,14 +244,8 @@ ILLEGAL = [
 @pytest.mark.parametrize("decision, options, says", ILLEGAL, ids=[case[0] for case in ILLEGAL])
 def test_an_illegal_answer_stops_both_engines_with_the_same_one_line(decision, options, says):
     spec = spec_of([*SEATING[:-1], f"{MISBEHAVING}:bad={D[decision]}"], options=options)
-    with pytest.raises(StrategyError) as fast:
-        raw_kernel(spec, 0, 600)
-    with pytest.raises(StrategyError) as ref:
-        raw_reference(spec, 0, 600)
-    line = str(fast.value)
-    assert line == str(ref.value)  # the same first fault, in game order, described the same way
-    assert "\n" not in line and line.startswith(f"strategy 'misbehaving:bad={D[decision]}' (seat 4) answered ")
-    assert re.search(says, line), line
+    assert_both_engines_stop_with_one_line(lambda: raw_kernel(spec, 0, 600), lambda: raw_reference(spec, 0, 600),
+                                           f"misbehaving:bad={D[decision]}", 4, says)
 
 
 def test_the_legal_misbehaving_seat_plays_and_the_cli_stops_an_illegal_one_with_exit_2(tmp_path, capsys):
@@ -275,6 +270,7 @@ def test_a_plain_python_strategy_that_answers_illegally_or_with_a_wrong_type_is_
 
 
 PATIENT = f"{EXAMPLES}/rami_patient.py:patient"
+NO_CONTRE = f"{EXAMPLES}/kems_no_contre.py:no-contre"
 
 
 def test_an_installed_package_adds_strategies_that_users_name_like_built_ins(tmp_path, monkeypatch):
@@ -302,12 +298,13 @@ def test_an_installed_package_adds_strategies_that_users_name_like_built_ins(tmp
         installed.cache_clear()
 
 
-@pytest.mark.parametrize("game, strategies", [("kamoul", [NEVER_CONTRE, "balanced"]), ("rami", [PATIENT, "open-asap"])])
+@pytest.mark.parametrize("game, strategies", [("kamoul", [NEVER_CONTRE, "balanced"]), ("rami", [PATIENT, "open-asap"]),
+                                              ("kems", [NO_CONTRE, "balanced"])])
 def test_the_examples_play_a_tournament_through_the_cli(tmp_path, capsys, game, strategies):
     import polars as pl
 
     out = tmp_path / "t"
-    code, stdout, err = run_cli(capsys, "tournament", game, "-n", "40" if game == "kamoul" else "16", "--seed", "2",
+    code, stdout, err = run_cli(capsys, "tournament", game, "-n", "16" if game == "rami" else "40", "--seed", "2",
                                 *sum((["--strategy", s] for s in strategies), []), "--out", str(out), "--quiet")
     assert code == 0, err
     assert "reference engine" not in err

@@ -245,6 +245,7 @@ class GamePlugin:
     warm_extra: tuple[tuple[str, Callable[[], None]], ...] = ()
     contract: object = None  # the strategy contract (simulator.core.decisions.Contract); None: built-ins only
     strategy_template: str | None = None  # the jinja2 template of `cardsim new-strategy` (a path); None: not yet
+    leading_params: tuple[str, ...] = ()  # the parameters a strategy from a file declares first (engines read them)
 
     def __post_init__(self):
         if self.contract is not None:  # the dispatch is exhaustive: a family without its branch is refused here

@@ -115,6 +115,10 @@ def _validate(decl: Declared, plugin, path: str, digest: str, field_name: str) -
         raise SpecError(f"{where}: game", decl.game, game, "is another game")
     if not isinstance(decl.params, ParamSet):
         raise SpecError(f"{where}: params", decl.params, "a simulator.core.params.ParamSet")
+    lead = list(plugin.leading_params)
+    if decl.params.names()[: len(lead)] != lead:
+        raise SpecError(f"{where}: params", ", ".join(decl.params.names()[: len(lead)]),
+                        f"parameters that begin with {', '.join(lead)} (the {game} engines read them by position)")
     decisions = _contract(plugin)
     missing = sorted(n for n, d in decisions.items() if n not in decl.functions and d.optional is None)
     extra = sorted(set(decl.functions) - set(decisions))

@@ -7,17 +7,17 @@ them exactly; ``to_frames`` makes the typed tables.
 
 from __future__ import annotations
 
-import numba
 import numpy as np
 import polars as pl
 
+from simulator.core.blocks import first_fault_in_game_order, gather, play_in_blocks
 from simulator.core.compiling import compile_notice
-from simulator.core.game import Seat, seat_arrays, seat_list
-from simulator.core.records import gather_blocks
+from simulator.core.game import Seat, kernel_seats, seat_list
 from simulator.kems import kernels, records
 from simulator.kems.reference import LEVELS, play_games, seat_model
 from simulator.kems.rules import Rules, check_players, rules_arrays
 from strategies.kems import STRATEGIES
+from strategies.kems.answers import raise_fault
 
 KERNELS, COMPILE_SECONDS = "Kem's", 50  # what the compile notice names, and its measured time (s)
 
@@ -38,32 +38,31 @@ def raw_reference(rules: Rules, seats, seed: int, start: int, stop: int, level: 
 
 def raw_kernel(rules: Rules, seats, seed: int, start: int, stop: int, level: str = "games",
                threads: int | None = None) -> dict:
-    """Play games ``[start, stop)`` with the numba engine; rows in game order whatever the thread count."""
+    """Play games ``[start, stop)`` with the numba engine; rows in game order whatever the thread count. A user
+    strategy's illegal answer raises :class:`~simulator.core.faults.StrategyError` for the first one in game
+    order (the chunk is played again on one thread to find it)."""
     assert level in LEVELS, level
     seats = seats_of(seats)
     P = len(seats)
     check_players(P, {})  # KM1: the kernel has no bounds checks
     int_rules, float_rules = rules_arrays(rules)
     model = seat_model(seats, rules)
-    sids, prm = seat_arrays(seats)
+    packed = kernel_seats(seats)
     deck = np.array(rules.cards(), dtype=np.int64)
-    n = stop - start
-    threads = threads or numba.get_num_threads()
-    n_blocks = max(1, min(n, 4 * threads))
-    per_block = -(-n // n_blocks) if n > 0 else 1
     level_id = LEVELS.index(level)
-    factors = np.array(_ROWS_PER_GAME[level], dtype=np.int64)
     n_cols = np.array([records.n_cols(t, P) for t in LEVELS], dtype=np.int64)
-    while True:
-        caps = np.maximum(factors * per_block, 1)
-        with compile_notice(kernels.simulate, KERNELS, COMPILE_SECONDS):
-            manches, traces, games, counts = kernels.simulate(seed, start, stop, level_id, int_rules, float_rules,
-                                                              deck, sids, prm, model, n_blocks, caps, n_cols)
-        if (counts <= caps[None, :]).all():
-            break
-        factors = factors * 2
-    return {"manches": gather_blocks(manches, counts[:, 0]), "games": gather_blocks(games, counts[:, 1]),
-            "traces": gather_blocks(traces, counts[:, 0])}
+
+    def kernel(n_blocks, caps):
+        return kernels.simulate(seed, start, stop, level_id, int_rules, float_rules, deck, packed, model, n_blocks,
+                                caps, n_cols)
+
+    with compile_notice(kernels.simulate, KERNELS, COMPILE_SECONDS):
+        (manches, traces, games), counts = play_in_blocks(kernel, stop - start, threads, _ROWS_PER_GAME[level])
+    first_fault_in_game_order(packed.fault, lambda: play_in_blocks(kernel, stop - start, threads,
+                                                                   _ROWS_PER_GAME[level]))
+    raise_fault(packed.fault, [s.label or f"kernel id {s.sid}" for s in seats])
+    manches, traces, games = gather((manches, traces, games), counts, (0, 0, 1))
+    return {"manches": manches, "games": games, "traces": traces}
 
 
 def to_frames(raw: dict, players: int, labels: list[str], level: str = "games") -> dict[str, pl.DataFrame]:

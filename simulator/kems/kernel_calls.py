@@ -12,18 +12,22 @@ from simulator.kems.codes import (
     CALL_CONTRE, CALL_KEMS, EV_CALL, EV_SIGN, OUT_CONTRE, OUT_DOUBLE, OUT_KEMS, OUT_WRONG_KEMS, WHY_FALSE, WHY_SIGN,
 )
 from simulator.kems.kernel_state import (
-    S_ATT_O, S_ATT_P, S_CONTRE, S_SIGMA, S_VIS, ST, after, holds_four, partner, schedule, team, trace, wake_all,
+    S_ATT_O, S_ATT_P, S_SIGMA, S_VIS, ST, after, holds_four, partner, schedule, team, trace, wake_all,
 )
 from simulator.kems.rules import CONTRE_TARGET, DOUBLE_MODE, FLOAT_RULE, INT_RULE, WRONG_CONTRE
+from strategies.kems.policy import decide_call, decide_contre, decide_sign
 
 # ------------------------------------------------------------------------------------------ M-signal
 @njit(refcount=False, inline="always")
-def signs(manche, tick, P, int_rules, float_rules, model):
-    """Manche.signs."""
-    banned, next_sign, pend_due = manche.banned, manche.next_sign, manche.pending_due
+def signs(manche, tick, P, int_rules, float_rules, seats, model):
+    """Manche.signs: each chance to sign the model gives this tick, and the calls on the signs seen."""
+    banned, next_sign, pend_due, hands = manche.banned, manche.next_sign, manche.pending_due, manche.hands
     sightings, h, rng = manche.sightings, manche.trace_hash, manche.rng
     for hh in range(P):
         if next_sign[hh] != tick:
+            continue
+        if not decide_sign(seats, hh, P, hands[hh], rng):  # the chance passes; the next one as after a sign
+            next_sign[hh] = after(tick, model[hh, S_SIGMA], rng)
             continue
         tm = team(hh, P)
         q = partner(hh, P)
@@ -33,7 +37,7 @@ def signs(manche, tick, P, int_rules, float_rules, model):
         if uniform(rng) < model[q, S_ATT_P] * v:
             mask |= 1 << q
             manche.seen_partner[tm] += 1
-            if pend_due[q, CALL_KEMS] == NEVER:
+            if pend_due[q, CALL_KEMS] == NEVER and decide_call(seats, q, P, hands[q], hh, rng):
                 schedule(manche, tick, q, CALL_KEMS, hh, WHY_SIGN, int_rules)
         for o in range(P):
             if team(o, P) == tm:
@@ -44,7 +48,8 @@ def signs(manche, tick, P, int_rules, float_rules, model):
                 mask |= 1 << o
                 sightings[o, tm] += 1
                 manche.seen_opp[tm] += 1
-                if uniform(rng) < model[o, S_CONTRE] and not banned[o] and pend_due[o, CALL_CONTRE] == NEVER:
+                can_call = not banned[o] and pend_due[o, CALL_CONTRE] == NEVER
+                if decide_contre(seats, o, P, hands[o], hh, can_call, rng):
                     schedule(manche, tick, o, CALL_CONTRE, hh, WHY_SIGN, int_rules)
         trace(h, EV_SIGN, hh, mask, 0)
         next_sign[hh] = after(tick, model[hh, S_SIGMA], rng)

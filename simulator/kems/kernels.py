@@ -1,6 +1,6 @@
 """The Kem's numba engine: arrays in, arrays out.
 
-Contract: ``simulate(seed, start, stop, level_id, int_rules, float_rules, deck, sids, prm, model, n_blocks, caps,
+Contract: ``simulate(seed, start, stop, level_id, int_rules, float_rules, deck, seats, model, n_blocks, caps,
 n_cols)``
 plays games ``start <= i < stop`` (game ``i`` from the stream ``(seed, i)`` only) in ``n_blocks`` blocks run in
 ``prange`` and returns per-block raw rows in the layout of :mod:`simulator.kems.records`. It follows
@@ -10,8 +10,10 @@ the reference, which visits every tick, it jumps from one event tick to the next
 calls, phase ends, the quiet sweep): nothing happens in the ticks between.
 
 Inputs: ``int_rules``/``float_rules`` from :func:`simulator.kems.rules.rules_arrays` (slots ``INT_RULE.<option>``,
-``FLOAT_RULE.<option>``); ``deck`` ``int64[n]`` the deck's card ids in id order; ``sids`` ``int64[P]`` strategy
-kernel ids, ``prm`` ``float64[P, K]`` their parameters, ``model`` ``float64[P, 6]`` from
+``FLOAT_RULE.<option>``); ``deck`` ``int64[n]`` the deck's card ids in id order; ``seats`` the
+:class:`~simulator.core.user_table.KernelSeats` (kernel ids, parameters, the function table of strategies from
+files and the fault record their illegal answers fill; every decision goes through :mod:`strategies.kems.policy`),
+``model`` ``float64[P, 6]`` from
 :func:`simulator.kems.reference.seat_model`.
 
 Per-block state ``manche``, a :class:`~simulator.kems.kernel_state.MancheState` read and written by field name,
@@ -51,6 +53,7 @@ from simulator.kems.kernel_view import (
 from simulator.kems.records import GAME, GAME_FIXED, MANCHE, MANCHE_FIXED
 from simulator.kems.rules import FLOAT_RULE, INT_RULE, RACE
 from strategies.kems import policy
+from strategies.kems.policy import decide_infer_contre, decide_propose
 
 LEVEL_MANCHES, LEVEL_GAMES = 0, 1
 MAX_MANCHES = 1000      # reference.MAX_MANCHES
@@ -176,7 +179,7 @@ def _sweep(manche, tick):
 
 # ------------------------------------------------------------------------------------------ KM5
 @njit(refcount=False, inline="always")
-def _moves(manche, tick, P, int_rules, float_rules, sids, prm, model):
+def _moves(manche, tick, P, int_rules, float_rules, seats, model):
     """Manche.moves: one OPEN tick's moves; returns whether any exchange succeeded.
 
     Longer than 80 lines: Manche.moves step for step (who moves this tick, each
@@ -216,7 +219,8 @@ def _moves(manche, tick, P, int_rules, float_rules, sids, prm, model):
             if key < 0 or hz_version[p] != key:
                 if key >= 0:
                     state_pub(manche, state, P)
-                hz[p] = policy.contre_horizon(sids[p], prm[p], p, P, hands[p], loc_v, pub_v, rec_last[k_state], work)
+                hz[p] = policy.contre_horizon(seats.sids[p], seats.prm[p], p, P, hands[p], loc_v, pub_v,
+                                              rec_last[k_state], work)
                 hz_version[p] = key
             until = tick + hz[p] - open_then if hz[p] < NEVER else NEVER
             if open_then >= hz[p]:  # before the horizon the reference's infer_contre surely says -1
@@ -224,7 +228,7 @@ def _moves(manche, tick, P, int_rules, float_rules, sids, prm, model):
                     state_pub(manche, state, P)
                 for q in range(P):
                     silence[q] = open_then - rec_last[k_state, q]
-                j = policy.infer_contre(sids[p], prm[p], p, P, hands[p], loc_v, pub_v, silence, work)
+                j = decide_infer_contre(seats, p, P, hands[p], loc_v, pub_v, silence, work)
                 if j >= 0:
                     schedule(manche, tick, p, CALL_CONTRE, j, WHY_INFERENCE, int_rules)
         if key >= 0 and cache_stamp[p] == key:
@@ -239,8 +243,7 @@ def _moves(manche, tick, P, int_rules, float_rules, sids, prm, model):
             if key >= 0:
                 state_pub(manche, state, P)
             multi = int_rules[INT_RULE.multi_swap] != 0
-            n = policy.propose(sids[p], prm[p], p, P, hands[p], seen_v, loc_v, pub_v, multi, mem[p], work,
-                               out, rng)
+            n = decide_propose(seats, p, P, hands[p], seen_v, loc_v, pub_v, multi, mem[p], work, out, rng)
             if int_rules[INT_RULE.multi_swap] == 0 and n > 1:  # KM5
                 n = 1
             for i in range(n):
@@ -248,7 +251,7 @@ def _moves(manche, tick, P, int_rules, float_rules, sids, prm, model):
                 pairs[p, i, 1] = out[i, 1]
                 pairs[p, i, 2] = seen_v[out[i, 1]]
             cache_stamp[p] = -1
-            if sids[p] != policy.RANDOM and key >= 0:
+            if policy.reuses_proposals(seats.sids[p]) and key >= 0:
                 cache_stamp[p] = key
                 cache_n[p] = n
                 for i in range(n):
@@ -378,11 +381,11 @@ def _next_event(manche, tick, P, phase, phase_end, quiet, int_rules):
 
 
 @njit(refcount=False)
-def play_manche(manche, P, int_rules, float_rules, deck, n_deck, sids, prm, model):
+def play_manche(manche, P, int_rules, float_rules, deck, n_deck, seats, model):
     """Manche.play: one manche from the state's rng and dealer (``st[ST.dealer]``); results in ``manche``.
 
-    Longer than 80 lines, nine parameters (the block's state, the rules' two
-    arrays, the deck and its size, the seats' three arrays): Manche.play's reset, deal and event loop, one block
+    Longer than 80 lines, eight parameters (the block's state, the rules' two
+    arrays, the deck and its size, the seats and their model): Manche.play's reset, deal and event loop, one block
     per phase as in the reference."""
     T = P // 2
     table, loc, mem, st = manche.table, manche.loc, manche.mem, manche.st
@@ -453,7 +456,7 @@ def play_manche(manche, P, int_rules, float_rules, deck, n_deck, sids, prm, mode
                 # it perceives a change or reaches its contre horizon: it looks again
                 if manche.idle[p] and manche.idle_until[p] <= tick:
                     catch_up(manche, p, tick, int_rules, model)
-            if _moves(manche, tick, P, int_rules, float_rules, sids, prm, model):
+            if _moves(manche, tick, P, int_rules, float_rules, seats, model):
                 quiet = 0
                 for p in range(P):
                     manche.passed[p] = 0
@@ -471,7 +474,7 @@ def play_manche(manche, P, int_rules, float_rules, deck, n_deck, sids, prm, mode
                 phase = PH_SWEEP
                 phase_end = tick + 1 + int_rules[INT_RULE.sweep_ticks]
         if st[ST.next_sign] <= tick:  # timers set during this tick are all for later ticks
-            signs(manche, tick, P, int_rules, float_rules, model)
+            signs(manche, tick, P, int_rules, float_rules, seats, model)
         if st[ST.next_false] <= tick:
             false_alarms(manche, tick, P, int_rules, float_rules)
         if st[ST.next_call] <= tick:
@@ -496,11 +499,11 @@ def play_manche(manche, P, int_rules, float_rules, deck, n_deck, sids, prm, mode
 
 # ------------------------------------------------------------------------------------------ games
 @njit(refcount=False)
-def play_game(game, level, seed, P, int_rules, float_rules, deck, sids, prm, model, manche, counts, manche_rows,
-              trace_rows, game_rows, totals):
+def play_game(game, level, seed, P, int_rules, float_rules, deck, seats, model, manche, counts, manche_rows, trace_rows,
+              game_rows, totals):
     """Game.play: rows of one game appended at ``counts`` (rows beyond a table's capacity are counted, not kept).
 
-    Longer than 80 lines, sixteen parameters (what play_manche takes, the game's
+    Longer than 80 lines, fifteen parameters (what play_manche takes, the game's
     index, level and seed, the block's four row buffers and the running totals): Game.play, and its manche and
     game rows written by column name."""
     T = P // 2
@@ -520,7 +523,7 @@ def play_game(game, level, seed, P, int_rules, float_rules, deck, sids, prm, mod
                 for t in range(T):
                     sightings[p, t] = 0
         st[ST.dealer] = (first_dealer + manches) % P
-        play_manche(manche, P, int_rules, float_rules, deck, deck.shape[0], sids, prm, model)
+        play_manche(manche, P, int_rules, float_rules, deck, deck.shape[0], seats, model)
         for t in range(T):
             totals[t] += manche.points[t]
         r = counts[0]
@@ -575,7 +578,7 @@ def play_game(game, level, seed, P, int_rules, float_rules, deck, sids, prm, mod
 
 
 @njit(parallel=True)
-def simulate(seed, start, stop, level, int_rules, float_rules, deck, sids, prm, model, n_blocks, caps, n_cols):
+def simulate(seed, start, stop, level, int_rules, float_rules, deck, seats, model, n_blocks, caps, n_cols):
     """Play games ``[start, stop)`` in ``n_blocks`` contiguous blocks (``prange``).
 
     Block ``b`` plays :func:`~simulator.core.block_kernel.block_games` (the split changes no result: one random
@@ -583,16 +586,16 @@ def simulate(seed, start, stop, level, int_rules, float_rules, deck, sids, prm, 
     Returns :func:`~simulator.core.block_kernel.row_buffers` filled (``(manches, traces, games, counts)``); a block
     whose count exceeds its capacity kept only the first rows (the caller retries with more room).
 
-    Thirteen parameters: the compiled entry point ``engine.raw_kernel`` calls with one chunk's plain values and
+    Twelve parameters: the compiled entry point ``engine.raw_kernel`` calls with one chunk's plain values and
     arrays.
     """
-    P = sids.shape[0]
+    P = seats.sids.shape[0]
     manches, traces, games, counts = row_buffers(n_blocks, caps, n_cols)
     for b in prange(n_blocks):
         manche = new_state(P)
         totals = np.zeros(P // 2, dtype=np.int64)
         first, end = block_games(start, stop, n_blocks, b)
         for i in range(first, end):
-            play_game(i, level, seed, P, int_rules, float_rules, deck, sids, prm, model, manche, counts[b], manches[b],
+            play_game(i, level, seed, P, int_rules, float_rules, deck, seats, model, manche, counts[b], manches[b],
                       traces[b], games[b], totals)
     return manches, traces, games, counts

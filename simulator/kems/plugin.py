@@ -2,14 +2,18 @@
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import polars as pl
 
 from simulator.core.game import (SKIP_ACROSS, SKIP_GUARD, SKIP_PHYSICAL, SKIP_TIME, TEAM_KEYS, BalanceHints, EnginePair,
                                  declare_game)
 from simulator.core.i18n import N_
 from simulator.kems import records, rules
-from simulator.kems.engine import raw_kernel, to_frames
+from simulator.kems.engine import raw_kernel, raw_reference, to_frames
 import strategies.kems as strategies
+from strategies.kems.common import COMMON
+from strategies.kems.policy import CONTRACT
 
 
 def _reference_game():
@@ -18,7 +22,7 @@ def _reference_game():
     return Game
 
 
-ENGINES = EnginePair(rules.Rules.from_options, raw_kernel, to_frames, _reference_game)
+ENGINES = EnginePair(rules.Rules.from_options, raw_kernel, to_frames, _reference_game, raw_reference)
 
 
 def teams(players: int) -> int:
@@ -48,6 +52,9 @@ PLUGIN = declare_game(
     scored_level="games", default_level="manches", default_players=4, chunk_sizes={"manches": 100_000, "games": 10_000},
     replay_legend=lambda spec: (f"one tick = {ENGINES.rules_of(dict(spec.options)).tick:g} s; cards: rank + suit (C D H S); partners sit "
                                 "opposite; every exchange is public, signs are seen only by those listed"),
+    contract=CONTRACT,
+    leading_params=tuple(p.name for p in COMMON),  # the model reads them by position (strategies.kems.common)
+    strategy_template=str(Path(strategies.__file__).with_name("strategy_template.py.j2")),
     team_count=teams,
     lower_is_better=False,
     row_winner=row_winner,

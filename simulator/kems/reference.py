@@ -330,13 +330,13 @@ class Manche:
                 continue
             view = self.view(tick, p)  # M-perception: every public input lag_ticks old
             if not self.banned[p] and self.pending[p][CALL_CONTRE] is None:  # KM10 inference contre
-                j = policy.infer_contre(self.seats[p].sid, self.seats[p].prm, p, P, self.hands[p], view.loc,
-                                        view.pub, view.silence, self.work)
+                j = policy.ask("infer_contre", self.seats[p], p, P, self.hands[p], view.loc, view.pub, view.silence,
+                               self.work)
                 if j >= 0:
                     self.schedule(tick, p, CALL_CONTRE, j, WHY_INFERENCE)
             seen = view.seen
-            n = policy.propose(self.seats[p].sid, self.seats[p].prm, p, P, self.hands[p], seen, view.loc,
-                               view.pub, r.multi_swap, self.mem[p], self.work, self.out, self.rng)
+            n = policy.ask("propose", self.seats[p], p, P, self.hands[p], seen, view.loc, view.pub, bool(r.multi_swap),
+                           self.mem[p], self.work, self.out, self.rng)
             if r.race_policy == "speed_weighted":
                 when = self.next_move[p] - tick
             elif r.race_policy == "uniform":
@@ -400,6 +400,9 @@ class Manche:
         for h in range(P):
             if self.next_sign[h] != tick:
                 continue
+            if not policy.ask("sign", self.seats[h], h, P, self.hands[h], self.rng):
+                self.next_sign[h] = self.after(tick, self.model[h, S_SIGMA])  # the chance passes
+                continue
             tm = team_of(h, P)
             q = partner_of(h, P)
             v = self.model[h, S_VIS]
@@ -408,7 +411,8 @@ class Manche:
             if uniform(self.rng) < self.model[q, S_ATT_P] * v:
                 seen_mask |= 1 << q
                 self.res.seen_partner[tm] += 1
-                if self.pending[q][CALL_KEMS] is None:
+                if self.pending[q][CALL_KEMS] is None and policy.ask("call", self.seats[q], q, P, self.hands[q], h,
+                                                                     self.rng):
                     self.schedule(tick, q, CALL_KEMS, h, WHY_SIGN)
             for o in range(P):
                 if team_of(o, P) == tm:
@@ -418,8 +422,8 @@ class Manche:
                     seen_mask |= 1 << o
                     self.sightings[o, tm] += 1
                     self.res.seen_opp[tm] += 1
-                    if (uniform(self.rng) < self.model[o, S_CONTRE] and not self.banned[o]
-                            and self.pending[o][CALL_CONTRE] is None):
+                    can_call = not self.banned[o] and self.pending[o][CALL_CONTRE] is None
+                    if policy.ask("contre", self.seats[o], o, P, self.hands[o], h, can_call, self.rng):
                         self.schedule(tick, o, CALL_CONTRE, h, WHY_SIGN)
             self.trace(EV_SIGN, h, seen_mask)
             who = ", ".join(f"P{x}" for x in range(P) if seen_mask >> x & 1) or "nobody"

@@ -8,7 +8,9 @@ sign seen.
 
 from __future__ import annotations
 
+from simulator.core.jit import njit
 from simulator.core.params import Param
+from simulator.core.rng import uniform
 
 P_SPEED, P_SIGMA, P_VISIBILITY, P_ATT_PARTNER, P_ATT_OPP, P_CONTRE_PROB = range(6)
 P_FIRST_OWN = 6
@@ -27,3 +29,10 @@ COMMON = (
     param("attention_opponents", "float", 0.2, "a_o: share of attention on each opposing team", 0.0, 1.0),
     param("contre_prob", "float", 0.8, "c: probability of calling contre-kem's on an opponent's sign it sees", 0.0, 1.0),
 )
+
+
+@njit(refcount=False, inline="always")
+def contre_on_sign(prm, can_call, rng):
+    """KM10 on an opponent's sign seen: contre with probability ``contre_prob`` (one draw, made whether or not
+    it can call)."""
+    return uniform(rng) < prm[P_CONTRE_PROB] and can_call

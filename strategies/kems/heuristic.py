@@ -25,7 +25,7 @@ from simulator.core.jit import njit
 from simulator.core.rng import NEVER
 from simulator.core.params import ParamSet
 from simulator.kems.codes import EMPTY, LOC_UNKNOWN
-from strategies.kems.common import COMMON, P_FIRST_OWN, param
+from strategies.kems.common import COMMON, P_FIRST_OWN, contre_on_sign, param  # noqa: F401  (ANSWERS)
 from strategies.kems.views import (
     N_RANKS, PUB_KNOWN, PUB_N_KNOWN, PUB_UNKNOWN, W_AVAIL, W_CNT, W_RIVAL, W_TAB, rank_tables, team,
 )
@@ -253,3 +253,15 @@ def contre_horizon(prm, me, players, hand, loc, pub, last_swap, work):
     if x > 1e15:
         return NEVER
     return np.int64(np.ceil(x)) - 2
+
+
+ANSWERS = {
+    "propose": "propose(prm, me, players, hand_me, seen, loc, pub, multi, mem, work, out)",
+    "infer_contre": "infer_contre(prm, me, players, hand_me, loc, pub, silence, work)",
+    "sign": "True",
+    "call": "True",
+    "contre": "contre_on_sign(prm, can_call, rng)",
+}
+"""How the heuristic family answers each decision of the contract, in the engine's arguments
+(``strategies.kems.policy`` compiles the dispatch from it): it signs at every chance the model gives (σ), calls on
+every partner's sign it sees, and contres on an opponent's sign with probability ``contre_prob``."""

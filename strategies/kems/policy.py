@@ -1,45 +1,72 @@
-"""One entry point per Kem's decision, dispatching on the strategy's integer kernel id.
+"""One entry point per Kem's decision: the built-in families' dispatch on the kernel id, and the contract that
+sends a user's seat to its file (:mod:`simulator.core.decisions`).
 
-Built-in strategies are selected by id inside a cached kernel (a jitted strategy passed as an argument would
-defeat numba's on-disk cache). The reference engine and the kernel call these same functions, so a strategy
-behaves identically in both; each receives only the deciding player's information set
-(:mod:`strategies.kems.views`).
+``builtin_<name>(sid, prm, *engine_args)`` answers for the built-in families; it is generated from
+:data:`FAMILIES`, each family module's ``ANSWERS`` (one expression per decision, in the engine's arguments).
+``decide_<name>(seats, me, *rest)`` is what the numba engine calls, :func:`ask` what the reference engine calls:
+both go to the built-ins for a built-in id and to the user's file otherwise, and check the answer against the
+contract (:mod:`strategies.kems.contract`, :mod:`strategies.kems.answers`). Each decision receives only the
+deciding player's information set (:mod:`strategies.kems.views`).
 
-* ``propose`` → how many exchange pairs it writes into ``out`` (``int64[4, 2]``: hand slot, centre slot);
-* ``infer_contre`` → the opponent it accuses from public knowledge, or -1;
-* ``contre_horizon`` → the open-exchange tick count before which ``infer_contre`` surely returns -1 while public
-  knowledge stays the same (the kernel skips it until then; the reference always asks). It reads the
-  ``last_swap`` (open-tick count at each player's last exchange) of the same perceived public state.
+Decisions, each asked when the real-time model gives the player a chance (§3.2):
 
-Signalling, attention and calls on a sign seen are the common parameters (:mod:`strategies.kems.common`),
-which the engines read directly.
+* ``propose`` (a move) → how many exchange pairs it writes into ``out`` (``int64[4, 2]``: hand slot, centre slot);
+* ``infer_contre`` (a move, while it may call contre) → the opponent it accuses from public knowledge, or -1;
+* ``sign`` (holding four of a kind, a chance to sign) → whether it signs;
+* ``call`` (its partner's sign seen) → whether it calls Kem's;
+* ``contre`` (an opponent's sign seen) → whether it calls contre.
+
+:func:`contre_horizon` is no decision but a promise of the built-in families the kernel uses to skip work: the
+open-exchange tick count before which ``infer_contre`` surely returns -1 while public knowledge stays the same.
+A user's seat makes no such promise (0: always asked), nor is its proposal reused on an unchanged view.
 """
 
 from __future__ import annotations
 
+from simulator.core.decisions import Contract, ReferenceDispatch, builtin_dispatch, compiled_decision
+from simulator.core.game import USER_KERNEL_BASE
 from simulator.core.jit import njit
 from simulator.core.rng import NEVER
-from strategies.kems import heuristic, random_play
+from strategies.kems import answers, heuristic, random_play
+from strategies.kems.contract import ARG_TYPES, DECISIONS, PlayerView
 
 RANDOM, HEURISTIC = 0, 1
+FAMILIES = {RANDOM: random_play, HEURISTIC: heuristic}
+"""The built-in families by kernel id (the registry's ``StrategyDef.kernel_id``)."""
+BUILTIN_IDS = tuple(FAMILIES)
 
+BUILTIN = builtin_dispatch("kems", FAMILIES, DECISIONS, inline=False)
+propose = BUILTIN["propose"]
+infer_contre = BUILTIN["infer_contre"]
+CONTRACT = Contract(
+    game="kems", decisions=DECISIONS, builtin=BUILTIN, builtin_ids=BUILTIN_IDS, describe=answers.describe,
+    view=PlayerView, arg_types=ARG_TYPES,
+    env={"PlayerView": PlayerView, "legal_propose": answers.legal_propose, "legal_accuse": answers.legal_accuse,
+         "legal_contre": answers.legal_contre},
+)
 
-@njit(refcount=False)
-def propose(sid, prm, me, players, hand, seen, loc, pub, multi, mem, work, out, rng):
-    if sid == RANDOM:
-        return random_play.propose(prm, seen, rng, out)
-    return heuristic.propose(prm, me, players, hand, seen, loc, pub, multi, mem, work, out)
+decide_propose = compiled_decision(CONTRACT, "propose")
+decide_infer_contre = compiled_decision(CONTRACT, "infer_contre")
+decide_sign = compiled_decision(CONTRACT, "sign")
+decide_call = compiled_decision(CONTRACT, "call")
+decide_contre = compiled_decision(CONTRACT, "contre")
 
-
-@njit(refcount=False)
-def infer_contre(sid, prm, me, players, hand, loc, pub, silence, work):
-    if sid == RANDOM:
-        return -1
-    return heuristic.infer_contre(prm, me, players, hand, loc, pub, silence, work)
+REFERENCE = ReferenceDispatch(CONTRACT)
+ask = REFERENCE.ask
+checked = REFERENCE.checked
 
 
 @njit(refcount=False)
 def contre_horizon(sid, prm, me, players, hand, loc, pub, last_swap, work):
+    """The built-ins' contre horizon (see the module docstring); 0 for a user's seat."""
+    if sid >= USER_KERNEL_BASE:
+        return 0
     if sid == RANDOM:
         return NEVER
     return heuristic.contre_horizon(prm, me, players, hand, loc, pub, last_swap, work)
+
+
+@njit(refcount=False, inline="always")
+def reuses_proposals(sid):
+    """Whether the kernel may reuse a seat's proposal on an unchanged view (a deterministic built-in family)."""
+    return sid == HEURISTIC
