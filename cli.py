@@ -891,7 +891,7 @@ def verify(directory, repair, as_json, quiet):
                    "study sweeps each option around these.")
 @click.option("--strategy", "strategies", multiple=True, shell_complete=_complete_strategy, metavar="NAME[:k=v,...]",
               help="Who plays. kamoul-call: one strategy, whose play the states are sampled from and which plays on "
-                   "(default balanced); rami-openings: two or more, the tournaments' strategies (the first also "
+                   "(default tuned: tuned-2p at 2 players, tuned-4p at 3, 4 and 6); rami-openings: two or more, the tournaments' strategies (the first also "
                    "plays the sweeps); balance: two or more, the skill tournament's (the first also plays the seats "
                    "run and the rule sweeps).")
 @click.option("--spec", "spec_file", type=click.Path(path_type=Path), default=None,

@@ -10,10 +10,10 @@ Layout of a study directory ``OUT``::
     OUT/policy.parquet                     :func:`derive_policy`: the call threshold per players x unseen
     OUT/samples-policy/players=<P>/        the same sampling from the derived policy's own play
     OUT/policy_check.parquet               :func:`policy_check`: the policy derived again from those samples
-    OUT/tournament-<P>p/                   the derived policy against every preset (a tournament batch)
-    OUT/gain.parquet                       :func:`policy_gain`: the policy's results against each preset
+    OUT/tournament-<P>p/                   the derived policy against the strategy it comes from and every preset
+    OUT/gain.parquet                       :func:`policy_gain`: the policy's results against each of them
 
-States come from real play of :data:`STRATEGY` at every seat (``simulator.kamoul.counterfactual``). For each
+States come from real play of :data:`STRATEGY` (the tuned players) at every seat (``simulator.kamoul.counterfactual``). For each
 sampled decision both branches, "call now" and "play on", are played on the same future deals. A positive
 ``gain`` is the points calling saves (``play_points - call_points``): calling is right where it is > 0.
 """
@@ -42,7 +42,10 @@ from strategies.kamoul.call_table import MAX_UNSEEN_COLUMN, table_text
 STUDY_NAME = "kamoul-call"
 GAMES = ("kamoul",)  # the study and advise
 PLAYERS = (2, 3, 4, 6)
-STRATEGY = "balanced"
+STRATEGY = "tuned"
+"""The play the states are sampled from by default: the tuned player of each player count (:func:`played_strategy`)."""
+TUNED = {2: "tuned-2p"}
+TUNED_OTHERWISE = "tuned-4p"  # cardsim tune's presets exist at 2 and 4 players; 3 and 6 play the 4-player one
 PRESETS = ("cautious", "balanced", "aggressive")
 TOURNAMENT_LEVEL = "manches"
 CHUNK = 20_000  # games (manches) per sample part file
@@ -155,10 +158,21 @@ def policy_check(first: pl.DataFrame, again: pl.DataFrame) -> pl.DataFrame:
     ).with_columns((pl.col("threshold") == pl.col("threshold_again")).alias("stable")).sort("players", "unseen")
 
 
-def policy_strategy(policy: pl.DataFrame, players: int) -> str:
-    """The ``call-table`` strategy text of the policy derived at ``players``."""
+def policy_strategy(policy: pl.DataFrame, players: int, base: str | None = None) -> str:
+    """The ``call-table`` strategy text of the policy derived at ``players``: with ``base`` (the strategy the states
+    were sampled from, of the heuristic family), its other parameters too, so that only the call rule changes."""
+    from simulator.core.game import get_game
+    from simulator.core.spec import parse_strategy
+
     rows = policy.filter(pl.col("players") == players)
-    return table_text({r["unseen"]: r["threshold"] for r in rows.iter_rows(named=True)})
+    text = table_text({r["unseen"]: r["threshold"] for r in rows.iter_rows(named=True)})
+    plugin = get_game("kamoul")
+    if base is None or plugin.strategies[parse_strategy(plugin, base).name].family != "heuristic":
+        return text
+    table = plugin.strategies["call-table"].params.by_name
+    kept = [f"{k}={v}" for k, v in parse_strategy(plugin, base).params
+            if k in table and k != "call_threshold" and v != table[k].default]  # call-table's rule replaces it
+    return text.replace("call-table:", "call-table:" + "".join(f"{k}," for k in kept), 1)
 
 
 def policy_gain(out, players_list) -> pl.DataFrame:
@@ -196,12 +210,21 @@ def load_study(out, field: str = "--out") -> dict:
     return load_study_file(out, STUDY_NAME, field)
 
 
+def played_strategy(strategy: str, players: int) -> str:
+    """The strategy whose play is sampled at ``players``: for ``tuned`` (:data:`STRATEGY`), the tuned preset of that
+    player count (``tuned-2p`` at 2, ``tuned-4p`` at 3, 4 and 6); any other strategy itself."""
+    if strategy != STRATEGY:
+        return strategy
+    return TUNED.get(players, TUNED_OTHERWISE)
+
+
 def _rules_and_seats(players: int, strategy: str = STRATEGY, options: dict | None = None, seed: int = 0):
     from simulator.core.game import seats_of
     from simulator.core.spec import build_spec
     from simulator.kamoul.engine import rules_of
 
-    spec = build_spec("kamoul", n=1, seed=seed, players=players, strategies=[strategy], options=options)
+    spec = build_spec("kamoul", n=1, seed=seed, players=players, strategies=[played_strategy(strategy, players)],
+                      options=options)
     return rules_of(spec), seats_of(spec)
 
 
@@ -238,7 +261,14 @@ def _run_samples(out, players: int, n: int, seed: int, threads, progress: bool, 
     return True
 
 
-STRATEGY_HELP = "the strategy whose play the states are sampled from and which plays on (default balanced)"
+STRATEGY_HELP = ("the strategy whose play the states are sampled from and which plays on (default tuned: the tuned "
+                 "preset of each player count, tuned-2p at 2 players, tuned-4p at 3, 4 and 6)")
+
+
+def opponents(played: str) -> list[str]:
+    """Who the derived policy plays in the tournaments: the strategy it was derived from (its own call rule, every
+    other decision the same) and :data:`PRESETS`."""
+    return [played] + [p for p in PRESETS if p != played]
 
 
 def plan(out, *, n: int, game: str = "kamoul", seed: int = 0, players=None, threads: int | None = None,
@@ -252,27 +282,30 @@ def plan(out, *, n: int, game: str = "kamoul", seed: int = 0, players=None, thre
     n = check_games(n, "manches sampled per player count and per seating of its tournaments")
     check_study_settings(n=n, seed=seed, threads=threads, chunk_size=chunk_size)
     rules = check_study_rules(game, rules, players[0])
-    strategy = (check_study_strategies(game, strategies, at_most=1, what=STRATEGY_HELP) or [STRATEGY])[0]
+    named = [str(s) for s in strategies or ()] != [STRATEGY]
+    strategy = ((check_study_strategies(game, strategies, at_most=1, what=STRATEGY_HELP) if named else None)
+                or [STRATEGY])[0]
     out = Path(out)
-    inputs = {"game": game, "n": n, "seed": seed, "players": list(players), "strategy": strategy,
+    played = {str(p): played_strategy(strategy, p) for p in players}
+    inputs = {"game": game, "n": n, "seed": seed, "players": list(players), "strategy": strategy, "played": played,
               "presets": list(PRESETS), "tournament_level": TOURNAMENT_LEVEL, "rules": rules}
     for p in players:  # every setting, checked before anything runs (the policy is not known yet)
         _rules_and_seats(p, strategy, rules)
-        tournament_batch(game, strategies=["call-table", *PRESETS], n=n, seed=seed, players=p, level=TOURNAMENT_LEVEL,
-                         options=rules)
+        tournament_batch(game, strategies=["call-table", *opponents(played[str(p)])], n=n, seed=seed, players=p,
+                         level=TOURNAMENT_LEVEL, options=rules)
     policies: dict[str, str] = {}
 
     def sampling(p, played, folder):
         return Step(lambda progress: _run_samples(out, p, n, seed, threads, progress, played(), folder, rules))
 
     def tournament(p):
-        return tournament_batch(game, strategies=[policies[str(p)], *PRESETS], n=n, seed=seed, players=p,
-                                level=TOURNAMENT_LEVEL, options=rules)
+        return tournament_batch(game, strategies=[policies[str(p)], *opponents(played[str(p)])], n=n, seed=seed,
+                                players=p, level=TOURNAMENT_LEVEL, options=rules)
 
     def after(name):
         if name == f"samples-{players[-1]}p":  # every player count sampled: the policy they imply
             policy = derive_policy(call_value(scan_samples(out), keys=KNOWN_KEYS))
-            policies.update({str(p): policy_strategy(policy, p) for p in players})
+            policies.update({str(p): policy_strategy(policy, p, played[str(p)]) for p in players})
             return {"policies": dict(policies)}
         return None
 
@@ -493,6 +526,8 @@ def answer(out):
             text += _("; the rule wins, of decided manches (points per hand beside, lower is better), against "
                       "{results}").format(results=", ".join(f"{preset} {say(w)} ({say(p)})" for preset, w, p in against))
         sentences.append(text + ".")
+    played = data["inputs"].get("played") or {}
+    strategy = "/".join(dict.fromkeys(played.values())) or data["inputs"]["strategy"]
     holds = _("Kamoul, {rules}, {strategy} play").format(rules=rules_text("kamoul", data["inputs"].get("rules")),
-                                                         strategy=data["inputs"]["strategy"])
+                                                         strategy=strategy)
     return Answer(STUDY_NAME, "kamoul", holds, tuple(sentences), frame_of(rows))

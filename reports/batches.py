@@ -21,6 +21,32 @@ def _label(value) -> str:
     return str(value)
 
 
+LABEL_CHARS = 36  # a tick label longer than this is shortened (the full label is in the tables)
+
+
+def short_label(label: str, limit: int = LABEL_CHARS) -> str:
+    """``label`` as a chart shows it: a strategy with many parameters (``name:k=v,k=v,...``) keeps its name and the
+    parameters that fit in ``limit`` characters, then says how many more it has; a shorter label is unchanged."""
+    if len(label) <= limit or ":" not in label:
+        return label
+    name, _colon, rest = label.partition(":")
+    shown, kept = name + ":", 0
+    params = rest.split(",")
+    for k, param in enumerate(params):
+        if len(shown) + len(param) + 1 > limit - 10 and k:
+            break
+        shown += ("," if k else "") + param
+        kept += 1
+    hidden = len(params) - kept
+    return shown + (f",… (+{hidden})" if hidden else "")
+
+
+def tick_labels(names: list[str]) -> list[str]:
+    """Each name :func:`short_label`-ed, unless two would then read the same (then every name in full)."""
+    short = [short_label(n) for n in names]
+    return short if len(set(short)) == len(set(names)) else list(names)
+
+
 def _errors(mid, low, high, scale: float = 1.0):
     """Error-bar lengths; a rounding-level crossing (Wilson bound of a share of 0 or 1) counts as 0."""
     return [[max(0.0, scale * (m - lo)) for m, lo in zip(mid, low)], [max(0.0, scale * (hi - m)) for m, hi in zip(mid, high)]]
@@ -44,8 +70,9 @@ def plot_win_matrix(matrix: pl.DataFrame, *, ax=None, names: list[str] | None = 
         value = grid[i][j]
         dark = not math.isnan(value) and abs(value - 50) > 30
         ax.text(j, i, text, ha="center", va="center", fontsize=8, color="white" if dark else "black")
-    ax.set_xticks(range(len(names)), names, rotation=30, ha="right", fontsize=8)
-    ax.set_yticks(range(len(names)), names, fontsize=8)
+    ticks = tick_labels(names)
+    ax.set_xticks(range(len(names)), ticks, rotation=30, ha="right", fontsize=8)
+    ax.set_yticks(range(len(names)), ticks, fontsize=8)
     ax.set_xlabel(_("opponent"))
     ax.set_ylabel(_("strategy"))
     ax.set_title(_("win rate of the row against the column (decided games)"))
@@ -59,7 +86,7 @@ def plot_ratings(ratings: pl.DataFrame, *, ax=None, scale: str = "elo"):
     ax = ax or plt.gca()
     cols = ("elo", "elo_low", "elo_high") if scale == "elo" else ("rating", "low", "high")
     y = list(range(ratings.height))
-    ax.set_yticks(y, ratings["strategy"].to_list(), fontsize=8)
+    ax.set_yticks(y, tick_labels(ratings["strategy"].to_list()), fontsize=8)
     ax.invert_yaxis()
     ax.axvline(0, color="#444444", linewidth=0.8)
     ax.set_xlabel(_("Elo (mean 0, 95% interval)") if scale == "elo" else _("log-strength (mean 0, 95% interval)"))

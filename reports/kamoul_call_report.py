@@ -11,7 +11,7 @@ import pandas as pd
 import polars as pl
 
 from analysis.answers import rules_text
-from analysis.kamoul_call import STUDY_NAME, load_study, strategy_label, study_frames, tournament_dir
+from analysis.kamoul_call import STUDY_NAME, load_study, study_frames, tournament_dir
 from reports import formats as fmt
 from reports.batch_report import batch_part
 from reports.kamoul_call import plot_call_gain, plot_call_win, plot_gain_by_turn, plot_policy_gain
@@ -42,15 +42,22 @@ def _threshold(t) -> str:
     return _("never") if t is None or t < 0 else _("known points ≤ {t}").format(t=t)
 
 
+def _played(inputs: dict) -> str:
+    """The sampled strategy per player count (``tuned`` resolves to each count's tuned preset)."""
+    played = inputs.get("played")
+    return ", ".join(f"{p}p: {name}" for p, name in played.items()) if played else inputs["strategy"]
+
+
 def _description(inputs: dict, policies: dict):
     rows = [["study", STUDY_NAME], ["game", "kamoul"],
             ["-n (what it counts)", _("{n} manches, sampled per player count and per seating of the "
                                       "tournaments").format(n=fmt.count(inputs["n"]))],
             ["rule options played", rules_text("kamoul", inputs.get("rules"))], ["seed", str(inputs["seed"])],
-            ["players", ", ".join(map(str, inputs["players"]))], ["real play (and play on)", inputs["strategy"]],
+            ["players", ", ".join(map(str, inputs["players"]))], ["real play (and play on)", _played(inputs)],
             ["presets compared", ", ".join(inputs["presets"])],
             ["tournament level", f"{inputs['tournament_level']} ({fmt.count(inputs['n'])} per seating)"]]
-    rows += [[f"derived policy, {p} players", text] for p, text in policies.items()]
+    rows += [[f"derived policy, {p} players", text.replace(",", ",\u200b")]  # a long text may break after a comma
+             for p, text in policies.items()]
     return [(_("The study's description"), table([_("field"), _("value")], rows, id="spec",
                                                  caption=_("study description"), drop_constant=False))]
 
@@ -65,7 +72,7 @@ def _policy_section(frames: dict) -> Section:
     rows = [[fmt.count(r["players"]), _unseen(r["unseen"]), _threshold(r["threshold"]), _threshold(r["threshold_again"]),
              fmt.count(r["samples_again"] or 0), _("yes") if r["stable"] else _("no")]
             for r in frames["policy_check"].iter_rows(named=True)]
-    check = table([_("players"), _("unseen own cards"), _("call when (from balanced play)"),
+    check = table([_("players"), _("unseen own cards"), _("call when (from the sampled play)"),
                    _("call when (from the policy's own play)"), _("samples"), _("same")], rows, id="policy-check",
                   numeric={0, 1, 4}, caption=_("a second improvement step: the policy derived again from states of its "
                                                "own play"))
@@ -175,6 +182,6 @@ def build_report(out_dir: str | Path, out_html: str | Path, *, title: str | None
                                      "call_value.parquet.")]))
     for players in inputs["players"]:
         sections += batch_part(tournament_dir(out_dir, players), f"{players}p",
-                               _("{players} players: tournament of the policy ({policy}) and the presets").format(
-                                   players=players, policy=strategy_label(policies[str(players)])))[1]
+                               _("{players} players: tournament of the derived policy, its own player and the "
+                                 "presets").format(players=players))[1]
     return write_study_page(out, out_dir, STUDY_NAME, title, sections, headline, _description(inputs, policies))

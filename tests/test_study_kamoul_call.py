@@ -16,6 +16,8 @@ from analysis.kamoul_call import (
 from answer_checks import check_answer, check_french, numbers
 from simulator import api
 from simulator.core.errors import SpecError
+from simulator.core.spec import parse_strategy
+from simulator.games import get_game
 from test_reports import browser, check_first_screen, parse, render, run_cli  # noqa: F401  (browser: the shared Chromium fixture)
 
 PLAYERS = (2, 4)
@@ -44,7 +46,12 @@ def test_study_writes_samples_frames_policy_and_tournaments(study):
         assert ((ok[f"{name}_low"] <= ok[name] + 1e-12) & (ok[name] <= ok[f"{name}_high"] + 1e-12)).all()
     assert ((cells["call_win"] >= 0) & (cells["call_win"] <= 1)).all()
     gain = pl.read_parquet(study / "gain.parquet")
-    assert sorted(gain["preset"].unique()) == sorted(PRESETS) and set(gain["players"]) == set(PLAYERS)
+    assert data["inputs"]["played"] == {"2": "tuned-2p", "4": "tuned-4p"}  # the tuned players, by default
+    for p, played in data["inputs"]["played"].items():  # the rule against its own player, and the presets
+        assert sorted(gain.filter(pl.col("players") == int(p))["preset"]) == sorted([played, *PRESETS])
+        tuned = parse_strategy(get_game("kamoul"), played).params
+        policy_params = dict(parse_strategy(get_game("kamoul"), data["policies"][p]).params)
+        assert all(policy_params[k] == v for k, v in tuned if k in policy_params and k != "call_threshold")
     assert ((gain["low"] <= gain["win_rate"]) & (gain["win_rate"] <= gain["high"])).all()
     for p in PLAYERS:
         assert (study / f"tournament-{p}p" / "matrix.parquet").exists()
@@ -103,7 +110,7 @@ def test_study_report_renders_in_headless_chromium_with_every_chart(study, brows
     check_first_screen(browser, html)
     page = parse(html)
     assert {f["id"] for f in page.figures} == FIGURES
-    assert len(page.tables["policy"]["rows"]) == 2 * 4 and len(page.tables["gain"]["rows"]) == 2 * len(PRESETS)
+    assert len(page.tables["policy"]["rows"]) == 2 * 4 and len(page.tables["gain"]["rows"]) == 2 * (len(PRESETS) + 1)
     assert len(page.tables["policy-check"]["rows"]) == 2 * 4
     for p in PLAYERS:
         assert page.tables[f"value-{p}p"]["rows"] and f"matrix-{p}p" in page.tables
@@ -175,7 +182,7 @@ def test_known_cards_parse_by_rank():
 
 def test_the_study_states_its_call_rule_with_numbers_from_its_frames(study, capsys):
     data = check_answer(study)
-    assert data["study"] == "kamoul-call" and data["holds_for"] == "Kamoul, default rules, balanced play"
+    assert data["study"] == "kamoul-call" and data["holds_for"] == "Kamoul, default rules, tuned-2p/tuned-4p play"
     policy = pl.read_parquet(study / "policy.parquet")
     rule = {r["subject"]: r["value"] for r in numbers(data, "call rule")}
     assert rule == {f"{r['players']} players, {r['unseen']} unseen": r["threshold"] for r in policy.iter_rows(named=True)}
