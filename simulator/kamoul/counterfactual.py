@@ -202,7 +202,7 @@ def _advise_game(game, seed, rules, seats, template, cum_focal, state, scratch, 
 
 
 SAMPLE, ADVISE = 0, 1
-ROLLOUT_COMPILE_SECONDS = 30  # measured: the compile notice's "about N s"
+ROLLOUT_COMPILE_SECONDS = 190  # measured (193 s, 2026-12-05, empty cache, 2 cores): the compile notice's "about N s"
 
 
 @njit(parallel=True)
