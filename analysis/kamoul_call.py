@@ -464,6 +464,12 @@ def call_region_gain(samples: pl.LazyFrame | pl.DataFrame, policy: pl.DataFrame)
                                       "gain_low": pl.Float64, "gain_high": pl.Float64})
 
 
+def _same_play(points: dict) -> bool:
+    """Whether a paired points gap is exactly zero on every deal (interval [0, 0]): the rule and that player made
+    the same decisions in every game, so the comparison cannot change anything."""
+    return points["value"] == 0 and points["low"] == 0 and points["high"] == 0
+
+
 def _rule_words(rule: list[tuple[int, dict]]) -> str:
     """The call rule of one player count in words, from its ``(unseen, call rule row)`` pairs: each unseen
     count's highest known total, the counts from which on it never pays said once."""
@@ -524,7 +530,9 @@ def answer(out):
                 saved=say(saved_row), n=written(saved_row["n"], 0))
         if against:
             text += _("; the rule wins, of decided manches (points per hand beside, lower is better), against "
-                      "{results}").format(results=", ".join(f"{preset} {say(w)} ({say(p)})" for preset, w, p in against))
+                      "{results}").format(results=", ".join(
+                          f"{preset} " + (_("50% (the same games: it already plays this rule)") if _same_play(p)
+                                          else f"{say(w)} ({say(p)})") for preset, w, p in against))
         sentences.append(text + ".")
     played = data["inputs"].get("played") or {}
     strategy = "/".join(dict.fromkeys(played.values())) or data["inputs"]["strategy"]

@@ -187,6 +187,8 @@ def test_the_study_states_its_call_rule_with_numbers_from_its_frames(study, caps
     rule = {r["subject"]: r["value"] for r in numbers(data, "call rule")}
     assert rule == {f"{r['players']} players, {r['unseen']} unseen": r["threshold"] for r in policy.iter_rows(named=True)}
     gain = pl.read_parquet(study / "gain.parquet")
+    same = gain.filter((pl.col("points_gap") == 0) & (pl.col("gap_low") == 0) & (pl.col("gap_high") == 0))
+    assert " ".join(data["sentences"]).count("(the same games: it already plays this rule)") == same.height
     won = [r for r in numbers(data, "against the presets") if r["kind"] == "share"]
     assert sorted((r["subject"], r["value"], r["low"], r["high"]) for r in won) == sorted(
         (f"{g['players']} players, against {g['preset']}", g["win_rate"], g["low"], g["high"])
