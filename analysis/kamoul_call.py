@@ -167,10 +167,11 @@ def policy_strategy(policy: pl.DataFrame, players: int, base: str | None = None)
     rows = policy.filter(pl.col("players") == players)
     text = table_text({r["unseen"]: r["threshold"] for r in rows.iter_rows(named=True)})
     plugin = get_game("kamoul")
-    if base is None or plugin.strategies[parse_strategy(plugin, base).name].family != "heuristic":
+    sampled = parse_strategy(plugin, base) if base is not None else None
+    if sampled is None or plugin.strategies[sampled.name].family != "heuristic":
         return text
     table = plugin.strategies["call-table"].params.by_name
-    kept = [f"{k}={v}" for k, v in parse_strategy(plugin, base).params
+    kept = [f"{k}={v}" for k, v in sampled.params
             if k in table and k != "call_threshold" and v != table[k].default]  # call-table's rule replaces it
     return text.replace("call-table:", "call-table:" + "".join(f"{k}," for k in kept), 1)
 

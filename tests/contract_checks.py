@@ -8,7 +8,15 @@ from typing import Callable
 
 import pytest
 
-from simulator.core.faults import StrategyError
+from simulator.core.faults import StrategyError, new_fault
+
+
+def accepts(check, *args) -> bool:
+    """Whether the answer check ``check(fault, me=0, *args)`` accepts; a refusal always leaves its fault record."""
+    fault = new_fault()
+    ok = bool(check(fault, 0, *args))
+    assert ok == (fault[0] == 0)
+    return ok
 
 
 def assert_both_engines_stop_with_one_line(fast: Callable[[], object], reference: Callable[[], object],

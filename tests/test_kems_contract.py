@@ -20,7 +20,7 @@ from simulator.kems.engine import raw_kernel, raw_reference
 from simulator.kems.rules import Rules
 from strategies.kems import answers as A
 from strategies.kems.answers import D
-from contract_checks import assert_both_engines_stop_with_one_line
+from contract_checks import accepts, assert_both_engines_stop_with_one_line
 
 ROOT = Path(__file__).resolve().parents[1]
 MISBEHAVING = f"{ROOT}/tests/strategies/kems_misbehaving.py:misbehaving"
@@ -93,13 +93,6 @@ def test_a_file_without_the_common_parameters_first_is_refused_in_one_line(tmp_p
 
 
 # ------------------------------------------------------------------------------------------ the checks
-def _accepts(check, *args) -> bool:
-    fault = new_fault()
-    ok = check.py_func(fault, 0, *args)
-    assert ok == (fault[0] == 0)
-    return ok
-
-
 def _legal_proposals(seen, multi):
     """Every legal proposal, by brute force over the listed pairs: sets of at most max_exchanges pairs with no
     slot twice, in every order."""
@@ -128,7 +121,7 @@ def test_the_proposal_check_accepts_exactly_the_listed_exchanges(multi):
             out = np.zeros((5, 2), dtype=np.int64)
             for i, pair in enumerate(proposal):
                 out[i] = pair
-            assert _accepts(A.legal_propose, len(proposal), out, seen, multi) == (proposal in allowed), (seen, proposal)
+            assert accepts(A.legal_propose, len(proposal), out, seen, multi) == (proposal in allowed), (seen, proposal)
 
 
 @pytest.mark.rule("KM10")
@@ -144,5 +137,5 @@ def test_the_accusation_and_contre_checks_accept_exactly_the_listed_choices(play
     for can_call in (False, True):
         listed = set(buf[: legal.contre_choices(can_call, buf)].tolist())
         for a in (False, True):
-            assert _accepts(A.legal_contre, a, can_call) == (int(a) in listed)
+            assert accepts(A.legal_contre, a, can_call) == (int(a) in listed)
     assert buf[: legal.yes_no_choices(buf)].tolist() == [0, 1]

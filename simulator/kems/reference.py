@@ -428,8 +428,7 @@ class Manche:
             self.trace(EV_SIGN, h, seen_mask)
             who = ", ".join(f"P{x}" for x in range(P) if seen_mask >> x & 1) or "nobody"
             self.say(tick, f"P{h} makes the team sign (seen by {who})")
-            g = geometric(self.rng, self.model[h, S_SIGMA])
-            self.next_sign[h] = NEVER if g >= NEVER else tick + g
+            self.next_sign[h] = self.after(tick, self.model[h, S_SIGMA])
 
     # ------------------------------------------------------------------ M-calls
     def schedule(self, tick: int, p: int, kind: int, target: int, why: int) -> None:

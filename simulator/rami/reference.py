@@ -315,10 +315,10 @@ class Round(Narrated, TableOps):
         if plan == LAY_KEEP_JOKERS:
             counts[JOKER] = 0
         _, melds = self.least_left(counts, False)
-        if self.r.final_discard_required:  # R11: keep at least one card for the discard
-            while melds and sum(len(physical(m)) for m in melds) >= self.sizes[p]:
-                melds.pop()
-        left = self.sizes[p] - sum(len(physical(m)) for m in melds)
+        used = sum(len(physical(m)) for m in melds)
+        while self.r.final_discard_required and melds and used >= self.sizes[p]:  # R11: keep one card to discard
+            used -= len(physical(melds.pop()))
+        left = self.sizes[p] - used
         for m in melds:  # R8: each may stay in hand this turn
             if not policy.ask("hold", seat, p, self.hands[p], self.opened, self.sizes, m, left, self.rng):
                 self.lay_meld(p, m)

@@ -17,6 +17,7 @@ from simulator.core import faults
 from simulator.core.faults import StrategyError, new_fault, record  # noqa: F401  (re-exported with the contract)
 from simulator.core.jit import njit
 from simulator.kems.codes import EMPTY
+from strategies.kems.views import team
 from simulator.kems.legal import CENTRE_SLOTS, HAND_SLOTS, max_exchanges
 
 DECISION_ORDER = ("propose", "infer_contre", "sign", "call", "contre")
@@ -62,8 +63,7 @@ def legal_propose(fault, me, a, out, seen, multi):
 @njit(refcount=False)
 def legal_accuse(fault, me, a, players):
     """KM10: -1, or a seat of another team."""
-    teams = players // 2
-    if a == -1 or (0 <= a < players and a % teams != me % teams):
+    if a == -1 or (0 <= a < players and team(a, players) != team(me, players)):
         return True
     return record(fault, D_INFER_CONTRE, me, R_NOT_OPPONENT, a, players, 0, 0, 0, 0, 0)
 
