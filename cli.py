@@ -891,9 +891,11 @@ def verify(directory, repair, as_json, quiet):
                    "study sweeps each option around these.")
 @click.option("--strategy", "strategies", multiple=True, shell_complete=_complete_strategy, metavar="NAME[:k=v,...]",
               help="Who plays. kamoul-call: one strategy, whose play the states are sampled from and which plays on "
-                   "(default tuned: tuned-2p at 2 players, tuned-4p at 3, 4 and 6); rami-openings: two or more, the tournaments' strategies (the first also "
-                   "plays the sweeps); balance: two or more, the skill tournament's (the first also plays the seats "
-                   "run and the rule sweeps).")
+                   "(default tuned: tuned-2p at 2 players, tuned-4p at 3, 4 and 6); rami-openings: two or more, the "
+                   "tournaments' strategies, played as given (the first also plays the sweeps; default: every opening "
+                   "style with the rest of the play tuned); balance: two or more, the skill tournament's (the first "
+                   "also plays the seats run and the rule sweeps; default: random, the tuned player and the presets, "
+                   "the tuned player everywhere else).")
 @click.option("--spec", "spec_file", type=click.Path(path_type=Path), default=None,
               help="A TOML file with any of n, seed, players, strategies and [options] (flags override it).")
 @click.option("--threads", type=int, default=None, help="Worker threads (default: all cores). Never changes results.")
@@ -910,14 +912,16 @@ def study(name, game, out, n, seed, players, options, strategies, spec_file, thr
                      players x cumulative zone; the call policy that follows and its measured gain
                      over each preset in paired tournaments.
       rami-openings  every named Rami opening strategy (open-asap, open-big, rami-sec-hunter,
-                     joker-keeper, open-small, open-all, joker-saver, meld-holder) against the
-                     others at each --players count (OUT/tournament-<P>p/),
+                     joker-keeper, open-small, open-all, joker-saver, meld-holder), each with the
+                     rest of the play tuned, against the others at each --players count
+                     (OUT/tournament-<P>p/) and the mix of styles no style can exploit,
                      the opening threshold (OUT/threshold/: opening_points 40, 51, 61, 71) and the
                      joker rules (OUT/jokers/: joker_swap x joker_opening_value) at 4 players; frames
                      OUT/opening_turns.parquet (turn of opening) and OUT/rami_sec.parquet (rami sec
                      frequency and payoff), with 95% intervals.
-      balance GAME   is the rule set balanced (kamoul, rami or kems): seat advantage, luck vs skill,
-                     game lengths, one sweep per rule option, and the game's own questions.
+      balance GAME   is the rule set balanced (kamoul, rami or kems), on tuned play: seat advantage,
+                     luck vs skill, game lengths, one sweep per rule option, and the game's own
+                     questions.
 
     It ends by printing its verdict (at most five lines, every number with its 95% interval), also
     written to OUT/answer.md and OUT/answer.json (--json prints the latter) and at the top of

@@ -5,19 +5,24 @@ ordinary runs and batches. Everything game-specific comes from the game's plugin
 Layout of a study directory ``OUT`` (``P`` = the study's player count, the game's default unless ``--players``)::
 
     OUT/_study.json              the study's inputs, its parts and the strategies it chose (``choices``)
-    OUT/seats/                   a run at the game's coarsest level, the game's default strategy at every seat:
-                                 seat advantage and every level's length
-    OUT/skill/                   a tournament of the game's ``balance.skill`` strategies (random first): luck
-                                 versus skill
-    OUT/options/<option>/        one sweep per rule option (:func:`option_grids`), default strategy everywhere
+    OUT/seats/                   a run at the game's coarsest level, the tuned player at every seat: seat
+                                 advantage and every level's length
+    OUT/skill/                   a tournament of the game's ``balance.skill`` strategies (random first) and the
+                                 tuned player: luck versus skill
+    OUT/options/<option>/        one sweep per rule option (:func:`option_grids`), the tuned player everywhere
     OUT/powers/<power>/          extra ``powers``: seat 0 (the game's ``power_player``, who uses every power: Kamoul
-                                 discards a drawn J/Q or red king for its power) with one card power's probability
-                                 1 and 0, the default strategy at the other seats
+                                 discards a drawn J/Q or red king for its power, on the tuned player's other values)
+                                 with one card power's probability 1 and 0, the tuned player at the other seats
     OUT/tops-best-random/        extra ``best_of_three``: the best preset against random, at the coarsest level
     OUT/tops-best-second/        extra ``best_of_three``: the best preset against the second best
     OUT/signs/                   extra ``signs``: the listed strategy-parameter x rule-option grids (Kem's: the
                                  sign's visibility x ``kappa0``)
     OUT/<frame>.parquet          the frames of :func:`study_frames`
+
+Strong play. By default every part plays the tuned player (:func:`tuned_play`: the shipped ``tuned-<k>p`` preset
+of the nearest player count that ``cardsim tune`` found, under the name of a preset it plays alike); a game without
+tuned presets plays its default strategy. ``--strategy`` replaces that choice, and ``_study.json`` records it
+(``inputs.tuned``).
 
 Who sits where. Seat advantage is measured by *position* from the deal, not by seat number: each side's position
 in a row is the game's ``row_position`` (0 = the side that plays first; Kamoul: the dealer's left, K3; Rami: the
@@ -53,15 +58,16 @@ from simulator.core.game import TEAM_KEYS, GamePlugin
 from simulator.core.i18n import _, number as written, percent, significant_figures
 from simulator.core.plan import (Part, Plan, check_games, check_study_rules, check_study_settings,
                                  check_study_strategies, load_study_file)
+from simulator.core.presets import plays_alike, tuned_preset
 from simulator.core.spec import RunSpec, _fmt, build_spec, parse_strategy
 from simulator.core.store import read_manifest, read_table
 from simulator.games import get_game
 
 STUDY_NAME = "balance"
 BEST, SECOND = "tops-best-random", "tops-best-second"
-STRATEGIES_HELP = ("the skill tournament's strategies, two or more (default: the game's presets with random); the "
-                   "first also plays every seat of the seats run and of the rule sweeps (default: the game's default "
-                   "strategy)")
+STRATEGIES_HELP = ("the skill tournament's strategies, two or more (default: random, the tuned player and the game's "
+                   "presets); the first also plays every seat of the seats run and of the rule sweeps (default: the "
+                   "tuned player, tuned-2p or tuned-4p by player count)")
 
 
 def hints(game):
@@ -473,8 +479,9 @@ def plan(out, *, n: int, game: str, seed: int = 0, players=None, threads: int | 
     rules = check_study_rules(game, rules, players)
     top = plugin.levels[-1]
     chosen = check_study_strategies(game, strategies, at_least=2, what=STRATEGIES_HELP)
-    strategies = list(game_hints.skill if chosen is None else chosen)
-    seat_strategy = None if chosen is None else [chosen[0]]
+    tuned = None if chosen is not None else tuned_play(plugin, players)
+    strategies = list(chosen if chosen is not None else skill_strategies(game_hints.skill, tuned))
+    seat_strategy = [chosen[0]] if chosen is not None else [tuned["played_as"]] if tuned else None
     grids, skipped = option_grids(game, players, swept, rules)
     extras = game_hints.extras
     powers = list(extras.get("powers", ()))
@@ -482,7 +489,7 @@ def plan(out, *, n: int, game: str, seed: int = 0, players=None, threads: int | 
     best_of_three = "best_of_three" in extras
     inputs = {"game": game, "n": n, "seed": seed, "players": players, "seats_level": top,
               "strategies": strategies, "option_grids": [[k, v] for k, v in grids], "skipped": skipped,
-              "powers": powers, "sign_grids": signs, "rules": rules, "seat_strategy": seat_strategy}
+              "powers": powers, "sign_grids": signs, "rules": rules, "seat_strategy": seat_strategy, "tuned": tuned}
     if best_of_three:
         inputs["best_of_three"] = True
     common = dict(n=n, seed=seed, players=players, options=rules)
@@ -492,7 +499,10 @@ def plan(out, *, n: int, game: str, seed: int = 0, players=None, threads: int | 
     parts += [Part(f"options/{name}", _fixed(sweep_batch(game, option_grids=[_grid(name, values)],
                                                          strategies=seat_strategy, **common)),
                    batch_frames) for name, values in grids]
-    power_seats = [extras["power_player"]] + [plugin.default_strategy] * (players - 1) if powers else None
+    power_seats = None
+    if powers:
+        others = tuned["played_as"] if tuned else plugin.default_strategy
+        power_seats = [power_user(plugin, extras["power_player"], tuned)] + [others] * (players - 1)
     parts += [Part(f"powers/{p}", _fixed(sweep_batch(game, seats=[0], grids=[f"{p}=1,0"], strategies=power_seats,
                                                      **common)), batch_frames)
               for p in powers]
@@ -520,6 +530,38 @@ def plan(out, *, n: int, game: str, seed: int = 0, players=None, threads: int | 
 
     return Plan(STUDY_NAME, game, inputs, "same GAME, -n, --seed, --players, --option, --strategy", parts, study_frames,
                 after)
+
+
+def tuned_play(plugin: GamePlugin, players: int) -> dict | None:
+    """The tuned player the study plays by default at ``players``: ``{"preset": "tuned-<k>p", "played_as": name}``
+    (:func:`simulator.core.presets.tuned_preset`), ``played_as`` being the skill strategy it plays alike when there
+    is one (Rami's tuned presets kept ``open-asap``'s values: one strategy, one name), else the preset; ``None``
+    for a game without tuned presets."""
+    preset = tuned_preset(plugin.strategies, players)
+    if preset is None:
+        return None
+    alike = [s for s in hints(plugin.name).skill if plays_alike(plugin.strategies, s, preset)]
+    return {"preset": preset, "played_as": alike[0] if alike else preset}
+
+
+def skill_strategies(skill: tuple[str, ...], tuned: dict | None) -> list[str]:
+    """The skill tournament's strategies: the game's ``skill`` (``random`` first), the tuned player second unless
+    one of them already plays alike."""
+    if tuned is None or tuned["played_as"] in skill:
+        return list(skill)
+    return [skill[0], tuned["played_as"], *skill[1:]]
+
+
+def power_user(plugin: GamePlugin, power_player: str, tuned: dict | None) -> str:
+    """Seat 0 of the power sweeps: the game's ``power_player`` (a family with the values that make it use every
+    power), played on the tuned player's other values when the tuned preset is of that family."""
+    family, _, uses = power_player.partition(":")
+    if tuned is None:
+        return power_player
+    own = plugin.strategies[tuned["preset"]]
+    if (own.family or own.name) != family:
+        return power_player
+    return tuned["preset"] + (f":{uses}" if uses else "")
 
 
 def _fixed(batch):
@@ -556,21 +598,39 @@ def _seat_numbers(frames: dict, plugin: GamePlugin) -> tuple[list[dict], str]:
     return rows, text
 
 
-def _skill_numbers(frames: dict, level: str) -> tuple[list[dict], str]:
+def _skill_numbers(frames: dict, level: str, tuned: str | None = None) -> tuple[list[dict], str]:
+    """Luck against skill: the best strategy's share of decided ``level`` against each other one, and the tuned
+    player's too when it is not the best."""
     upsets_frame = frames["upsets"]
     if not upsets_frame.height:
         return [], _("Skill: the skill tournament has a single strategy: nothing to compare.")
     best = upsets_frame["stronger"][0]
+    rows = _shares_of(upsets_frame, best, level)
+    text = _("Luck against skill: the best strategy, {best}, wins {results}.").format(
+        best=best, results=_results(rows, level))
+    if tuned and tuned != best and tuned in set(upsets_frame["weaker"]):
+        own = _shares_of(upsets_frame, tuned, level)
+        rows += own
+        text += " " + _("The tuned player, {tuned}, wins {results}.").format(tuned=tuned, results=_results(own, level))
+    return rows, text
+
+
+def _shares_of(upsets_frame: pl.DataFrame, who: str, level: str) -> list[dict]:
+    """``who``'s share of decided ``level`` against every other strategy of the skill tournament, in rank order."""
     rows = []
-    for r in upsets_frame.filter(pl.col("stronger") == best).iter_rows(named=True):
-        rows.append(number("luck against skill", f"{best} against {r['weaker']}", f"share of decided {level} the "
-                           "better strategy wins", 1 - r["rate"], 1 - r["high"], 1 - r["low"], n=r["decided"],
-                           unit=f"decided {level}", kind="share", status=significance(1 - r["high"], 1 - r["low"], 0.5)))
-    parts = [(_("{share} of decided {level} against {other}") if k == 0 else _("{share} against {other}")).format(
-        share=say(r), level=_(level), other=r["subject"].split(" against ")[1])
-             for k, r in enumerate(rows)]
-    return rows, _("Luck against skill: the best strategy, {best}, wins {results}.").format(best=best,
-                                                                                          results=", ".join(parts))
+    for r in upsets_frame.filter((pl.col("stronger") == who) | (pl.col("weaker") == who)).iter_rows(named=True):
+        stronger = r["stronger"] == who
+        share, low, high = (1 - r["rate"], 1 - r["high"], 1 - r["low"]) if stronger else (r["rate"], r["low"], r["high"])
+        other = r["weaker"] if stronger else r["stronger"]
+        rows.append(number("luck against skill", f"{who} against {other}", f"share of decided {level} the "
+                           f"{'better' if stronger else 'weaker'} strategy wins", share, low, high, n=r["decided"],
+                           unit=f"decided {level}", kind="share", status=significance(low, high, 0.5)))
+    return rows
+
+
+def _results(rows: list[dict], level: str) -> str:
+    return ", ".join((_("{share} of decided {level} against {other}") if k == 0 else _("{share} against {other}")).format(
+        share=say(r), level=_(level), other=r["subject"].split(" against ")[1]) for k, r in enumerate(rows))
 
 
 def _length_numbers(frames: dict) -> tuple[list[dict], str]:
@@ -654,7 +714,9 @@ def answer(out):
     frames = stored_frames(out, ("positions", "seat_test", "upsets", "length_means", "options", "powers"))
     skill_level = load_batch(Path(out) / "skill")["inputs"]["level"]
     rows, sentences = [], []
-    parts = [_seat_numbers(frames, plugin), _skill_numbers(frames, skill_level), _length_numbers(frames),
+    tuned = inputs.get("tuned")
+    parts = [_seat_numbers(frames, plugin), _skill_numbers(frames, skill_level, tuned and tuned["played_as"]),
+             _length_numbers(frames),
              _option_numbers(frames)]
     if "powers" in frames and frames["powers"].height:
         parts.append(_power_numbers(frames))
@@ -663,4 +725,8 @@ def answer(out):
         sentences.append(text)
     holds = _("{game}, {rules}, {players} players").format(game=game, rules=rules_text(game, inputs.get("rules")),
                                                            players=inputs["players"])
+    if tuned:
+        holds += _("; played by the tuned player, {preset}").format(preset=tuned["preset"]) + (
+            _(" (which plays as {name})").format(name=tuned["played_as"]) if tuned["played_as"] != tuned["preset"]
+            else "")
     return Answer(STUDY_NAME, game, holds, tuple(sentences), frame_of(rows))

@@ -44,8 +44,6 @@ GAMES = ("kamoul",)  # the study and advise
 PLAYERS = (2, 3, 4, 6)
 STRATEGY = "tuned"
 """The play the states are sampled from by default: the tuned player of each player count (:func:`played_strategy`)."""
-TUNED = {2: "tuned-2p"}
-TUNED_OTHERWISE = "tuned-4p"  # cardsim tune's presets exist at 2 and 4 players; 3 and 6 play the 4-player one
 PRESETS = ("cautious", "balanced", "aggressive")
 TOURNAMENT_LEVEL = "manches"
 CHUNK = 20_000  # games (manches) per sample part file
@@ -214,9 +212,12 @@ def load_study(out, field: str = "--out") -> dict:
 def played_strategy(strategy: str, players: int) -> str:
     """The strategy whose play is sampled at ``players``: for ``tuned`` (:data:`STRATEGY`), the tuned preset of that
     player count (``tuned-2p`` at 2, ``tuned-4p`` at 3, 4 and 6); any other strategy itself."""
+    from simulator.core.presets import tuned_preset
+    from simulator.games import get_game
+
     if strategy != STRATEGY:
         return strategy
-    return TUNED.get(players, TUNED_OTHERWISE)
+    return tuned_preset(get_game("kamoul").strategies, players)
 
 
 def _rules_and_seats(players: int, strategy: str = STRATEGY, options: dict | None = None, seed: int = 0):

@@ -11,6 +11,12 @@ Layout of a study directory ``OUT``::
     OUT/opening_turns.parquet        :func:`opening_turns` of every tournament
     OUT/rami_sec.parquet             :func:`rami_sec` of every tournament
     OUT/ratings.parquet              every tournament's Bradley–Terry ratings (strategies across player counts)
+    OUT/equilibrium.parquet          every tournament's meta-game: the mix of styles no style can exploit
+
+The rest of the play is tuned. By default each opening style is played with the tuned player's other parameters
+(:func:`style_on_tuned`: the shipped ``tuned-<k>p`` preset of the nearest player count, which ``cardsim tune``
+found); when those are the style's own values already, the style plays under its own name. ``_study.json`` names
+the tuned presets (``inputs.tuned``) and what each tournament played (``inputs.played``).
 
 Every part is a resumable batch, so re-running the same study resumes it. The frames are pure functions of
 the tournaments' rounds tables (:func:`seat_rounds`): one row per round and seat, with the seat's strategy.
@@ -22,13 +28,17 @@ from pathlib import Path
 
 import polars as pl
 
-from analysis.answers import Answer, frame_of, number, rules_text, say, significance
+from analysis.answers import Answer, frame_of, number, rules_text, say, significance, stored_frames
 from analysis.batches import batch_frames, leader, tournament_frames
+from analysis.metagame import BOOTSTRAP, SUPPORT_TOL, metagame
 from analysis.stats import mean_interval, wilson
-from simulator.core.i18n import _, number as written
+from simulator.core.i18n import _, number as written, percent
 from simulator.core.designs import sweep_batch, tournament_batch
 from simulator.core.plan import (Part, Plan, check_games, check_players, check_study_rules, check_study_settings,
                                  check_study_strategies, load_study_file)
+from simulator.core.presets import tuned_preset
+from simulator.core.spec import _fmt
+from simulator.core.game import get_game
 
 STUDY_NAME = "rami-openings"
 GAMES = ("rami",)
@@ -39,6 +49,7 @@ later melds (the last)."""
 PLAYERS = (2, 3, 4, 6)
 THRESHOLDS = (40, 51, 61, 71)
 JOKER_GRIDS = ("joker_swap=must_reuse,free,forbidden", "joker_opening_value=zero,represented")
+OFTEN = 0.05  # a style in the equilibrium of more bootstrap replicates than this cannot be ruled out of it
 NEVER = -1  # open_turn of a seat that never opened in the round
 LEVEL = "games"  # what every part plays and -n counts: whole games to the target, as Rami is won
 
@@ -91,27 +102,58 @@ def rami_sec(seats: pl.DataFrame) -> pl.DataFrame:
     return pl.DataFrame(rows)
 
 
+def style_on_tuned(style: str, tuned: str | None, game: str = "rami") -> str:
+    """The opening style ``style`` with the rest of the play tuned: ``tuned``'s values (a preset of the same family)
+    for every parameter the style does not set itself. ``style`` when its own values are those already, else the
+    strategy text ``tuned:k=v,...`` with the values that define the style; ``style`` as it is when ``tuned`` is
+    ``None`` or of another family."""
+    strategies = get_game(game).strategies
+    own, other = strategies[style], strategies.get(tuned)
+    family = strategies[own.family or own.name]
+    if other is None or (other.family or other.name) != family.name:
+        return style
+    values = {p.name: p.default for p in own.params.params}
+    defining = {p.name: values[p.name] for p in family.params.params if values[p.name] != p.default}
+    if {p.name: p.default for p in other.params.params} | defining == values:
+        return style
+    return tuned + "".join((":" if i == 0 else ",") + f"{k}={_fmt(v)}" for i, (k, v) in enumerate(defining.items()))
+
+
+def equilibrium(out, players: int, seed: int) -> pl.DataFrame:
+    """The meta-game of the tournament at ``players`` (:func:`analysis.metagame.metagame`, :data:`BOOTSTRAP`
+    replicates): per strategy its equilibrium ``weight`` with its 95% interval, the share of replicates that keep it
+    in the support (``in_support``), its share of decided games against the mixture (``value`` + 1/2, interval)
+    and how much its best reply in the population beats it (``exploitability``, interval, ``best_reply``)."""
+    m = metagame(tournament_dir(out, players), bootstrap=BOOTSTRAP, seed=seed)
+    return m.mixture.join(m.members, on="strategy").sort("weight", descending=True)
+
+
 def study_frames(out) -> dict[str, pl.DataFrame]:
-    """``opening_turns``, ``rami_sec`` and ``ratings`` (each tournament's Bradley–Terry ratings, for the strategies
-    across player counts) of every tournament of the study at ``out``, a ``players`` column first."""
+    """``opening_turns``, ``rami_sec``, ``ratings`` (each tournament's Bradley–Terry ratings, for the strategies
+    across player counts) and ``equilibrium`` (:func:`equilibrium`) of every tournament of the study at ``out``, a
+    ``players`` column first."""
     from simulator.core.batch import read_batch
 
-    turns, secs, ratings = [], [], []
-    for players in load_study(out)["inputs"]["players"]:
+    inputs = load_study(out)["inputs"]
+    turns, secs, ratings, mixes = [], [], [], []
+    for players in inputs["players"]:
         seats = seat_rounds(read_batch(tournament_dir(out, players), "rounds"), players)
         tag = pl.lit(players, pl.Int64).alias("players")
         turns.append(opening_turns(seats).select(tag, pl.all()))
         secs.append(rami_sec(seats).select(tag, pl.all()))
         ratings.append(tournament_frames(tournament_dir(out, players))["ratings"].select(tag, pl.all()))
-    return {"opening_turns": pl.concat(turns), "rami_sec": pl.concat(secs), "ratings": pl.concat(ratings)}
+        mixes.append(equilibrium(out, players, inputs["seed"]).select(tag, pl.all()))
+    return {"opening_turns": pl.concat(turns), "rami_sec": pl.concat(secs), "ratings": pl.concat(ratings),
+            "equilibrium": pl.concat(mixes)}
 
 
 def load_study(out, field: str = "--out") -> dict:
     return load_study_file(out, STUDY_NAME, field)
 
 
-STRATEGIES_HELP = ("the opening strategies of the tournaments, two or more (default: the four opening styles); "
-                   "the first also plays every seat of the threshold and joker sweeps")
+STRATEGIES_HELP = ("the opening strategies of the tournaments, two or more, played as given (default: every opening "
+                   "style, each with the rest of the play tuned); the first also plays every seat of the threshold "
+                   "and joker sweeps")
 
 
 def plan(out, *, n: int, game: str = "rami", seed: int = 0, players=None, thresholds=THRESHOLDS,
@@ -125,13 +167,19 @@ def plan(out, *, n: int, game: str = "rami", seed: int = 0, players=None, thresh
     n = check_games(n, "whole games per seating or grid point")
     check_study_settings(n=n, seed=seed, threads=threads, chunk_size=chunk_size)
     rules = check_study_rules(game, rules, sweep_players)
-    chosen = check_study_strategies(game, strategies, at_least=2, what=STRATEGIES_HELP) or list(STRATEGIES)
-    inputs = {"game": game, "n": n, "seed": seed, "players": list(players), "strategies": chosen,
-              "thresholds": list(thresholds), "joker_grids": list(JOKER_GRIDS), "sweep_players": sweep_players,
-              "rules": rules}
-    batches = [(tournament_dir(out, p).name, tournament_batch(game, strategies=chosen, n=n, seed=seed,
+    given = check_study_strategies(game, strategies, at_least=2, what=STRATEGIES_HELP)
+    chosen = given or list(STRATEGIES)
+    counts = sorted({*players, sweep_players})
+    tuned = None if given else {str(p): tuned_preset(get_game(game).strategies, p) for p in counts}
+    played = {str(p): chosen if tuned is None else [style_on_tuned(s, tuned[str(p)], game) for s in chosen]
+              for p in counts}
+    inputs = {"game": game, "n": n, "seed": seed, "players": list(players), "strategies": chosen, "tuned": tuned,
+              "played": played, "thresholds": list(thresholds), "joker_grids": list(JOKER_GRIDS),
+              "sweep_players": sweep_players, "rules": rules}
+    batches = [(tournament_dir(out, p).name, tournament_batch(game, strategies=played[str(p)], n=n, seed=seed,
                                                               players=p, level=LEVEL, options=rules)) for p in players]
-    sweep = dict(n=n, seed=seed, players=sweep_players, seats=[0], level=LEVEL, strategies=[chosen[0]], options=rules)
+    sweep = dict(n=n, seed=seed, players=sweep_players, seats=[0], level=LEVEL,
+                 strategies=[played[str(sweep_players)][0]], options=rules)
     batches.append(("threshold", sweep_batch(game, option_grids=[
         f"opening_points={','.join(str(t) for t in thresholds)}"], **sweep)))
     batches.append(("jokers", sweep_batch(game, option_grids=list(JOKER_GRIDS), **sweep)))
@@ -142,9 +190,11 @@ def plan(out, *, n: int, game: str = "rami", seed: int = 0, players=None, thresh
 def answer(out):
     """The study's verdict (:class:`analysis.answers.Answer`): per player count, the opening styles ranked by
     whole games (Bradley–Terry, Elo scale with 95% intervals), the winner, and its share of decided games against
-    the second best with the interval and whether it is significant."""
+    the second best with the interval and whether it is significant; then the mix of styles no style can exploit
+    (the meta-game's equilibrium weights, 95% bootstrap intervals)."""
     data = load_study(out)
-    rows, sentences = [], []
+    mixes = stored_frames(out, ["equilibrium"]).get("equilibrium")
+    rows, sentences, clauses = [], [], []
     for players in data["inputs"]["players"]:
         folder = tournament_dir(out, players)
         frames = {name: pl.read_parquet(folder / f"{name}.parquet") for name in ("matrix", "ratings")}
@@ -168,5 +218,48 @@ def answer(out):
                            "of {n} decided games ({status}).").format(
             players=players, verdict=verdict, elo=say(elo), others=", ".join(top["order"][1:]), second=second,
             share=say(margin), n=written(margin["n"], 0), status=_(margin["status"])))
+        if mixes is not None:
+            mix_rows, clause = _equilibrium(mixes.filter(pl.col("players") == players), players)
+            rows += mix_rows
+            clauses.append(clause)
+    if clauses:
+        sentences.append(_("The mix of styles no style can exploit (meta-game: weights, and shares of decided games, "
+                           "with 95% bootstrap intervals): {clauses}.").format(clauses="; ".join(clauses)))
     holds = _("Rami, {rules}, whole games to the target").format(rules=rules_text("rami", data["inputs"].get("rules")))
+    tuned = data["inputs"].get("tuned")
+    if tuned:
+        by_preset: dict[str, list[str]] = {}
+        for players in data["inputs"]["players"]:
+            by_preset.setdefault(tuned[str(players)], []).append(str(players))
+        holds += _("; every style plays the rest of the game as the tuned player ({tuned})").format(
+            tuned=", ".join(_("{preset} at {players} players").format(preset=k, players=", ".join(v))
+                            for k, v in by_preset.items()))
     return Answer(STUDY_NAME, "rami", holds, tuple(sentences), frame_of(rows))
+
+
+def _equilibrium(mix: pl.DataFrame, players: int) -> tuple[list[dict], str]:
+    """The equilibrium's rows of the answer (each style's weight, 95% bootstrap interval) and its clause: the mix,
+    the styles the data cannot tell from it (in the equilibrium of more than :data:`OFTEN` of the bootstrap
+    replicates) and the closest of the styles that lose to it."""
+    rows, parts, doubtful = [], [], []
+    for r in mix.iter_rows(named=True):
+        row = number("equilibrium", f"{players} players, {r['strategy']}", "weight in the mix of styles no style "
+                     "can exploit (95% bootstrap interval)", r["weight"], r["weight_low"], r["weight_high"],
+                     n=BOOTSTRAP, unit="bootstrap replicates", kind="share")
+        rows.append(row)
+        if r["weight"] > SUPPORT_TOL:
+            parts.append(f"{r['strategy']} {say(row)}")
+        elif r["in_support"] > OFTEN:
+            doubtful.append(f"{r['strategy']} {percent(r['in_support'], 0)}")
+    clause = _("at {players} players {mix}").format(players=players, mix=" + ".join(parts))
+    if doubtful:
+        clause += " " + _("(not told apart from {styles} of replicates)").format(styles=", ".join(doubtful))
+    losers = mix.filter((pl.col("weight") <= SUPPORT_TOL) & (pl.col("in_support") <= OFTEN)).sort("value",
+                                                                                                  descending=True)
+    if losers.height:
+        r = losers.row(0, named=True)
+        share = number("", "", "", 0.5 + r["value"], 0.5 + r["value_low"], 0.5 + r["value_high"], n=0, unit="",
+                       kind="share")
+        clause += _(", the closest other style {style} winning {share} against it").format(style=r["strategy"],
+                                                                                          share=say(share))
+    return rows, clause

@@ -42,6 +42,10 @@ def _description(data: dict):
             ["seed", _("{seed} (the same deals in every cell)").format(seed=inputs["seed"])],
             ["skill tournament", "\n".join(inputs["strategies"])],
             ["rule options swept", "\n".join(f"{k}: {', '.join(_fmt(x) for x in v)}" for k, v in inputs["option_grids"])]]
+    if inputs.get("tuned"):
+        tuned = inputs["tuned"]
+        rows.append(["tuned player", tuned["preset"] + ("" if tuned["played_as"] == tuned["preset"] else
+                                                        f" (= {tuned['played_as']})")])
     if data.get("choices"):
         best, second = data["choices"]["best"], data["choices"]["second"]
         rows.append(["TOP tournaments (level tops)", f"{best} vs random; {best} vs {second}"])

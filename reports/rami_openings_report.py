@@ -9,10 +9,12 @@ from pathlib import Path
 import polars as pl
 
 from analysis.answers import rules_text
+from analysis.metagame import metagame
 from analysis.rami_openings import STUDY_NAME, load_study, study_frames, tournament_dir
 from reports import formats as fmt
 from reports.batch_report import batch_part
 from reports.layout import Block, Section, figure
+from reports.metagame_report import metagame_sections
 from reports.output import check_output
 from reports.studies import plot_opening_turns, plot_rami_sec, plot_ratings_by_players
 from reports.study_page import write_study_page
@@ -26,6 +28,8 @@ def _description(inputs: dict):
             ["rule options played", rules_text(inputs["game"], inputs.get("rules"))],
             ["seed", _("{seed} (the same deals in every cell)").format(seed=inputs["seed"])],
             ["players (tournaments)", ", ".join(map(str, inputs["players"]))], ["strategies", "\n".join(inputs["strategies"])],
+            ["rest of the play (tuned)", "\n".join(f"{p}: {name}" for p, name in (inputs.get("tuned") or {}).items())
+             or _("as each strategy sets it")],
             ["opening_points (threshold sweep)", ", ".join(map(str, inputs["thresholds"]))],
             ["joker rules (joker sweep)", "\n".join(inputs["joker_grids"])], ["players (sweeps)", str(inputs["sweep_players"])]]
     return [(_("The study's description"), table([_("field"), _("value")], rows, id="spec",
@@ -68,6 +72,10 @@ def build_report(out_dir: str | Path, out_html: str | Path, *, title: str | None
         sections.append(_opening_section(frames, players))
         sections += batch_part(tournament_dir(out_dir, players), f"{players}p",
                                _("{players} players: tournament").format(players=players))[1]
+        mix = metagame(tournament_dir(out_dir, players), seed=inputs["seed"])
+        section = metagame_sections(mix, None, f"-{players}p")[0][0]
+        section.heading = _("{players} players: the mix of styles no style can exploit").format(players=players)
+        sections.append(section)
     sec_chart = figure("fig-rami-sec", _("Share of each strategy's seat-rounds won by rami sec, per player count, with "
                                          "95% Wilson intervals."),
                        lambda ax: plot_rami_sec(frames["rami_sec"], ax=ax), figsize=(8.0, 4.0))

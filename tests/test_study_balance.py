@@ -21,6 +21,7 @@ from answer_checks import check_answer, check_french, numbers
 from simulator import api
 from simulator.core.game import get_game
 from simulator.core.sealed import sealed, unsealed
+from simulator.core.spec import parse_strategy
 from test_reports import browser, check_first_screen, parse, render, run_cli  # noqa: F401  (browser: the shared Chromium fixture)
 
 GAMES = ("kamoul", "rami", "kems")
@@ -242,7 +243,7 @@ def test_report_renders_in_headless_chromium_with_every_chart_and_table(studies,
     for figure in page.figures:
         assert figure["caption"].strip() and figure["img"]["alt"]
     data = json.loads((studies[game] / "_study.json").read_text())
-    strategies = list(get_game(game).balance.skill)
+    strategies = data["inputs"]["strategies"]
     assert len(page.tables["positions"]["rows"]) == len(page.tables["units"]["rows"]) == UNITS[game]
     assert len(page.tables["seat-test"]["rows"]) == 1
     assert sorted(r[0] for r in page.tables["matrix-skill"]["rows"]) == sorted(strategies)
@@ -340,6 +341,44 @@ def test_the_study_answers_each_question_in_one_line(studies, game):
         rows = numbers(data, "card power")
         assert [(r["subject"], r["value"]) for r in rows] == [
             x for p in powers.iter_rows(named=True) for x in ((p["power"], p["value"]), (p["power"], p["uses_on"]))]
+
+
+TUNED = {"kamoul": ("tuned-4p", "tuned-4p"), "rami": ("tuned-4p", "open-asap"), "kems": ("tuned-4p", "tuned-4p")}
+
+
+@pytest.mark.parametrize("game", GAMES)
+def test_every_part_plays_the_tuned_player(studies, game):
+    out = studies[game]
+    inputs = json.loads((out / "_study.json").read_text())["inputs"]
+    preset, played_as = TUNED[game]
+    assert inputs["tuned"] == {"preset": preset, "played_as": played_as}
+    skill = list(get_game(game).balance.skill)
+    assert inputs["strategies"] == (skill if played_as in skill else [skill[0], played_as, *skill[1:]])
+    seats = [s["label"] for s in json.loads((out / "seats" / "_manifest.json").read_text())["spec"]["strategies"]]
+    assert seats == [played_as] * len(seats) == [played_as] * UNITS[game] * (2 if game == "kems" else 1)
+    for name, _values in inputs["option_grids"]:
+        cells = json.loads((out / "options" / name / "_batch.json").read_text())["inputs"]["strategies"]
+        assert cells == [played_as] * len(seats)
+    user = parse_strategy(get_game(game), f"{preset}:jq_power=1,red_king_power=1").label() if inputs["powers"] else ""
+    for power in inputs["powers"]:  # seat 0 uses every power on the tuned player's values, the others are tuned
+        cells = json.loads((out / "powers" / power / "_batch.json").read_text())["inputs"]["strategies"]
+        assert cells == [user] + [played_as] * 3
+    data = check_answer(out)
+    assert f"played by the tuned player, {preset}" in data["holds_for"]
+    best = pl.read_parquet(out / "upsets.parquet")["stronger"][0]
+    assert (f"The tuned player, {played_as}, wins" in data["sentences"][1]) == (best != played_as)
+
+
+def test_the_tuned_preset_of_a_table_is_the_nearest_the_larger_on_a_tie():
+    from simulator.core.presets import plays_alike, tuned_preset
+
+    registry = {"tuned-2p": 0, "tuned-4p": 0, "balanced": 0, "tuned-xp": 0}
+    assert [tuned_preset(registry, p) for p in (2, 3, 4, 5, 6)] == ["tuned-2p", "tuned-4p", "tuned-4p", "tuned-4p",
+                                                                     "tuned-4p"]
+    assert tuned_preset({"balanced": 0}, 4) is None
+    rami = get_game("rami").strategies
+    assert plays_alike(rami, "tuned-4p", "open-asap") and not plays_alike(rami, "tuned-4p", "open-small")
+    assert not plays_alike(get_game("kamoul").strategies, "tuned-4p", "balanced")
 
 
 def test_an_option_the_strategies_never_reach_is_marked_no_effect(tmp_path):

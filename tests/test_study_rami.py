@@ -11,13 +11,15 @@ import polars as pl
 from simulator.core.batch import read_batch
 import pytest
 
-from analysis.rami_openings import STRATEGIES, opening_turns, rami_sec, seat_rounds
+from analysis.metagame import metagame
+from analysis.rami_openings import STRATEGIES, opening_turns, rami_sec, seat_rounds, style_on_tuned
 from answer_checks import check_answer, check_french, numbers
 from simulator import api
 from test_reports import browser, check_first_screen, parse, render, run_cli  # noqa: F401  (browser: the shared Chromium fixture)
 
 PLAYERS = (2, 4)
-FIGURES = ({f"fig-{k}-{p}p" for k in ("ratings", "opening-turns") for p in PLAYERS}
+FIGURES = ({f"fig-{k}-{p}p" for k in ("ratings", "opening-turns", "metagame-mixture", "metagame-members")
+            for p in PLAYERS}
            | {"fig-rami-sec", "fig-ratings-by-players"}
            | {f"fig-sweep-{k}-{part}" for k in ("seat0-win-rate", "seat0-mean-points", "outcomes")
               for part in ("threshold", "jokers")})
@@ -128,7 +130,8 @@ def test_the_study_ranks_the_openings_and_says_if_the_winner_is_significant(stud
     assert data["study"] == "rami-openings" and data["holds_for"].startswith("Rami, default rules")
     margins = numbers(data, "margin")
     assert len(margins) == len(PLAYERS)
-    for p, margin, sentence in zip(PLAYERS, margins, data["sentences"]):
+    rankings = [s for s in data["sentences"] if "mix of styles" not in s]
+    for p, margin, sentence in zip(PLAYERS, margins, rankings, strict=True):
         ratings = pl.read_parquet(study / f"tournament-{p}p" / "ratings.parquet")
         best, second = ratings["strategy"][0], ratings["strategy"][1]
         assert margin["subject"] == f"{p} players, {best} against {second}"
@@ -145,3 +148,45 @@ def test_the_verdict_in_french(study):
     from analysis import rami_openings
 
     check_french(rami_openings.answer, study)
+
+
+def test_the_styles_play_the_rest_of_the_game_as_the_tuned_player(study):
+    inputs = json.loads((study / "_study.json").read_text())["inputs"]
+    assert inputs["tuned"] == {"2": "tuned-2p", "4": "tuned-4p"}
+    for p in PLAYERS:  # Rami's tuned presets kept the family's defaults, so every style plays under its own name
+        assert inputs["played"][str(p)] == [style_on_tuned(s, inputs["tuned"][str(p)]) for s in STRATEGIES]
+        batch = json.loads((study / f"tournament-{p}p" / "_batch.json").read_text())
+        assert batch["inputs"]["strategies"] == inputs["played"][str(p)]
+
+
+def test_a_style_takes_the_tuned_players_other_parameters(monkeypatch):
+    from dataclasses import replace
+
+    from simulator.core.game import get_game
+
+    tuned = get_game("rami").strategies["tuned-4p"]
+    monkeypatch.setitem(get_game("rami").strategies, "tuned-9p",
+                        replace(tuned, name="tuned-9p", params=tuned.params.with_defaults(take_discard=0)))
+    assert style_on_tuned("open-small", "tuned-9p") == "tuned-9p:opening_style=1"
+    assert style_on_tuned("meld-holder", "tuned-9p") == "tuned-9p:opening_style=1,hold_melds=2"
+    assert style_on_tuned("open-asap", "tuned-9p") == "tuned-9p"
+    assert style_on_tuned("open-small", "tuned-4p") == "open-small"  # the same values: its own name
+    assert style_on_tuned("open-small", None) == "open-small" and style_on_tuned("random", "tuned-9p") == "random"
+
+
+def test_the_study_gives_the_mix_of_styles_no_style_can_exploit(study):
+    data = check_answer(study)
+    mixes = pl.read_parquet(study / "equilibrium.parquet")
+    weights = numbers(data, "equilibrium")
+    assert len(weights) == len(PLAYERS) * len(STRATEGIES)
+    sentence = data["sentences"][-1]
+    assert sentence.startswith("The mix of styles no style can exploit") and len(data["sentences"]) == len(PLAYERS) + 1
+    for p in PLAYERS:
+        mix = mixes.filter(pl.col("players") == p)
+        m = metagame(study / f"tournament-{p}p", seed=3)  # the study's seed: the same bootstrap
+        assert mix.sort("strategy")["weight"].to_list() == m.mixture.sort("strategy")["weight"].to_list()
+        assert abs(mix["weight"].sum() - 1) < 1e-9
+        assert ((mix["weight_low"] <= mix["weight"] + 1e-12) & (mix["weight"] <= mix["weight_high"] + 1e-12)).all()
+        clause = sentence.split(f"at {p} players ")[1].split("; at ")[0]
+        for r in mix.filter(pl.col("weight") > 1e-6).iter_rows(named=True):
+            assert clause.startswith(r["strategy"]) or f"+ {r['strategy']} " in clause

@@ -92,3 +92,28 @@ def shipped_presets(folder: Path, strategies: dict, game: str) -> list[StrategyD
     if clash:
         raise ValueError(f"{folder}: presets named like built-in strategies: {', '.join(clash)}")
     return found
+
+
+TUNED_PREFIX = "tuned-"
+
+
+def tuned_preset(strategies: dict, players: int) -> str | None:
+    """The shipped tuned preset (``tuned-<k>p``, :data:`TUNED_PREFIX`) of the game whose registry is ``strategies``
+    for a table of ``players``: the one tuned at the nearest player count, the larger on a tie (Kamoul at 3 players
+    plays ``tuned-4p``); ``None`` when the game ships none."""
+    tuned = {}
+    for name in strategies:
+        count = name[len(TUNED_PREFIX):-1] if name.startswith(TUNED_PREFIX) and name.endswith("p") else ""
+        if count.isdigit():
+            tuned[int(count)] = name
+    if not tuned:
+        return None
+    return tuned[min(tuned, key=lambda k: (abs(k - players), -k))]
+
+
+def plays_alike(strategies: dict, first: str, second: str) -> bool:
+    """Whether the registered strategies ``first`` and ``second`` are one family with the same parameter values
+    (a tuned preset that kept a preset's values plays its very games)."""
+    a, b = strategies[first], strategies[second]
+    return ((a.family or a.name) == (b.family or b.name)
+            and [(p.name, p.default) for p in a.params.params] == [(p.name, p.default) for p in b.params.params])
