@@ -555,7 +555,7 @@ def skill_strategies(skill: tuple[str, ...], tuned: dict | None) -> list[str]:
 def power_user(plugin: GamePlugin, power_player: str, tuned: dict | None) -> str:
     """Seat 0 of the power sweeps: the game's ``power_player`` (a family with the values that make it use every
     power), played on the tuned player's other values when the tuned preset is of that family."""
-    family, _, uses = power_player.partition(":")
+    family, _sep, uses = power_player.partition(":")
     if tuned is None:
         return power_player
     own = plugin.strategies[tuned["preset"]]
