@@ -22,6 +22,7 @@ from simulator.rami.kernel_state import SCALAR
 from simulator.rami.legal import opening_choices
 from simulator.rami.melds import EXTEND_LOW, RUN, SWAP_JOKER, best_opening_nb, layoffs_nb, least_left_nb, opening_nb
 from simulator.rami.melds_ref import R7_MIN_MELDS, R7_MIN_MELDS_SINGLE
+from simulator.rami.screens import dead_cards, franche_possible
 from simulator.rami.rules import JOKER_VALUE, SWAP
 
 N_SUITS_MASK = 4  # suits a set's mask holds
@@ -236,7 +237,10 @@ def _min_melds(rules):
 
 @njit(refcount=False)
 def opening_melds(counts, rules, scratch):
-    """TableOps.opening_melds (R7, R11): ``(can, points, n)`` with the melds in ``scratch.opening``."""
+    """TableOps.opening_melds (R7, R11): ``(can, points, n)`` with the melds in ``scratch.opening``; a hand without
+    a tierce franche has none (the solver's answer, screened)."""
+    if not franche_possible(counts):
+        return False, np.int64(0), np.int64(0)
     out = scratch.opening
     can, points, n = best_opening_nb(counts, rules.opening_points, rules.joker_opening_value == JOKER_VALUE.represented,
                                      rules.franche_inside_longer_run != 0, _min_melds(rules), scratch.ws, out)
@@ -318,6 +322,18 @@ def rami_sec_plan(p, rules, state, scratch):
     inside = rules.franche_inside_longer_run != 0
     counts, ws, out = scratch.counts, scratch.ws, scratch.laydown
     copy_hand(state.hands, p, counts)
+    if not franche_possible(counts):
+        return False, 0, -1
+    dead, kept = dead_cards(counts)
+    if dead >= 2:  # at least two cards stay in hand whatever is laid
+        return False, 0, -1
+    if dead == 1:  # only the dead card can be the one kept: the first card of the search below that can succeed
+        if count_sum(counts) < MIN_MELD_CARDS + KEPT_FOR_DISCARD:
+            return False, 0, -1
+        n = _laid_without(counts, kept, inside, ws, out)
+        if n > 0:
+            return True, n, np.int64(kept)
+        return False, 0, -1
     value, _, n = least_left_nb(counts, True, inside, ws, out)
     if value == 0 and n > 0 and rules.final_discard_required == 0:
         return True, np.int64(n), -1
@@ -327,9 +343,17 @@ def rami_sec_plan(p, rules, state, scratch):
     for x in range(N_IDS):
         if counts[x] == 0:
             continue
-        counts[x] -= 1
-        value, _, n = least_left_nb(counts, True, inside, ws, out)
-        counts[x] += 1
-        if value == 0 and n > 0:
-            return True, np.int64(n), np.int64(x)
+        n = _laid_without(counts, x, inside, ws, out)
+        if n > 0:
+            return True, n, np.int64(x)
     return False, 0, -1
+
+
+@njit(refcount=False)
+def _laid_without(counts, x, inside, ws, out):
+    """R12: how many melds, with a tierce franche, lay every card of ``counts`` but one ``x`` (written to ``out``);
+    0 when no lay-down does. ``counts`` is left unchanged."""
+    counts[x] -= 1
+    value, _, n = least_left_nb(counts, True, inside, ws, out)
+    counts[x] += 1
+    return np.int64(n) if value == 0 and n > 0 else np.int64(0)
