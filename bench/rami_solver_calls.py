@@ -36,6 +36,7 @@ import simulator.games  # noqa: E402,F401  (registers the games)
 from simulator.rami import table  # noqa: E402
 from simulator.rami.engine import raw_reference  # noqa: E402
 from simulator.rami.rules import Rules  # noqa: E402
+from simulator.rami.screens import dead_cards, franche_possible  # noqa: E402
 
 SEATS = ["open-asap"] * 4
 INPUTS = {"best_opening_nb": 5, "least_left_nb": 3, "opening_choices": 6, "opening_nb": 6, "layoffs_nb": 3}
@@ -66,6 +67,7 @@ class Recorder:
         self.calls = defaultdict(list)
         self.repeat = defaultdict(int)
         self.last_hits = defaultdict(int)
+        self.screened = defaultdict(int)
         self.seen: set = set()
         self.last: dict = {}
 
@@ -82,10 +84,29 @@ class Recorder:
             self.last_hits[(name, step)] += self.last.get((name, step)) == key
             self.seen.add(key)
             self.last[(name, step)] = key
+            if screened_by_kernel(name, step, args):
+                self.screened[(name, step)] += 1
             self.calls[(name, step)].append(tuple(a.copy() if isinstance(a, np.ndarray) and i < k else a
                                                   for i, a in enumerate(args)))
             return fn(*args)
         return recorded
+
+
+def screened_by_kernel(name: str, step: str, args) -> bool:
+    """Whether the kernel answers this opening search without searching (:mod:`simulator.rami.screens`): a hand
+    without a tierce franche. (The rami-sec plan's searches are counted per plan, in :func:`main`.)"""
+    if name == "best_opening_nb" and step in ("take_plan", "unopened_phase", "take_discard"):
+        return not franche_possible(args[0])
+    return False
+
+
+def kernel_sec_searches(counts) -> int | None:
+    """How many searches the kernel's rami-sec plan makes for ``counts``: 0 (no tierce franche, or two dead
+    cards), 1 (one dead card: the hand without it), None (as many as the plain search)."""
+    if not franche_possible(counts):
+        return 0
+    dead, _first = dead_cards(counts)
+    return 0 if dead >= 2 else 1 if dead == 1 else None
 
 
 def cost_us(fn, inputs: list, limit: int) -> float:
@@ -118,6 +139,18 @@ def main() -> None:
         return original_play(self, dealer, scores)
 
     reference.Round.play = play
+    original_sec = reference.Round.rami_sec_plan
+    key = ("least_left_nb", "rami_sec_plan")
+
+    def rami_sec_plan(self, p):
+        before = len(recorder.calls[key])
+        result = original_sec(self, p)
+        made = len(recorder.calls[key]) - before
+        kernel = kernel_sec_searches(self.hands[p]) if made else None
+        recorder.screened[key] += made - kernel if kernel is not None else 0
+        return result
+
+    reference.Round.rami_sec_plan = rami_sec_plan
     raw_reference(Rules(), SEATS, args.seed, 0, args.rounds, "rounds")
     rounds = args.rounds
     rows, total = [], 0.0
@@ -125,14 +158,14 @@ def main() -> None:
         us = cost_us(originals[name], inputs, args.timing_calls)
         n = len(inputs)
         rows.append((name, step, n / rounds, recorder.repeat[(name, step)] / n, recorder.last_hits[(name, step)] / n,
-                     us, us * n / rounds))
+                     us, us * n / rounds, recorder.screened[(name, step)] / n))
         total += us * n / rounds
     print(f"Rami solver calls, {rounds} rounds, 4 x open-asap, default rules (reference engine; compiled solver)")
     print(f"{'function':<18}{'step':<16}{'calls/round':>12}{'repeat':>9}{'same as last':>14}{'µs/call':>10}"
-          f"{'µs/round':>10}{'share':>8}")
-    for name, step, per_round, repeat, last, us, us_round in sorted(rows, key=lambda r: -r[6]):
+          f"{'µs/round':>10}{'share':>8}{'screened':>10}")
+    for name, step, per_round, repeat, last, us, us_round, screened in sorted(rows, key=lambda r: -r[6]):
         print(f"{name:<18}{step:<16}{per_round:>12.1f}{repeat:>9.1%}{last:>14.1%}{us:>10.2f}{us_round:>10.1f}"
-              f"{us_round / total:>8.1%}")
+              f"{us_round / total:>8.1%}{screened:>10.1%}")
     calls = sum(r[2] for r in rows)
     print(f"{'all':<34}{calls:>12.1f}{'':>23}{'':>10}{total:>10.1f}")
 
