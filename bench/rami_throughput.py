@@ -26,7 +26,9 @@ LEVEL = "rounds"
 
 
 def openspiel_rate(games: int) -> float | None:
-    """Gin rummy games/s of OpenSpiel's C++ simple bot against itself, or None without open_spiel."""
+    """Gin rummy games/s of OpenSpiel's C++ simple bot against itself, or None without open_spiel or games."""
+    if games < 1:
+        return None
     try:
         import pyspiel
     except ImportError:

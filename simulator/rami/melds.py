@@ -54,6 +54,7 @@ import numpy as np
 from simulator.core.cards import JOKER
 from simulator.core.jit import njit
 from simulator.rami.codes import OPENING_KEEP_JOKERS, OPENING_LARGEST, OPENING_SMALLEST
+from simulator.rami.screens import meldless
 from simulator.rami.melds_ref import (
     RANK_VALUE, RUN, SET, InvalidMeld, Meld, check_joker_opening_value, hand_list, hand_value, is_combination,
     opening_min_melds, opening_value, parse_meld, verify_combination,
@@ -483,8 +484,10 @@ def least_left_nb(counts, require_franche, franche_inside, ws, out):
     ``require_franche`` (R12 rami sec): a non-empty lay-down must include a tierce franche; without one
     nothing is laid.
     """
-    n_cand = build_candidates(counts, False, franche_inside, ws.cand)
-    laid, laid_n, n = _search(counts, n_cand, MODE_LEAST, require_franche, False, 0, 0, ws)
+    laid, laid_n, n = 0, 0, 0
+    if not meldless(counts):  # a hand of dead cards lays nothing: no candidates to build, nothing to search
+        n_cand = build_candidates(counts, False, franche_inside, ws.cand)
+        laid, laid_n, n = _search(counts, n_cand, MODE_LEAST, require_franche, False, 0, 0, ws)
     total = 20 * counts[52]
     total_n = counts[52]
     for c in range(52):

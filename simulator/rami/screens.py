@@ -66,3 +66,14 @@ def dead_cards(counts) -> tuple[int, int]:
             if first == NO_CARD:
                 first = card
     return dead, first
+
+
+@njit(refcount=False)
+def meldless(counts) -> bool:
+    """Whether no meld can be formed from ``counts``: every natural card is dead (a joker needs two naturals of
+    its meld), so every card stays in hand."""
+    jokers = counts[JOKER]
+    for card in range(JOKER):
+        if counts[card] > 0 and _live(counts, card, jokers):
+            return False
+    return True
