@@ -3,7 +3,8 @@ api -> cli. Every import of every project module is read, those inside functions
 up the order fails the test; so does a game's name used as a branch outside its own packages.
 
 A module's layer comes from its name (:func:`layer_of`); a game package's modules are vocabulary (what strategies
-may read: codes, rules, records, the legal choices, the meld solver) or engine (everything that plays games).
+may read: codes, rules, records, the legal choices, the meld solver and its screens) or engine (everything that
+plays games).
 """
 
 from __future__ import annotations
@@ -16,7 +17,7 @@ import pytest
 ROOT = Path(__file__).resolve().parents[1]
 PACKAGES = ("simulator", "strategies", "analysis", "reports")
 LAYERS = ("core", "vocabulary", "strategies", "engines", "analysis", "reports", "api", "cli")
-VOCABULARY = {"codes", "rules", "records", "legal", "melds", "melds_ref", "cards"}
+VOCABULARY = {"codes", "rules", "records", "legal", "melds", "melds_ref", "screens", "cards"}
 
 
 def project_modules() -> dict[str, Path]:
