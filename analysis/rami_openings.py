@@ -32,7 +32,7 @@ from analysis.answers import Answer, frame_of, number, rules_text, say, signific
 from analysis.batches import batch_frames, leader, tournament_frames
 from analysis.metagame import BOOTSTRAP, SUPPORT_TOL, metagame
 from analysis.stats import mean_interval, wilson
-from simulator.core.i18n import _, number as written, percent
+from simulator.core.i18n import _, number as written, percent, share_interval
 from simulator.core.designs import sweep_batch, tournament_batch
 from simulator.core.plan import (Part, Plan, check_games, check_players, check_study_rules, check_study_settings,
                                  check_study_strategies, load_study_file)
@@ -258,8 +258,7 @@ def _equilibrium(mix: pl.DataFrame, players: int) -> tuple[list[dict], str]:
                                                                                                   descending=True)
     if losers.height:
         r = losers.row(0, named=True)
-        share = number("", "", "", 0.5 + r["value"], 0.5 + r["value_low"], 0.5 + r["value_high"], n=0, unit="",
-                       kind="share")
+        share = share_interval(0.5 + r["value"], 0.5 + r["value_low"], 0.5 + r["value_high"])
         clause += _(", the closest other style {style} winning {share} against it").format(style=r["strategy"],
-                                                                                          share=say(share))
+                                                                                          share=share)
     return rows, clause

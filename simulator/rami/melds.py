@@ -54,7 +54,7 @@ import numpy as np
 from simulator.core.cards import JOKER
 from simulator.core.jit import njit
 from simulator.rami.codes import OPENING_KEEP_JOKERS, OPENING_LARGEST, OPENING_SMALLEST
-from simulator.rami.screens import meldless
+from simulator.rami.screens import franche_possible, meldless
 from simulator.rami.melds_ref import (
     RANK_VALUE, RUN, SET, InvalidMeld, Meld, check_joker_opening_value, hand_list, hand_value, is_combination,
     opening_min_melds, opening_value, parse_meld, verify_combination,
@@ -470,6 +470,8 @@ def best_opening_nb(counts, threshold, represented, franche_inside, min_melds, w
     :func:`~simulator.rami.melds_ref.opening_min_melds` of the option ``opening_single_meld`` (2 by the seed:
     "une tierce franche + une ou plusieurs combinaisons").
     """
+    if not franche_possible(counts):  # no tierce franche, no opening: nothing to build or search
+        return False, 0, 0
     n_cand = build_candidates(counts, represented, franche_inside, ws.cand)
     points, _, n = _search(counts, n_cand, MODE_OPEN, True, represented, min_melds, 0, ws)
     _write_out(ws, n, out)

@@ -5,7 +5,9 @@ The melds are the solver's candidates (:mod:`simulator.rami.melds`): runs of 3�
 ranks taken circularly, with at most one joker; sets of 3–4 distinct suits of one rank, or 2–3 suits and a joker.
 Counts are the solver's ``int8[53]`` hands (card id ``suit * 13 + rank``, 52 the jokers).
 
-The reference engine does not screen: the agreement tests compare it with the kernel, which does, game for game.
+The solver itself screens (:func:`franche_possible` in ``best_opening_nb``, :func:`meldless` in ``least_left_nb``),
+so both engines do, and the solver's brute-force tests check those. The rami-sec plan's screens (:func:`dead_cards`)
+are the kernel's only: the agreement tests compare it with the reference engine's plain search, game for game.
 """
 
 from __future__ import annotations

@@ -237,10 +237,7 @@ def _min_melds(rules):
 
 @njit(refcount=False)
 def opening_melds(counts, rules, scratch):
-    """TableOps.opening_melds (R7, R11): ``(can, points, n)`` with the melds in ``scratch.opening``; a hand without
-    a tierce franche has none (the solver's answer, screened)."""
-    if not franche_possible(counts):
-        return False, np.int64(0), np.int64(0)
+    """TableOps.opening_melds (R7, R11): ``(can, points, n)`` with the melds in ``scratch.opening``."""
     out = scratch.opening
     can, points, n = best_opening_nb(counts, rules.opening_points, rules.joker_opening_value == JOKER_VALUE.represented,
                                      rules.franche_inside_longer_run != 0, _min_melds(rules), scratch.ws, out)
