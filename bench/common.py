@@ -3,6 +3,8 @@ engine as the baseline measured in the same process, and the end-to-end ``api.si
 
 from __future__ import annotations
 
+import re
+import subprocess
 import sys
 import tempfile
 import time
@@ -69,3 +71,30 @@ def end_to_end(game: str, n: int, unit: str, **spec) -> float:
     print(f"end-to-end api.simulate to Parquet: {rate:,.0f} {unit}/s "
           f"({result.games_done:,} {unit}, {result.chunks_written} chunks, {size / 1e6:.1f} MB)")
     return rate
+
+
+YARDSTICK = ROOT.parent / "shared" / "yardsticks" / "kamoul_proto.py"
+"""The simplified numba Kamoul that Kamoul's speed is read against (outside the repository; absent: no ratio)."""
+YARDSTICK_FIGURE = re.compile(r"^(\d+) threads?: ([\d,]+) rounds/s", re.MULTILINE)
+
+
+def yardstick_rates(rounds: int, path: Path = YARDSTICK) -> dict[int, float]:
+    """``{threads: rounds/s}`` printed by the yardstick script at ``path`` (its own process, ``rounds`` rounds per
+    figure, on 1 thread and on all cores); ``{}`` when the script is not there."""
+    if not path.is_file():
+        return {}
+    out = subprocess.run([sys.executable, str(path), str(rounds)], capture_output=True, text=True, check=True).stdout
+    return {int(threads): float(rate.replace(",", "")) for threads, rate in YARDSTICK_FIGURE.findall(out)}
+
+
+def print_yardstick_ratios(kernel: dict[int, float], rounds: int, path: Path = YARDSTICK) -> dict[int, float]:
+    """Measure the yardstick now (the same run as the kernel's ``{threads: hands/s}``) and print each ratio
+    ``kernel, T threads / yardstick: 0.33x``; returns the yardstick's rates."""
+    rates = yardstick_rates(rounds, path)
+    if not rates:
+        print(f"yardstick: not found at {path}, no ratio")
+    for threads, rate in sorted(rates.items()):
+        print(f"yardstick, {threads} thread{'s' if threads != 1 else ''}: {rate:,.0f} rounds/s")
+        if threads in kernel:
+            print(f"kernel / yardstick, {threads} thread{'s' if threads != 1 else ''}: {kernel[threads] / rate:.3f}x")
+    return rates

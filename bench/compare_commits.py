@@ -5,8 +5,10 @@
 Checks ``--base`` out into a temporary worktree, then runs ``bench/<game>_throughput.py`` of the base and of this
 checkout alternately (base, this, base, this, ...) with the same arguments (those after ``--``), reads the kernel
 figures each prints (``kernel, 1 thread: N unit/s`` and ``kernel, T threads: ...``) and prints, per figure, the
-median of each side and the ratio this / base. Alternating keeps the machine's drift out of the ratio. A script,
-not a test: nothing is asserted.
+median of each side and the ratio this / base. Alternating keeps the machine's drift out of the ratio. For Kamoul
+each round also runs the yardstick (``bench/common.YARDSTICK``, the simplified numba Kamoul the speed target is
+set against), and the kernel's ratio to it is printed for both sides, measured in the same run. A script, not a
+test: nothing is asserted.
 """
 
 from __future__ import annotations
@@ -18,6 +20,8 @@ import subprocess
 import sys
 import tempfile
 from pathlib import Path
+
+from common import YARDSTICK, yardstick_rates
 
 ROOT = Path(__file__).resolve().parents[1]
 FIGURE = re.compile(r"^kernel, (\d+) threads?: ([\d,]+) (\w+)/s", re.MULTILINE)
@@ -46,7 +50,12 @@ def main() -> None:
                        capture_output=True)
         try:
             runs: dict[str, list[dict[str, float]]] = {"base": [], "this": []}
+            yardstick: list[dict[int, float]] = []
             for k in range(args.rounds):
+                if args.game == "kamoul" and YARDSTICK.is_file():
+                    yardstick.append(yardstick_rates(1_000_000))
+                    print(f"round {k + 1} yardstick: " + ", ".join(f"{t} thread(s) {rate:,.0f} rounds/s"
+                                                                 for t, rate in yardstick[-1].items()), flush=True)
                 for side, tree in (("base", base), ("this", ROOT)):
                     runs[side].append(figures(tree, args.game, args.extra))
                     print(f"round {k + 1} {side}: " + ", ".join(f"{name} {rate:,.0f}"
@@ -58,6 +67,11 @@ def main() -> None:
         old = statistics.median(r[name] for r in runs["base"])
         new = statistics.median(r[name] for r in runs["this"])
         print(f"  kernel {name}: base {old:,.0f}, this {new:,.0f}, this / base {new / old:.3f}")
+        threads = int(name.split()[0])
+        if yardstick and all(threads in y for y in yardstick):
+            ruler = statistics.median(y[threads] for y in yardstick)
+            print(f"  kernel {name} / yardstick ({ruler:,.0f} rounds/s): base {old / ruler:.3f}x, "
+                  f"this {new / ruler:.3f}x")
 
 
 if __name__ == "__main__":
