@@ -12,6 +12,7 @@ from __future__ import annotations
 from simulator.core.cards import IS_RED, N_RANKS
 from simulator.core.jit import njit
 from simulator.core.rng import below, shuffle
+from simulator.kamoul.beliefs import believe, everyone_believes
 from simulator.kamoul.codes import (
     ACT_CALL, CARD_VALUE, FC_CARDS, FC_FIRST, FC_IMPOSE_FAILED, FC_KNOWN, FC_LAST, FC_NATURAL_CALL,
     FC_N_KNOWN, FC_N_UNKNOWN, FC_PLAYER, FC_REACHED, FC_SPEC, FC_SUPPRESS, FC_TOTAL, FC_TURN, FC_UNKNOWN, KING_RANK,
@@ -65,7 +66,7 @@ def impose(force, f, state, rng):
     """Give player ``f`` the layout of ``force``: its cards go back on the stock; each imposed known card is a
     uniformly chosen stock card of that rank code, known to ``f`` only; then ``FC_N_UNKNOWN`` cards from the stock
     top, seen by nobody; then the stock is shuffled. Returns False (nothing shuffled) when the stock lacks a card."""
-    hand, occ, faceup, know, nslots, stock = state.hand, state.occ, state.faceup, state.know, state.nslots, state.stock
+    hand, occ, faceup, nslots, stock = state.hand, state.occ, state.faceup, state.nslots, state.stock
     scalars = state.scalars
     n = scalars[ST.n_stock]
     for s in range(nslots[f]):
@@ -75,8 +76,7 @@ def impose(force, f, state, rng):
         hand[f, s] = -1
         occ[f, s] = 0
         faceup[f, s] = 0
-        for o in range(know.shape[0]):
-            know[o, f, s] = -1
+        everyone_believes(state, f, s, -1)
     n_known = force[FC_N_KNOWN]
     for k in range(n_known):
         card = _take_matching(stock, n, force[FC_SPEC + k], rng)
@@ -86,7 +86,7 @@ def impose(force, f, state, rng):
         n -= 1
         hand[f, k] = card
         occ[f, k] = 1
-        know[f, f, k] = card
+        believe(state, f, f, k, card)
     if n <= force[FC_N_UNKNOWN]:
         scalars[ST.n_stock] = n
         return False

@@ -16,6 +16,7 @@ from simulator.core.cards import IS_RED, N_RANKS
 from simulator.core.jit import njit
 from simulator.core.rng import below, shuffle, uniform
 from simulator.core.trace import fold as _trace
+from simulator.kamoul.beliefs import believe, everyone_believes, forget_all, may_snap, swap_beliefs
 from simulator.kamoul.codes import (
     ACT_CALL, ACT_CONTRE, ACT_STOCK, CARD_VALUE, CLS_FALSE, EV_CALL, EV_CONTRE, EV_DEAL, EV_DISCARD, EV_DRAW,
     EV_END, EV_FALSE_SHOWN, EV_FORGET, EV_KEEP, EV_MISREMEMBER, EV_PEEK, EV_PENALTY, EV_POWER, EV_REORDER,
@@ -100,15 +101,14 @@ def _draw(rules, state, rng, trace):
 @njit(refcount=False)
 def _place(p, card, state):
     """Put ``card`` face down and unseen into the first free position of ``p``'s layout; returns the position."""
-    hand, occ, know, nslots = state.hand, state.occ, state.know, state.nslots
+    hand, occ, nslots = state.hand, state.occ, state.nslots
     s = 0
     while occ[p, s]:
         s += 1
     hand[p, s] = card
     occ[p, s] = 1
     state.faceup[p, s] = 0
-    for o in range(know.shape[0]):
-        know[o, p, s] = -1
+    everyone_believes(state, p, s, -1)
     if s + 1 > nslots[p]:
         nslots[p] = s + 1
     return s
@@ -153,11 +153,10 @@ def _stuck(p, pile, rules, state, rng, trace):
 @njit(refcount=False)
 def _show_false(p, rules, state, rng, trace):
     """K12 ``false_call_mode=tamalou``: the layout is shown to all, +1 card, play goes on."""
-    hand, occ, know = state.hand, state.occ, state.know
+    hand, occ = state.hand, state.occ
     for s in range(state.nslots[p]):
         if occ[p, s]:
-            for o in range(know.shape[0]):
-                know[o, p, s] = hand[p, s]
+            everyone_believes(state, p, s, hand[p, s])
     _trace(trace, EV_FALSE_SHOWN, p, 0, 0)
     _penalty(p, PENALTY_FALSE, rules, state, rng, trace)
 
@@ -169,13 +168,6 @@ def _discard_push(state, card):
 
 
 # ------------------------------------------------------------------------------ powers (K5)
-@njit(refcount=False)
-def _swap_know(know, o, p1, s1, p2, s2):
-    tmp = know[o, p1, s1]
-    know[o, p1, s1] = know[o, p2, s2]
-    know[o, p2, s2] = tmp
-
-
 @njit(refcount=False)
 def _swap_cards(hand, p1, s1, p2, s2):
     tmp = hand[p1, s1]
@@ -212,7 +204,7 @@ def _power(p, card, rules, seats, state, rng, trace, tmp, out):
     s1 = out[1]
     scalars = state.scalars
     if kind == POWER_PEEK_OWN or kind == POWER_PEEK_OPP:
-        know[p, p1, s1] = hand[p1, s1]
+        believe(state, p, p1, s1, hand[p1, s1])
         scalars[ST.peeks] += 1
         _trace(trace, EV_POWER, p, kind, p1 * 256 + s1)
         return
@@ -220,19 +212,19 @@ def _power(p, card, rules, seats, state, rng, trace, tmp, out):
     s2 = out[3]
     if kind == POWER_SWAP:
         _swap_cards(hand, p1, s1, p2, s2)
-        _swap_know(know, p, p1, s1, p2, s2)
+        swap_beliefs(state, p, p1, s1, p2, s2)
         for o in range(P):
             if o == p:
                 continue
             if rules.swap_observed_prob >= 1.0 or uniform(rng) < rules.swap_observed_prob:
-                _swap_know(know, o, p1, s1, p2, s2)
+                swap_beliefs(state, o, p1, s1, p2, s2)
         scalars[ST.jq_swaps] += 1
         _trace(trace, EV_SWAP, p, p1 * 256 + s1, p2 * 256 + s2)
         return
     c1 = np.int64(hand[p1, s1])
     c2 = np.int64(hand[p2, s2])
-    know[p, p1, s1] = c1
-    know[p, p2, s2] = c2
+    believe(state, p, p1, s1, c1)
+    believe(state, p, p2, s2, c2)
     swap = decide_king_swap(seats, p, know[p], state.occ, state.nslots, state.faceup,
                             p1, c1, p2, c2, rng)
     _trace(trace, EV_POWER, p, kind, (p1 * 256 + s1) * 65536 + p2 * 256 + s2)
@@ -244,7 +236,7 @@ def _power(p, card, rules, seats, state, rng, trace, tmp, out):
         scalars[ST.king_swaps] += 1
         _swap_cards(hand, p1, s1, p2, s2)
         for o in range(P):
-            _swap_know(know, o, p1, s1, p2, s2)
+            swap_beliefs(state, o, p1, s1, p2, s2)
         _trace(trace, EV_SWAP, p, p1 * 256 + s1, p2 * 256 + s2)
 
 
@@ -261,11 +253,11 @@ def _memory_lapses(p, forget, noise, state, rng, trace):
             if old < 0 or faceup[q, s] != 0:
                 continue
             if forget > 0 and uniform(rng) < forget:
-                know[p, q, s] = -1
+                believe(state, p, q, s, -1)
                 _trace(trace, EV_FORGET, p, q, s)
             elif noise > 0 and uniform(rng) < noise:
                 wrong = misremembered(old, below(rng, WRONG_RANKS))
-                know[p, q, s] = wrong
+                believe(state, p, q, s, wrong)
                 _trace(trace, EV_MISREMEMBER, p, q * 256 + s, old * 256 + wrong)
 
 
@@ -286,11 +278,11 @@ def _reorder(p, rules, state, rng, trace):
         if o != p and (know[o, p, sa] >= 0 or know[o, p, sb] >= 0):
             spied = True
     _swap_cards(state.hand, p, sa, p, sb)
-    _swap_know(know, p, p, sa, p, sb)
+    swap_beliefs(state, p, p, sa, p, sb)
     for o in range(P):
         if o != p:
-            know[o, p, sa] = -1
-            know[o, p, sb] = -1
+            believe(state, o, p, sa, -1)
+            believe(state, o, p, sb, -1)
     _trace(trace, EV_REORDER, p, sa, sb)
     if spied:
         _penalty(p, PENALTY_REORDER, rules, state, rng, trace)
@@ -321,7 +313,7 @@ def _flip_own(q, i, rank, rules, state, claim_out, rng, trace):
     """K6: claimant ``q`` flips the own cards of claim ``i``; a match goes to the discard, a wrong card is shown to
     all and costs a card (K13). Returns True when a card matched. Inlined into the snap window, as is
     :func:`_flip_other`: a snap is frequent, and a call would pass every array of the state."""
-    hand, occ, know, scalars = state.hand, state.occ, state.know, state.scalars
+    hand, occ, scalars = state.hand, state.occ, state.scalars
     matched = False
     for j in range(claim_out[i, 0]):
         s = claim_out[i, 1 + j]
@@ -329,15 +321,13 @@ def _flip_own(q, i, rank, rules, state, claim_out, rng, trace):
         if c % N_RANKS == rank:
             hand[q, s] = -1
             occ[q, s] = 0
-            for o in range(know.shape[0]):
-                know[o, q, s] = -1
+            everyone_believes(state, q, s, -1)
             _discard_push(state, c)
             scalars[ST.snaps] += 1
             matched = True
             _trace(trace, EV_SNAP_OK, q, s, c)
         else:
-            for o in range(know.shape[0]):
-                know[o, q, s] = c
+            everyone_believes(state, q, s, c)
             scalars[ST.wrong_snaps] += 1
             _trace(trace, EV_SNAP_BAD, q, s, c)
             _penalty(q, PENALTY_SNAP, rules, state, rng, trace)
@@ -353,8 +343,7 @@ def _flip_other(q, i, rank, rules, state, claim_out, rng, trace):
     give = claim_out[i, 2]
     c = hand[tp, ts]
     if c % N_RANKS != rank:
-        for o in range(know.shape[0]):
-            know[o, tp, ts] = c
+        everyone_believes(state, tp, ts, c)
         state.scalars[ST.wrong_snaps] += 1
         _trace(trace, EV_SNAP_BAD, q, tp * 256 + ts, c)
         _penalty(q, PENALTY_SNAP, rules, state, rng, trace)
@@ -363,8 +352,8 @@ def _flip_other(q, i, rank, rules, state, claim_out, rng, trace):
     hand[tp, ts] = hand[q, give]
     faceup[tp, ts] = faceup[q, give]
     for o in range(know.shape[0]):
-        know[o, tp, ts] = know[o, q, give]
-        know[o, q, give] = -1
+        believe(state, o, tp, ts, know[o, q, give])
+        believe(state, o, q, give, -1)
     hand[q, give] = -1
     occ[q, give] = 0
     faceup[q, give] = 0
@@ -376,13 +365,15 @@ def _flip_other(q, i, rank, rules, state, claim_out, rng, trace):
 @njit(refcount=False, inline="always")
 def _collect_claims(p, rank, caller, locked, rules, seats, state, scratch):
     """K6: each player from ``p``'s left (``p`` last, the caller never) says whether it snaps; returns how many.
-    Nine arguments: the window's facts and the block's arrays (inlined into the window)."""
+    A player the snap index says cannot claim is not asked (``simulator.kamoul.beliefs.may_snap``). Nine
+    arguments: the window's facts and the block's arrays (inlined into the window)."""
     P = seats.sids.shape[0]
+    use_index = rules.snap_others == 0
     out = scratch.out
     n = 0
     for k in range(1, P + 1):
         q = p + k if p + k < P else p + k - P
-        if q == caller:
+        if q == caller or not may_snap(q, rank, use_index, seats, state):
             continue
         kind = decide_snap(seats, q, rank, state.know[q], state.occ, state.nslots, state.faceup,
                            rules.snap_others != 0, locked, scratch.rng, scratch.tmp, out)
@@ -428,16 +419,13 @@ def _snap_window(p, card, rules, seats, state, scratch):
 def _clear(state, estimate_out, force, trace):
     """Forget the previous hand: positions at or past ``nslots[p]`` were never used, only those are reset.
     Given the three scratch arrays it resets, not the scratch (a call passes every array it is given)."""
-    hand, occ, faceup, know, nslots, scalars = (state.hand, state.occ, state.faceup, state.know, state.nslots,
-                                                state.scalars)
-    P = nslots.shape[0]
-    for p in range(P):
+    hand, occ, faceup, nslots, scalars = state.hand, state.occ, state.faceup, state.nslots, state.scalars
+    forget_all(state)
+    for p in range(nslots.shape[0]):
         for s in range(nslots[p]):
             hand[p, s] = -1
             occ[p, s] = 0
             faceup[p, s] = 0
-            for o in range(P):
-                know[o, p, s] = -1
     for i in range(scalars.shape[0]):
         scalars[i] = 0
     scalars[ST.caller] = -1
@@ -479,7 +467,7 @@ def _deal(dealer, rules, seats, state, rng, trace, tmp, out):
                               state.faceup, rng, tmp, out)
         for i in range(chosen):
             s = out[i]
-            state.know[p, p, s] = hand[p, s]
+            believe(state, p, p, s, hand[p, s])
             _trace(trace, EV_PEEK, p, s, hand[p, s])
 
 
@@ -551,9 +539,8 @@ def _turn_stock(p, rules, seats, state, scratch):
         old = np.int64(hand[p, slot])
         hand[p, slot] = card
         state.faceup[p, slot] = 0
-        for o in range(know.shape[0]):
-            know[o, p, slot] = -1
-        know[p, p, slot] = card
+        everyone_believes(state, p, slot, -1)
+        believe(state, p, p, slot, card)
         _discard_push(state, old)
         _trace(trace, EV_KEEP, p, slot, old)
         return old
@@ -578,8 +565,7 @@ def _turn_take(p, rules, seats, state, scratch):
     old = np.int64(hand[p, slot])
     hand[p, slot] = card
     state.faceup[p, slot] = 1 if rules.discard_pick_face_up != 0 else 0
-    for o in range(know.shape[0]):
-        know[o, p, slot] = card
+    everyone_believes(state, p, slot, card)
     _discard_push(state, old)
     _trace(scratch.trace, EV_TAKE, p, slot, card * 256 + old)
     return old

@@ -72,6 +72,10 @@ ANSWERS = {
 }
 """How ``heuristic`` (and its presets) answers each decision of the contract, in the engine's arguments
 (``strategies.kamoul.policy`` compiles the dispatch from it)."""
+SNAPS_ON_BELIEF = True
+""":func:`snap` without ``snap_others`` answers ``SNAP_NONE``, drawing nothing, when no own card is believed to
+match: the engine may skip asking (``simulator.kamoul.beliefs``; ``tests/test_kamoul_snap_index.py`` holds it to
+this)."""
 
 
 @njit(refcount=False, inline="always")

@@ -15,7 +15,10 @@ deciding player's information set (see ``strategies.kamoul.views``).
 from __future__ import annotations
 
 
+import numpy as np
+
 from simulator.core.decisions import Contract, ReferenceDispatch, builtin_dispatch, compiled_decision
+from simulator.core.jit import njit
 from simulator.kamoul.codes import ACT_STOCK, SNAP_NONE
 from strategies.kamoul import answers, call_table, heuristic, random_play
 from strategies.kamoul.contract import ARG_TYPES, DECISIONS, TableView
@@ -24,6 +27,26 @@ RANDOM, HEURISTIC, CALL_TABLE = 0, 1, 2
 FAMILIES = {RANDOM: random_play, HEURISTIC: heuristic, CALL_TABLE: call_table}
 """The built-in families by kernel id (the registry's ``StrategyDef.kernel_id``)."""
 BUILTIN_IDS = tuple(FAMILIES)
+
+
+def _declares_belief_snaps(family) -> bool:
+    """The family's ``SNAPS_ON_BELIEF``, or that of the family whose snap it inherits."""
+    if "snap" not in family.ANSWERS and hasattr(family, "INHERITS"):
+        return _declares_belief_snaps(family.INHERITS)
+    return bool(getattr(family, "SNAPS_ON_BELIEF", False))
+
+
+BELIEF_SNAPPERS = np.array([sid in FAMILIES and _declares_belief_snaps(FAMILIES[sid])
+                            for sid in range(max(FAMILIES) + 1)], dtype=np.bool_)
+"""``bool[max id + 1]``: the built-in families whose snap is "no", with no random draw, when the player believes
+no own card of the discard's rank (their ``SNAPS_ON_BELIEF``); the engine need not ask them then
+(``simulator.kamoul.beliefs``). A user's file is always asked."""
+
+
+@njit(inline="always")
+def snaps_on_belief(sid):
+    """Whether the seat of kernel id ``sid`` is a built-in family of :data:`BELIEF_SNAPPERS`."""
+    return sid < BELIEF_SNAPPERS.shape[0] and BELIEF_SNAPPERS[sid]
 
 
 BUILTIN = builtin_dispatch("kamoul", FAMILIES, DECISIONS)

@@ -1,0 +1,136 @@
+"""K6's snap index (simulator/kamoul/beliefs.py): the engine skips asking a player who cannot snap.
+
+Results may not change: a skipped player must be one whose answer would have been "no" with no random draw. Three
+things make that so, each tested here; the golden rows and the engines' agreement (the reference asks every
+player) test the whole.
+
+* the index counts exactly the own beliefs, whatever sequence of writes made them;
+* the kernel writes the players' memory only through the index's functions;
+* a family that declares ``SNAPS_ON_BELIEF`` answers "no", drawing nothing, when it believes no own card of the
+  rank (and ``snap_others`` is off); the others are always asked.
+"""
+
+from __future__ import annotations
+
+import ast
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from simulator.core.decisions import python_twin
+from simulator.core.jit import njit
+from simulator.kamoul import beliefs
+from simulator.kamoul.codes import SNAP_NONE
+from simulator.kamoul.kernel_state import new_state
+from strategies.kamoul import STRATEGIES, params_array
+from strategies.kamoul.policy import BELIEF_SNAPPERS, BUILTIN, FAMILIES, HEURISTIC, RANDOM
+
+ROOT = Path(__file__).resolve().parents[1]
+N_RANKS = 13
+
+
+def recount(know: np.ndarray) -> np.ndarray:
+    """``held`` made from scratch: ``int16[P, 13]``, own positions each player believes hold each rank."""
+    P = know.shape[0]
+    held = np.zeros((P, N_RANKS), np.int16)
+    for o in range(P):
+        for card in know[o, o]:
+            if card >= 0:
+                held[o, card % N_RANKS] += 1
+    return held
+
+
+@njit
+def _apply(state, ops):
+    """Play ``ops`` (``int64[n, 7]``: kind, o, p1, s1, p2, s2, card) through the index's writes."""
+    for i in range(ops.shape[0]):
+        kind, o, p1, s1, p2, s2, card = ops[i, 0], ops[i, 1], ops[i, 2], ops[i, 3], ops[i, 4], ops[i, 5], ops[i, 6]
+        if kind == 0:
+            beliefs.believe(state, o, p1, s1, card)
+        elif kind == 1:
+            beliefs.everyone_believes(state, p1, s1, card)
+        else:
+            beliefs.swap_beliefs(state, o, p1, s1, p2, s2)
+
+
+@pytest.mark.parametrize("players", [2, 4, 6])
+def test_k6_the_snap_index_counts_exactly_the_own_beliefs_after_any_writes(players):
+    rng = np.random.default_rng(players)
+    S = 52
+    state = new_state(players, S)
+    state.nslots[:] = 8
+    for _ in range(5):
+        n = 400
+        ops = np.column_stack([rng.integers(0, 3, n), rng.integers(0, players, n), rng.integers(0, players, n),
+                               rng.integers(0, 8, n), rng.integers(0, players, n), rng.integers(0, 8, n),
+                               rng.integers(-1, 104, n)]).astype(np.int64)
+        for column in (2, 4):  # half the positions are the believer's own: the writes the index counts
+            own = rng.random(n) < 0.5
+            ops[own, column] = ops[own, 1]
+        _apply(state, ops)
+        assert (state.held == recount(state.know)).all()
+        assert state.held.min() >= 0
+    beliefs.forget_all(state)
+    assert (state.know[:, :, :8] == -1).all() and not state.held.any()
+
+
+def test_k6_the_kernel_writes_the_players_memory_only_through_the_snap_index():
+    """No assignment to ``know[...]`` (or ``state.know[...]``) in the numba engine outside beliefs.py: a raw write
+    would leave the index stale and a player who can snap unasked."""
+    found = []
+    for path in sorted((ROOT / "simulator" / "kamoul").glob("*.py")):
+        if path.name in ("beliefs.py", "hand.py", "match.py", "reference.py"):  # the index; the reference engine
+            continue
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            targets = node.targets if isinstance(node, ast.Assign) else (
+                [node.target] if isinstance(node, ast.AugAssign) else [])
+            for target in targets:
+                for sub in ast.walk(target):
+                    if isinstance(sub, ast.Subscript) and ast.unparse(sub.value).split(".")[-1] in ("know", "held"):
+                        found.append(f"{path.name}:{node.lineno}: {ast.unparse(node)}")
+    assert not found, "raw writes to the players' memory:\n" + "\n".join(found)
+
+
+def _snap_positions(count: int, seed: int):
+    """Random tables where ``me`` believes no own card of ``rank``: ``(me, rank, know_me, occ, faceup, nslots,
+    locked)``; its beliefs about the others' cards are random, matching ``rank`` or not."""
+    rng = np.random.default_rng(seed)
+    for _ in range(count):
+        P, S = int(rng.integers(2, 7)), int(rng.integers(1, 9))
+        me, rank = int(rng.integers(0, P)), int(rng.integers(0, N_RANKS))
+        occ = (rng.random((P, S)) < 0.8).astype(np.int8)
+        faceup = (occ * (rng.random((P, S)) < 0.2)).astype(np.int8)
+        nslots = np.full(P, S, np.int64)
+        know_me = np.where(rng.random((P, S)) < 0.6, rng.integers(0, 52, (P, S)), -1).astype(np.int16)
+        mine = know_me[me]
+        mine[(mine >= 0) & (mine % N_RANKS == rank)] = -1
+        yield me, rank, know_me, occ, faceup, nslots, int(rng.integers(-1, P))
+
+
+def test_k6_the_built_in_families_declare_belief_snaps_as_they_play():
+    """heuristic and its heirs (the presets, call-table) declare it; random snaps blind, so it does not."""
+    assert BELIEF_SNAPPERS[HEURISTIC] and not BELIEF_SNAPPERS[RANDOM]
+    assert all(BELIEF_SNAPPERS[sid] == (sid != RANDOM) for sid in FAMILIES)
+
+
+@pytest.mark.parametrize("name", ["balanced", "aggressive", "cautious", "call-table", "random"])
+def test_k6_a_belief_snapper_asked_without_an_own_matching_belief_says_no_and_draws_nothing(name):
+    """What makes skipping it safe: over random tables (snap probability below 1, so a draw would show), the
+    answer is SNAP_NONE and the random stream is untouched; ``random`` does draw, which is why it is asked."""
+    definition = STRATEGIES[name]
+    values = {p.name: p.default for p in definition.params.params}
+    values.update({"snap": 0.5} if "snap" in values else {"snap_prob": 0.5})
+    prm = params_array(definition, values)
+    snap = python_twin(BUILTIN["snap"])
+    drew = 0
+    for me, rank, know_me, occ, faceup, nslots, locked in _snap_positions(300, seed=len(name)):
+        rng = np.array([1, 2, 3, 4], np.uint64)
+        before = rng.copy()
+        answer = snap(definition.kernel_id, prm, me, rank, know_me, occ, nslots, faceup, False, locked, rng,
+                      np.zeros(2 * occ.size + 8, np.int64), np.zeros(occ.shape[1] + 8, np.int64))
+        if BELIEF_SNAPPERS[definition.kernel_id]:
+            assert answer == SNAP_NONE and (rng == before).all()
+        drew += int((rng != before).any())
+    if not BELIEF_SNAPPERS[definition.kernel_id]:
+        assert drew > 0
