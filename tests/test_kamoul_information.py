@@ -84,14 +84,14 @@ def test_hidden_cards_do_not_change_decisions(strategy):
                 hand.hand[q, s] = c
             r, tmp = np.array(rng), np.zeros_like(hand.tmp)
             decisions.append((
-                policy.ask("turn", seats[me], me, hand.know[me], hand.occ, hand.nslots, hand.faceup, 5, True, False,
-                           True, 0, False, r, tmp),
+                policy.ask("turn", seats[me], me, hand.know[me], hand.occ, hand.nslots, hand.faceup, hand.own(me), 5,
+                           True, False, True, 0, False, r, tmp),
                 policy.ask("keep", seats[me], me, 20, hand.power_kind(20), hand.know[me], hand.occ, hand.nslots,
-                           hand.faceup, r, tmp),
+                           hand.faceup, hand.own(me), r, tmp),
                 policy.ask("keep", seats[me], me, C("JH"), POWER_SWAP, hand.know[me], hand.occ, hand.nslots,
-                           hand.faceup, r, tmp),
+                           hand.faceup, hand.own(me), r, tmp),
                 policy.ask("keep", seats[me], me, C("KD"), POWER_KING, hand.know[me], hand.occ, hand.nslots,
-                           hand.faceup, r, tmp),
+                           hand.faceup, hand.own(me), r, tmp),
             ))
         assert len(set(decisions)) == 1
     assert (wrong_beliefs > 0) == ("memory_noise" in strategy)

@@ -109,6 +109,18 @@ class Hand(Narrated):
     def count(self, p: int) -> int:
         return int(self.occ[p, : self.nslots[p]].sum())
 
+    def own(self, p: int) -> tuple[int, int, int, int, int, int]:
+        """What ``p`` believes of its own layout, in ``views.OWN`` order (the summary the built-in families' turn,
+        keep and take decisions read): its cards, those it has not seen, the points of those it knows, the first
+        position of the highest known card and that card's value (``-1``, ``-1``: none), the first unseen position."""
+        mine = [(s, int(self.know[p, p, s])) for s in range(self.nslots[p]) if self.occ[p, s]]
+        known = [(s, value(c)) for s, c in mine if c >= 0]
+        unseen = [s for s, c in mine if c < 0]
+        highest = max((v for _, v in known), default=-1)
+        first_highest = next((s for s, v in known if v == highest), -1)
+        return (len(mine), len(unseen), sum(v for _, v in known), first_highest, highest,
+                unseen[0] if unseen else -1)
+
     def total(self, p: int) -> int:
         return sum(value(int(self.hand[p, s])) for s in range(self.nslots[p]) if self.occ[p, s])
 
@@ -321,7 +333,7 @@ class Hand(Narrated):
         can_take = bool(self.discard) and self.count(p) > 0
         top = self.discard[-1] if self.discard else -1
         au_ge = self.r.au_score_30 == "ge"
-        act = policy.ask("turn", seat, p, self.know[p], self.occ, self.nslots, self.faceup, top, can_call,
+        act = policy.ask("turn", seat, p, self.know[p], self.occ, self.nslots, self.faceup, self.own(p), top, can_call,
                                  in_final, can_take, self.cum[p], au_ge, self.rng, self.tmp)
         if force is None:
             return act
@@ -329,7 +341,7 @@ class Hand(Narrated):
         if force[FC_MODE] == MODE_CALL:
             return ACT_CALL
         if force[FC_MODE] == MODE_PLAY_ON and act == ACT_CALL:
-            return policy.ask("turn", seat, p, self.know[p], self.occ, self.nslots, self.faceup, top, False,
+            return policy.ask("turn", seat, p, self.know[p], self.occ, self.nslots, self.faceup, self.own(p), top, False,
                                       in_final, can_take, self.cum[p], au_ge, self.rng, self.tmp)
         return act
 
@@ -427,7 +439,7 @@ class Hand(Narrated):
         self.trace(EV_DRAW, p, card)
         self.stuck_cards(p, self.stock)
         slot = policy.ask("keep", seat, p, card, self.power_kind(card), self.know[p], self.occ, self.nslots,
-                          self.faceup, self.rng, self.tmp)
+                          self.faceup, self.own(p), self.rng, self.tmp)
         if slot >= 0:
             old = int(self.hand[p, slot])
             self.hand[p, slot] = card
@@ -449,8 +461,8 @@ class Hand(Narrated):
     def turn_take(self, p: int, turns: int) -> None:
         """K4(d): take the top discard and swap it into a position (compulsory); its identity stays public."""
         seat = self.seats[p]
-        slot = policy.ask("take_slot", seat, p, self.know[p], self.occ, self.nslots, self.faceup, self.rng,
-                          self.tmp)
+        slot = policy.ask("take_slot", seat, p, self.know[p], self.occ, self.nslots, self.faceup, self.own(p),
+                          self.rng, self.tmp)
         card = self.discard.pop()
         self.stuck_cards(p, self.discard)
         old = int(self.hand[p, slot])

@@ -33,7 +33,7 @@ from strategies.kamoul.policy import (
     decide_keep, decide_king_swap, decide_peeks, decide_power, decide_snap, decide_take_slot, decide_turn, estimate,
     forget_prob, memory_noise_prob, speed,
 )
-from strategies.kamoul.views import nth_occupied
+from strategies.kamoul.views import OWN, nth_occupied, own_summary
 
 PILE_STOCK, PILE_DISCARD = 0, 1
 
@@ -524,17 +524,18 @@ def _contre(p, rules, state, scratch):
 
 
 @njit(refcount=False, inline="always")
-def _turn_stock(p, rules, seats, state, scratch):
+def _turn_stock(p, own, rules, seats, state, scratch):
     """K4(c): draw from the stock, keep the card in a position or discard it (power optional, K5). Returns the
-    card that lands on the discard."""
+    card that lands on the discard. ``own``: ``p``'s summary (``views.own_summary``), made again if cards stuck."""
     hand, know, scalars, rng, trace = state.hand, state.know, state.scalars, scratch.rng, scratch.trace
     scalars[ST.n_stock] -= 1
     card = np.int64(state.stock[scalars[ST.n_stock]])
     _trace(trace, EV_DRAW, p, card, 0)
     if rules.p_stick > 0:
         _stuck(p, PILE_STOCK, rules, state, rng, trace)
+        own = own_summary(p, know[p], state.occ, state.nslots)
     slot = decide_keep(seats, p, card, _power_kind(rules, card), know[p], state.occ, state.nslots, state.faceup,
-                       rng, scratch.tmp)
+                       own, rng, scratch.tmp)
     if slot >= 0:
         old = np.int64(hand[p, slot])
         hand[p, slot] = card
@@ -552,11 +553,11 @@ def _turn_stock(p, rules, seats, state, scratch):
 
 
 @njit(refcount=False, inline="always")
-def _turn_take(p, rules, seats, state, scratch):
+def _turn_take(p, own, rules, seats, state, scratch):
     """K4(d): take the top discard into a position (compulsory); its identity stays public. Returns the card
-    that lands on the discard."""
+    that lands on the discard. ``own``: ``p``'s summary (``views.own_summary``)."""
     hand, know, scalars = state.hand, state.know, state.scalars
-    slot = decide_take_slot(seats, p, know[p], state.occ, state.nslots, state.faceup,
+    slot = decide_take_slot(seats, p, know[p], state.occ, state.nslots, state.faceup, own,
                             scratch.rng, scratch.tmp)
     scalars[ST.n_discard] -= 1
     card = np.int64(state.discard[scalars[ST.n_discard]])
@@ -572,16 +573,16 @@ def _turn_take(p, rules, seats, state, scratch):
 
 
 @njit(refcount=False, inline="always")
-def _choose(p, forced, can_call, in_final, rules, seats, state, scratch):
+def _choose(p, own, forced, can_call, in_final, rules, seats, state, scratch):
     """The turn's action (``ACT_*``); a forced decision (study hooks) records the natural choice and may ask a
     second time. One call site: ``decide_turn`` is inlined. Nine arguments: the turn's flags and the block's
     arrays (inlined into ``play_hand``)."""
     force = scratch.force
     nd = state.scalars[ST.n_discard]
-    can_take = nd > 0 and count_cards(p, state.occ, state.nslots) > 0
+    can_take = nd > 0 and own[OWN.cards] > 0
     top = np.int64(state.discard[nd - 1]) if nd > 0 else np.int64(-1)
     while True:
-        act = decide_turn(seats, p, state.know[p], state.occ, state.nslots, state.faceup, top,
+        act = decide_turn(seats, p, state.know[p], state.occ, state.nslots, state.faceup, own, top,
                           can_call, in_final,
                           can_take, scratch.cum[p], rules.au_score_30 == AU_SCORE_30.ge, scratch.rng,
                           scratch.tmp)
@@ -630,7 +631,8 @@ def play_hand(dealer, rules, seats, state, scratch):
         if failed:
             scalars[ST.aborted] = 1
             break
-        act = _choose(p, forced, can_call, in_final, rules, seats, state, scratch)
+        own = own_summary(p, state.know[p], state.occ, state.nslots)  # once per turn, for the decisions
+        act = _choose(p, own, forced, can_call, in_final, rules, seats, state, scratch)
         snap_card = np.int64(-1)
         if act == ACT_CALL:  # K8
             if _call(p, own_turns[p], rules, seats, state, scratch.rng, scratch.trace, scratch.cum,
@@ -641,9 +643,9 @@ def play_hand(dealer, rules, seats, state, scratch):
                 scratch.announcers[1 + n_contres] = p
                 n_contres += 1
         elif act == ACT_STOCK:  # K4(c)
-            snap_card = _turn_stock(p, rules, seats, state, scratch)
+            snap_card = _turn_stock(p, own, rules, seats, state, scratch)
         else:  # K4(d)
-            snap_card = _turn_take(p, rules, seats, state, scratch)
+            snap_card = _turn_take(p, own, rules, seats, state, scratch)
         # one call site for the three ways a card lands on the discard, so that the window is inlined once
         if snap_card >= 0 and scalars[ST.ultime] < 0:
             _snap_window(p, snap_card, rules, seats, state, scratch)

@@ -15,7 +15,7 @@ from simulator.core.params import Param, ParamSet
 from simulator.kamoul.codes import ACT_CALL, ACT_CONTRE, CALL_MAX, is_au_score
 from strategies.kamoul import heuristic
 from strategies.kamoul.heuristic import H
-from strategies.kamoul.views import own_estimate  # noqa: F401  (ANSWERS)
+from strategies.kamoul.views import OWN, own_estimate, own_summary, summary_estimate, summary_worst  # noqa: F401
 
 MAX_UNSEEN_COLUMN = 3
 
@@ -32,7 +32,7 @@ CT = indices("CallTableParams", PARAMS.names())
 INHERITS = heuristic
 """The family whose ``ANSWERS`` this one takes where its own has no entry: the heuristic's moves."""
 ANSWERS = {
-    "turn": "turn(prm, me, know_me, occ, nslots, top, can_call, can_contre, can_take, cum_me, au_ge, rng)",
+    "turn": "turn_on(prm, own, top, can_call, can_contre, can_take, cum_me, au_ge)",
     "estimate": "own_estimate(me, know_me, occ, nslots, prm[CT.unknown_value])",
     "forget": "prm[CT.forget]",
     "memory_noise": "prm[CT.memory_noise]",
@@ -48,8 +48,16 @@ def table_text(thresholds) -> str:
 
 @njit(refcount=False, inline="always")
 def turn(prm, me, know_me, occ, nslots, top, can_call, can_contre, can_take, cum_me, au_ge, rng):
-    est, unknown, slot, worst = heuristic._own_scan(me, know_me, occ, nslots, prm[H.unknown_value])
-    known = est - unknown * prm[H.unknown_value]
+    """The turn's action from the player's view (what a strategy file calls): :func:`turn_on` of its summary."""
+    return turn_on(prm, own_summary(me, know_me, occ, nslots), top, can_call, can_contre, can_take, cum_me, au_ge)
+
+
+@njit(refcount=False, inline="always")
+def turn_on(prm, own, top, can_call, can_contre, can_take, cum_me, au_ge):
+    """K4/K8/K9 from the own layout's summary ``own``: KAMOUL by the table, CONTRE and the rest as heuristic."""
+    est, unknown = summary_estimate(own, prm[H.unknown_value])
+    slot, worst = summary_worst(own, prm[H.unknown_value])
+    known = own[OWN.known_points]
     limit = prm[CT.call_known_0 + min(unknown, MAX_UNSEEN_COLUMN)]
     au = prm[H.au_score] != 0 and unknown == 0 and is_au_score(int(est), cum_me, au_ge)
     if can_contre and ((unknown <= prm[H.max_unknown_at_call] and est <= prm[H.contre_threshold]) or au):

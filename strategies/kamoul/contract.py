@@ -46,6 +46,8 @@ ARG_TYPES = {
 of its own (the built-ins list the legal choices there, :mod:`simulator.kamoul.legal`)."""
 
 _VIEW = "TableView(me, know_me, occ, nslots, faceup)"
+# ``own`` (the turn, keep and take decisions): strategies.kamoul.views.own_summary of the deciding player, made by
+# the engine once per turn for the built-ins; a file's function computes what it needs from its view.
 _decision = partial(Decision, view_call=_VIEW)  # every decision passes the player's view as `view`
 DECISIONS: dict[str, Decision] = {
     "peeks": _decision(
@@ -55,8 +57,8 @@ DECISIONS: dict[str, Decision] = {
         legal="0 <= k <= n, out[:k] own positions holding a card",
         default="heuristic.peeks(prm, view.me, n, view.occ, view.nslots, out)"),
     "turn": _decision(
-        ("me", "know_me", "occ", "nslots", "faceup", "top", "can_call", "can_contre", "can_take", "cum_me", "au_ge",
-         "rng", "tmp"),
+        ("me", "know_me", "occ", "nslots", "faceup", "own", "top", "can_call", "can_contre", "can_take", "cum_me",
+         "au_ge", "rng", "tmp"),
         f"prm, {_VIEW}, top, can_call, can_contre, can_take, cum_me, au_ge, rng",
         "K4/K8/K9: ACT_STOCK always; ACT_TAKE if can_take, ACT_CALL if can_call, ACT_CONTRE if can_contre",
         check="legal_turn(fault, me, a, can_call, can_contre, can_take)", fallback="ACT_STOCK",
@@ -64,13 +66,13 @@ DECISIONS: dict[str, Decision] = {
         default="heuristic.turn(prm, view.me, view.know, view.occ, view.nslots, top, can_call, can_contre, can_take, "
                 "cum_me, au_ge, rng)"),
     "take_slot": _decision(
-        ("me", "know_me", "occ", "nslots", "faceup", "rng", "tmp"), f"prm, {_VIEW}, rng",
+        ("me", "know_me", "occ", "nslots", "faceup", "own", "rng", "tmp"), f"prm, {_VIEW}, rng",
         "K4(d): the own position (holding a card) the top discard replaces",
         check="legal_slot(fault, D_TAKE_SLOT, me, a, False, occ, nslots)", fallback="first_own(me, occ, nslots)",
         legal="an own position holding a card",
         default="heuristic.take_slot(prm, view.me, view.know, view.occ, view.nslots)"),
     "keep": _decision(
-        ("me", "drawn", "kind", "know_me", "occ", "nslots", "faceup", "rng", "tmp"), f"prm, {_VIEW}, drawn, rng",
+        ("me", "drawn", "kind", "know_me", "occ", "nslots", "faceup", "own", "rng", "tmp"), f"prm, {_VIEW}, drawn, rng",
         "K4(c): -1 to discard the drawn card, or the own position (holding a card) it replaces",
         check="legal_slot(fault, D_KEEP, me, a, True, occ, nslots)", fallback="-1",
         legal="-1, or an own position holding a card",

@@ -26,7 +26,9 @@ from simulator.kamoul.codes import (
     POWER_SWAP, RED_KING_VALUE, SNAP_NONE, SNAP_OTHER, SNAP_OWN, is_au_score,
 )
 from simulator.kamoul.legal import swappable
-from strategies.kamoul.views import card_value, own_estimate, worst_own_slot  # noqa: F401  (own_estimate: ANSWERS)
+from strategies.kamoul.views import (  # noqa: F401  (own_estimate: ANSWERS)
+    card_value, own_estimate, own_summary, summary_estimate, summary_worst, worst_own_slot,
+)
 
 MAX_CARD_VALUE = float(BLACK_KING_VALUE)  # parameter bound: the highest card value (K1)
 MAX_THRESHOLD = 2 * MAX_CARD_VALUE  # parameter bound of the call and contre thresholds
@@ -59,9 +61,9 @@ H = indices("HeuristicParams", PARAMS.names())
 
 ANSWERS = {
     "peeks": "peeks(prm, me, n, occ, nslots, out)",
-    "turn": "turn(prm, me, know_me, occ, nslots, top, can_call, can_contre, can_take, cum_me, au_ge, rng)",
-    "take_slot": "take_slot(prm, me, know_me, occ, nslots)",
-    "keep": "keep_or_spend(prm, me, drawn, kind, know_me, occ, nslots, faceup, rng)",
+    "turn": "turn_on(prm, own, top, can_call, can_contre, can_take, cum_me, au_ge)",
+    "take_slot": "summary_worst(own, prm[H.unknown_value])[0]",
+    "keep": "keep_or_spend(prm, me, drawn, kind, own, know_me, occ, nslots, faceup, rng)",
     "power": "power(prm, me, occ.shape[0], kind, know_me, occ, nslots, faceup, locked, rng, out)",
     "king_swap": "king_swap(prm, me, pa, ca, pb, cb)",
     "snap": "snap(prm, me, occ.shape[0], top_rank, know_me, occ, nslots, faceup, allow_others, locked, rng, out)",
@@ -89,28 +91,17 @@ def peeks(prm, me, n, occ, nslots, out):
 
 
 @njit(refcount=False, inline="always")
-def _own_scan(me, know_me, occ, nslots, unknown_value):
-    """``own_estimate`` and ``worst_own_slot`` in one pass: ``(estimate, unknown, worst slot, worst value)``."""
-    est = 0.0
-    unknown = 0
-    best = -1
-    best_value = -1.0
-    best_known = False
-    for s in range(nslots[me]):
-        if occ[me, s]:
-            c = know_me[me, s]
-            known = c >= 0
-            v = float(card_value(c)) if known else unknown_value
-            est += v
-            unknown += 0 if known else 1
-            if v > best_value or (v == best_value and known and not best_known):
-                best, best_value, best_known = s, v, known
-    return est, unknown, best, best_value
+def turn(prm, me, know_me, occ, nslots, top, can_call, can_contre, can_take, cum_me, au_ge, rng):
+    """The turn's action from the player's view (what a strategy file calls): :func:`turn_on` of its summary."""
+    return turn_on(prm, own_summary(me, know_me, occ, nslots), top, can_call, can_contre, can_take, cum_me, au_ge)
 
 
 @njit(refcount=False, inline="always")
-def turn(prm, me, know_me, occ, nslots, top, can_call, can_contre, can_take, cum_me, au_ge, rng):
-    est, unknown, slot, worst = _own_scan(me, know_me, occ, nslots, prm[H.unknown_value])
+def turn_on(prm, own, top, can_call, can_contre, can_take, cum_me, au_ge):
+    """K4/K8/K9 from the own layout's summary ``own`` (``views.own_summary``): CONTRE or KAMOUL when the estimate
+    is low enough with few enough unseen cards, or au score; else draw or take."""
+    est, unknown = summary_estimate(own, prm[H.unknown_value])
+    slot, worst = summary_worst(own, prm[H.unknown_value])
     sure = unknown <= prm[H.max_unknown_at_call]
     au = prm[H.au_score] != 0 and unknown == 0 and is_au_score(int(est), cum_me, au_ge)
     if can_contre and ((sure and est <= prm[H.contre_threshold]) or au):
@@ -133,13 +124,14 @@ def draw_or_take(prm, top, can_take, slot, worst):
 
 @njit(refcount=False, inline="always")
 def take_slot(prm, me, know_me, occ, nslots):
-    return worst_own_slot(me, know_me, occ, nslots, prm[H.unknown_value])[0]
+    """K4(d): the own card believed worst (what a strategy file calls)."""
+    return summary_worst(own_summary(me, know_me, occ, nslots), prm[H.unknown_value])[0]
 
 
 @njit(refcount=False, inline="always")
-def keep_or_spend(prm, me, drawn, kind, know_me, occ, nslots, faceup, rng):
+def keep_or_spend(prm, me, drawn, kind, own, know_me, occ, nslots, faceup, rng):
     """K4(c)/K5: -1 to discard the drawn card for its power (``kind``, under the rules) when ``jq_power`` or
-    ``red_king_power`` says so and the power has a use; else :func:`keep`'s answer."""
+    ``red_king_power`` says so and the power has a use; else :func:`keep_on`'s answer (``own``: the summary)."""
     if kind == POWER_SWAP and prm[H.jq_power] > 0.0:
         _, p, _ = _swap_plan(prm, me, occ.shape[0], know_me, occ, nslots, faceup, -1)
         if p >= 0 and _chance(prm[H.jq_power], rng):
@@ -148,13 +140,19 @@ def keep_or_spend(prm, me, drawn, kind, know_me, occ, nslots, faceup, rng):
         a, p, _ = _king_plan(prm, me, occ.shape[0], know_me, occ, nslots, faceup, -1)
         if a >= 0 and p >= 0 and _chance(prm[H.red_king_power], rng):
             return -1
-    return keep(prm, me, drawn, know_me, occ, nslots)
+    return keep_on(prm, drawn, own)
 
 
 @njit(refcount=False, inline="always")
 def keep(prm, me, drawn, know_me, occ, nslots):
+    """K4(c) from the player's view (what a strategy file calls): :func:`keep_on` of its summary."""
+    return keep_on(prm, drawn, own_summary(me, know_me, occ, nslots))
+
+
+@njit(refcount=False, inline="always")
+def keep_on(prm, drawn, own):
     """K4(c): the own position (its worst) the drawn card replaces when it is cheap and better, else -1."""
-    _, _, slot, worst = _own_scan(me, know_me, occ, nslots, prm[H.unknown_value])
+    slot, worst = summary_worst(own, prm[H.unknown_value])
     v = card_value(drawn)
     if slot >= 0 and v <= prm[H.keep_max] and v < worst:
         return slot

@@ -8,11 +8,16 @@ A strategy never receives the hidden layout. It gets:
 * ``faceup``: ``int8[P, S]``, cards lying face up (only with ``discard_pick_face_up``);
 * ``nslots``: ``int64[P]``, one past the highest slot ever used by each player;
 * public scalars: the top discard, the caller, cumulative scores.
+
+The turn, keep and take decisions of the built-in families also get ``own``, the summary of the player's own
+layout as it believes it (:func:`own_summary`, made of ``know_me[me]`` and ``occ[me]`` only): the engine makes it
+once per turn, so that each decision reads six numbers instead of scanning the layout again.
 """
 
 from __future__ import annotations
 
 from simulator.core.jit import njit
+from simulator.core.named import indices
 from simulator.kamoul.codes import CARD_VALUE
 from simulator.kamoul.legal import swappable  # noqa: F401  (a helper strategies from files import from here)
 
@@ -66,3 +71,54 @@ def nth_occupied(me, occ, nslots, k):
                 return s
             k -= 1
     return -1
+
+
+OWN_FIELDS = ("cards", "unseen", "known_points", "worst_known", "worst_known_value", "first_unseen")
+"""The summary of a player's own layout (:func:`own_summary`, a tuple of six ``int64`` indexed by :data:`OWN`): how
+many cards it holds, how many of them it has not seen (no belief), the points of those it believes it knows, the
+first position of the highest of those (``-1``: none) and its value, the first position it has not seen
+(``-1``: none)."""
+OWN = indices("OwnSummary", OWN_FIELDS)
+
+
+@njit(refcount=False, inline="always")
+def own_summary(me, know_me, occ, nslots):
+    """``UniTuple(int64, 6)`` in :data:`OWN` order: the summary of ``me``'s own layout from its beliefs."""
+    cards = 0
+    unseen = 0
+    points = 0
+    worst = -1
+    worst_value = -1
+    first_unseen = -1
+    for s in range(nslots[me]):
+        if occ[me, s]:
+            cards += 1
+            c = know_me[me, s]
+            if c < 0:
+                unseen += 1
+                if first_unseen < 0:
+                    first_unseen = s
+            else:
+                v = CARD_VALUE[c % 52]
+                points += v
+                if v > worst_value:
+                    worst, worst_value = s, v
+    return cards, unseen, points, worst, worst_value, first_unseen
+
+
+@njit(refcount=False, inline="always")
+def summary_estimate(own, unknown_value):
+    """``(float64 estimate, int64 unseen)`` from a summary: the known points plus ``unknown_value`` per unseen card
+    (what :func:`own_estimate` sums position by position; the same number when ``unknown_value`` is whole)."""
+    return own[OWN.known_points] + own[OWN.unseen] * unknown_value, own[OWN.unseen]
+
+
+@njit(refcount=False, inline="always")
+def summary_worst(own, unknown_value):
+    """:func:`worst_own_slot`'s answer from a summary: an unseen card (valued ``unknown_value``) when it is worth
+    more than every known one, else the first known card of the highest value (a sure value wins a tie)."""
+    if own[OWN.first_unseen] >= 0 and (own[OWN.worst_known] < 0 or unknown_value > own[OWN.worst_known_value]):
+        return own[OWN.first_unseen], unknown_value
+    if own[OWN.worst_known] >= 0:
+        return own[OWN.worst_known], float(own[OWN.worst_known_value])
+    return -1, -1.0
