@@ -333,7 +333,8 @@ class Hand(Narrated):
         can_take = bool(self.discard) and self.count(p) > 0
         top = self.discard[-1] if self.discard else -1
         au_ge = self.r.au_score_30 == "ge"
-        act = policy.ask("turn", seat, p, self.know[p], self.occ, self.nslots, self.faceup, self.own(p), top, can_call,
+        own = self.own(p)
+        act = policy.ask("turn", seat, p, self.know[p], self.occ, self.nslots, self.faceup, own, top, can_call,
                                  in_final, can_take, self.cum[p], au_ge, self.rng, self.tmp)
         if force is None:
             return act
@@ -341,7 +342,7 @@ class Hand(Narrated):
         if force[FC_MODE] == MODE_CALL:
             return ACT_CALL
         if force[FC_MODE] == MODE_PLAY_ON and act == ACT_CALL:
-            return policy.ask("turn", seat, p, self.know[p], self.occ, self.nslots, self.faceup, self.own(p), top, False,
+            return policy.ask("turn", seat, p, self.know[p], self.occ, self.nslots, self.faceup, own, top, False,
                                       in_final, can_take, self.cum[p], au_ge, self.rng, self.tmp)
         return act
 

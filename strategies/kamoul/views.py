@@ -99,7 +99,7 @@ def own_summary(me, know_me, occ, nslots):
                 if first_unseen < 0:
                     first_unseen = s
             else:
-                v = CARD_VALUE[c % 52]
+                v = card_value(c)
                 points += v
                 if v > worst_value:
                     worst, worst_value = s, v
