@@ -3,10 +3,11 @@
     .venv/bin/python bench/user_strategy.py [--hands 400000] [--rounds 5]
 
 Four seats of ``examples/kamoul_balanced_copy.py:balanced-copy`` (``balanced`` written as a strategy file) and four
-of the built-in ``balanced``, Kamoul at the hands level on all cores: each side plays ``--hands`` hands per round,
-the sides alternate for ``--rounds`` rounds, and the script prints each side's median hands/s, the ratio file /
-built-in (the issue's bar: at least 0.90) and whether the rows are identical for the same seed. A script, not a
-test: nothing is asserted.
+of the built-in ``balanced``, Kamoul at the hands level on all cores. The file plays twice: through the function
+table (the kernel every file shares) and in a kernel compiled for it (``simulator.core.inlined``). Each variant
+plays ``--hands`` hands per round, the variants alternate for ``--rounds`` rounds, and the script prints each one's
+median hands/s, its ratio to the built-in (the issue's bar: at least 0.90) and whether its rows are identical to
+the built-in's for the same seed. A script, not a test: nothing is asserted.
 
 Last, the second-run start: a fresh process (warm caches, as any run after the first) that simulates one hand
 with the file strategy through ``api.simulate``; the time from the process's start to the hand written is what
@@ -25,7 +26,10 @@ import numpy as np
 from common import ROOT
 
 import simulator.games  # noqa: F401  (registers the games)
+from simulator.core.game import get_game, kernel_seats, seats_of
+from simulator.core.inlined import InlinedStrategies
 from simulator.core.spec import build_spec
+from simulator.core.user_table import KernelSeats
 from simulator.kamoul.engine import raw_kernel
 
 COPY = f"{ROOT}/examples/kamoul_balanced_copy.py:balanced-copy"
@@ -44,26 +48,32 @@ def main() -> None:
     parser.add_argument("--hands", type=int, default=400_000)
     parser.add_argument("--rounds", type=int, default=5)
     args = parser.parse_args()
-    specs = {name: build_spec("kamoul", n=args.hands, seed=7, players=4, strategies=[strategy])
-             for name, strategy in (("built-in balanced", "balanced"), ("file balanced-copy", COPY))}
+    built_in = build_spec("kamoul", n=args.hands, seed=7, players=4, strategies=["balanced"])
+    copy = build_spec("kamoul", n=args.hands, seed=7, players=4, strategies=[COPY])
+    table = kernel_seats(seats_of(copy))
+    strategies = [s.user for s in seats_of(copy)][:1]
+    compiled = KernelSeats(table.sids, table.prm, InlinedStrategies(get_game("kamoul").contract, strategies),
+                           table.fault)
+    variants = {"built-in balanced": (built_in, None), "file balanced-copy, table": (copy, table),
+                "file balanced-copy, compiled for it": (copy, compiled)}
     rows = {}
-    for name, spec in specs.items():
+    for name, (spec, seats) in variants.items():
         began = time.perf_counter()
-        rows[name] = raw_kernel(spec, 0, 20_000)
+        rows[name] = raw_kernel(spec, 0, 20_000, seats=seats)
         print(f"{name}: first call (compile or cache load) and 20,000 hands: {time.perf_counter() - began:.1f} s")
-    rates: dict[str, list[float]] = {name: [] for name in specs}
+    rates: dict[str, list[float]] = {name: [] for name in variants}
     for _ in range(args.rounds):
-        for name, spec in specs.items():
+        for name, (spec, seats) in variants.items():
             began = time.perf_counter()
-            raw_kernel(spec, 0, args.hands)
+            raw_kernel(spec, 0, args.hands, seats=seats)
             rates[name].append(args.hands / (time.perf_counter() - began))
-    for name, values in rates.items():
-        print(f"{name}: {statistics.median(values):,.0f} hands/s (median of {args.rounds})")
-    built_in, copy = (statistics.median(rates[n]) for n in specs)
-    print(f"file / built-in: {copy / built_in:.3f}")
-    a, b = rows.values()
-    same = all(np.array_equal(a[k], b[k], equal_nan=k == "estimates") for k in a)
-    print(f"rows identical for the same seed (20,000 hands): {'yes' if same else 'NO'}")
+    medians = {name: statistics.median(values) for name, values in rates.items()}
+    base = rows["built-in balanced"]
+    for name, median in medians.items():
+        same = all(np.array_equal(base[k], rows[name][k], equal_nan=k == "estimates") for k in base)
+        print(f"{name}: {median:,.0f} hands/s (median of {args.rounds}), "
+              f"{median / medians['built-in balanced']:.3f} of the built-in, rows identical (20,000 hands): "
+              f"{'yes' if same else 'NO'}")
     began = time.perf_counter()
     proc = subprocess.run([sys.executable, "-c", SECOND_RUN], cwd=ROOT, capture_output=True, text=True, check=True)
     print(f"second run of the file strategy, fresh process, 1-hand simulate: {time.perf_counter() - began:.2f} s "

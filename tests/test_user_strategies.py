@@ -17,8 +17,10 @@ import cli
 import simulator.games  # noqa: F401
 from simulator.core.errors import SpecError
 from simulator.core.game import kernel_seats, seats_of
+from simulator.core.inlined import ENV, InlinedStrategies
 from simulator.core.spec import RunSpec, build_spec
 from simulator.kamoul.engine import raw_kernel, raw_reference
+from simulator.kamoul.kernels import simulate as KERNEL
 from strategies.kamoul.answers import D, StrategyError
 from strategies.kamoul.policy import HEURISTIC
 from contract_checks import assert_both_engines_stop_with_one_line
@@ -34,13 +36,22 @@ SEATING = [COPY, NEVER_CONTRE, "random", "aggressive", MISBEHAVING]
 pytestmark = pytest.mark.xdist_group("user-strategies")
 
 
+@pytest.fixture(params=["table", pytest.param("inlined", marks=pytest.mark.slow)])
+def kernel(request, monkeypatch):
+    """The compiled engine calls the files through the function table, or in a kernel compiled for them
+    (simulator.core.inlined: one compile for SEATING's files, about two minutes, then shared by these tests)."""
+    monkeypatch.setenv(ENV, request.param)
+    return request.param
+
+
 def spec_of(strategies, n=1, **kw):
     return build_spec("kamoul", n=n, seed=11, players=max(len(strategies), 2), strategies=strategies, **kw)
 
 
-def test_a_file_copy_of_balanced_plays_the_built_in_rows_and_both_engines_agree():
+def test_a_file_copy_of_balanced_plays_the_built_in_rows_and_both_engines_agree(kernel):
     spec = spec_of(SEATING)
-    seats = kernel_seats(seats_of(spec))
+    seats = kernel_seats(seats_of(spec), KERNEL)
+    assert isinstance(seats.user, InlinedStrategies) == (kernel == "inlined")
     builtin = seats._replace(sids=np.array([HEURISTIC, *seats.sids[1:]]))  # seat 0: the built-in balanced
     fast = raw_kernel(spec, 0, 400)
     same = raw_kernel(spec, 0, 400, seats=builtin)
@@ -55,7 +66,7 @@ def test_a_file_copy_of_balanced_plays_the_built_in_rows_and_both_engines_agree(
                                      {"false_call_mode": "tamalou", "swap_scope": "own_vs_opponent",
                                       "discard_pick_face_up": "true", "swap_observed_prob": "0.5"}])
 @pytest.mark.slow
-def test_the_engines_agree_with_file_strategies_under_other_rules(options):
+def test_the_engines_agree_with_file_strategies_under_other_rules(options, kernel):
     spec = spec_of(SEATING, options=options)
     fast, ref = raw_kernel(spec, 1000, 1600), raw_reference(spec, 1000, 1600)
     for key in fast:
@@ -242,7 +253,7 @@ ILLEGAL = [
 
 
 @pytest.mark.parametrize("decision, options, says", ILLEGAL, ids=[case[0] for case in ILLEGAL])
-def test_an_illegal_answer_stops_both_engines_with_the_same_one_line(decision, options, says):
+def test_an_illegal_answer_stops_both_engines_with_the_same_one_line(decision, options, says, kernel):
     spec = spec_of([*SEATING[:-1], f"{MISBEHAVING}:bad={D[decision]}"], options=options)
     assert_both_engines_stop_with_one_line(lambda: raw_kernel(spec, 0, 600), lambda: raw_reference(spec, 0, 600),
                                            f"misbehaving:bad={D[decision]}", 4, says)

@@ -39,13 +39,14 @@ def needs_compile(dispatcher) -> bool:
 
 
 @contextmanager
-def compile_notice(dispatcher, label: str, seconds: int):
+def compile_notice(dispatcher, label: str, seconds: int, line: str | None = None):
     """Around the first call of ``dispatcher``: the compile notice and the time it took (see the module doc);
-    ``label`` names the kernels ("Kamoul"), ``seconds`` is what they take to compile on the reference machine."""
-    if not needs_compile(dispatcher):
+    ``label`` names the kernels ("Kamoul"), ``seconds`` is what they take to compile on the reference machine.
+    ``line``: a compile the cache check cannot see (a kernel compiled for a user's files), announced so."""
+    if line is None and not needs_compile(dispatcher):
         yield
         return
-    say(f"compiling the {label} kernels (first run on this machine, about {seconds} s)…")
+    say(line or f"compiling the {label} kernels (first run on this machine, about {seconds} s)…")
     begin = time.perf_counter()
     yield
     say(f"compiled in {time.perf_counter() - begin:.0f} s")

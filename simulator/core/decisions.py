@@ -10,7 +10,9 @@ inlined), the names its checks and fallbacks use, and how a fault record reads a
   which plays them in every agreement test); a user's seat goes through the run's
   function table (:mod:`simulator.core.user_table`): the call builds the player's view, calls the file's
   function through its pointer, casts its answer, checks it, records a fault and plays the fallback when it is
-  illegal. The kernel is the same for every strategy file, so it is compiled and cached once.
+  illegal. The kernel is the same for every strategy file, so it is compiled and cached once. A kernel compiled
+  for the run's files (:mod:`simulator.core.inlined`) calls each file's function by name instead, inlined: the same
+  view, cast, check and fallback.
 * :func:`builtin_dispatch` generates the built-in dispatch of every decision from the game's families (each family
   module's ``ANSWERS``: one expression per decision in the engine's arguments).
 * :class:`ReferenceDispatch` is the same in Python for the reference engine: every seat's answer, built-in or
@@ -31,6 +33,7 @@ from numba.extending import overload
 
 from simulator.core.faults import StrategyError, new_fault, raise_fault
 from simulator.core.game import USER_KERNEL_BASE
+from simulator.core.inlined import InlinedType, inline_function, registered
 from simulator.core.user_table import decision_signature, function_loader
 
 
@@ -156,12 +159,24 @@ def compiled_decision(contract: Contract, name: str):
     def typer(user, sid, prm, fault, me, *args):
         """Without file strategies (``user`` is the 1-d ``NO_TABLE``) the call is the built-ins' (never reached:
         the kernel sends built-in ids there first), so nothing of the table is compiled; else the call through
-        the table."""
+        the table. A kernel compiled for the files is :func:`inlined_typer`'s."""
+        if isinstance(user, InlinedType):
+            return None
         return env["builtin_only"] if user.ndim == 1 else env["through_table"]
 
-    typer.__signature__ = inspect.Signature(
-        [inspect.Parameter(n, inspect.Parameter.POSITIONAL_OR_KEYWORD) for n in user_args])
+    def inlined_typer(user, sid, prm, fault, me, *args):
+        """In a kernel compiled for the run's files, the files' functions called by name and inlined."""
+        if isinstance(user, InlinedType):
+            return _by_name(contract, name, user.strategies_name)
+        return None
+
+    parameters = [inspect.Parameter(n, inspect.Parameter.POSITIONAL_OR_KEYWORD) for n in user_args]
+    typer.__signature__ = inlined_typer.__signature__ = inspect.Signature(parameters)
     overload(stub, jit_options={"_nrt": False})(typer)
+    # A second overload, matching only a kernel compiled for files: the built-in and table kernels type the call
+    # with the first and are the code they were. It is inlined by LLVM (``forceinline``), not into numba's IR: an
+    # overload inlined there mis-compiles the snap window's loop (see below).
+    overload(stub, jit_options={"_nrt": False, "forceinline": True})(inlined_typer)
     # The built-in families stay on the inlined path; only a user's seat takes the overload's call. (An overload
     # inlined with inline="always" mis-compiled Kamoul's snap window loop in numba 0.68: the engines disagreed
     # under snap_chain + snap_others.)
@@ -174,6 +189,37 @@ def compiled_decision(contract: Contract, name: str):
          f"        return builtin(sid, seats.prm[me]{builtin_args})\n"
          f"    return user(seats.user, sid, seats.prm[me], seats.fault, me{rest})", kernel_env)
     return numba.njit(inline="always", _nrt=False, nogil=True)(kernel_env[f"decide_{name}"])
+
+
+_BY_NAME: dict = {}
+
+
+def _by_name(contract: Contract, name: str, strategies_name: str):
+    """Decision ``name``'s dispatch in a kernel compiled for the files of ``strategies_name``
+    (:class:`~simulator.core.inlined.InlinedStrategies`): one branch per file strategy by kernel id, its function
+    called by name (inlined), then the cast, check and fallback of the call through the table."""
+    key = (contract.game, name, strategies_name)
+    if key not in _BY_NAME:
+        strategies = registered(strategies_name)[1]
+        decision = contract.decisions[name]
+        user_args = ("user", "sid", "prm", "fault", "me") + decision.rest
+        env = {"np": np, **contract.env}
+        lines = [f"def by_name({', '.join(user_args)}):"]
+        for k, strategy in enumerate(strategies):
+            env[f"answer_{k}"] = inline_function(strategy.functions[name])
+            call = f"a = {_CAST[decision.kind]}(answer_{k}({decision.user_call}))"
+            if len(strategies) == 1:
+                lines.append("    " + call)
+                continue
+            test = ("    else:" if k == len(strategies) - 1
+                    else f"    {'if' if k == 0 else 'elif'} sid == {USER_KERNEL_BASE + k}:")
+            lines += [test, "        " + call]
+        if decision.check:
+            lines += [f"    if not ({decision.check}):", f"        a = {decision.fallback}"]
+        lines.append("    return a")
+        exec("\n".join(lines), env)
+        _BY_NAME[key] = env["by_name"]
+    return _BY_NAME[key]
 
 
 def _as_int(a):

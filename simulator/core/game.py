@@ -114,12 +114,14 @@ def reference_note(spec) -> str | None:
             "the reference engine, some hundred times slower than the compiled one")
 
 
-def kernel_seats(seats: list[Seat]):
+def kernel_seats(seats: list[Seat], kernel: str | None = None, hands: int = 0):
     """The seats as the kernels take them (:class:`~simulator.core.user_table.KernelSeats`): ids, parameters and
     the function table of the run's strategies from files (their functions compiled for the contract's
-    signatures; empty when every seat is built-in)."""
+    signatures; empty when every seat is built-in), or, for ``kernel`` (a kernel that can be compiled for the
+    files) and a run of ``hands`` hands, the files themselves (:func:`simulator.core.inlined.user_field`)."""
     from simulator.core.faults import new_fault
-    from simulator.core.user_table import NO_TABLE, KernelSeats, user_table
+    from simulator.core.inlined import user_field
+    from simulator.core.user_table import NO_TABLE, KernelSeats
 
     families: dict[int, object] = {}
     for s in seats:
@@ -133,7 +135,8 @@ def kernel_seats(seats: list[Seat]):
     strategies = [families[sid] for sid in sorted(families)]
     if sorted(families) != list(range(USER_KERNEL_BASE, USER_KERNEL_BASE + len(families))):
         raise ValueError(f"file strategies' kernel ids {sorted(families)} do not count up from {USER_KERNEL_BASE}")
-    table = user_table(get_game(strategies[0].game).contract, strategies) if strategies else NO_TABLE
+    table = (user_field(get_game(strategies[0].game).contract, strategies, kernel, hands) if strategies
+             else NO_TABLE)
     return KernelSeats(sids, prm, table, new_fault())
 
 

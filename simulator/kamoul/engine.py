@@ -12,6 +12,7 @@ import polars as pl
 from simulator.core.blocks import first_fault_in_game_order, gather, play_in_blocks
 from simulator.core.compiling import compile_notice
 from simulator.core.game import kernel_seats, runs_on_reference, seats_of  # noqa: F401  (seats_of re-exported for replay and tests)
+from simulator.core.inlined import InlinedStrategies
 from simulator.core.spec import RunSpec
 from simulator.kamoul import kernels, records
 from simulator.kamoul.match import Game, play_games
@@ -20,6 +21,7 @@ from simulator.kamoul.rules import Rules
 from strategies.kamoul.answers import raise_fault
 
 KERNELS, COMPILE_SECONDS = "Kamoul", 150  # what the compile notice names, and its measured time (148-155 s, 2026-12-05)
+INLINED_COMPILE_SECONDS = 130  # the simulation kernel compiled for a run's strategy files (128 s measured, 2026-12-06)
 
 # first guess of rows per game, per level and table; a block that overflows is re-run with more room
 _ROWS_PER_GAME = {
@@ -53,15 +55,22 @@ def raw_kernel(spec: RunSpec, start: int, stop: int, threads: int | None = None,
     order (the chunk is played again on one thread to find it)."""
     rules = rules_of(spec).kernel()
     labels = [s.label() for s in spec.strategies]
-    seats = kernel_seats(seats_of(spec)) if seats is None else seats
+    if seats is None:
+        seats = kernel_seats(seats_of(spec), kernels.simulate, spec.n * _ROWS_PER_GAME[spec.level][0])
     level = LEVELS.index(spec.level)
     n_cols = np.array([records.n_cols(t, spec.players) for t in LEVELS], dtype=np.int64)
 
     def kernel(n_blocks, caps):
         return kernels.simulate(spec.seed, start, stop, level, rules, seats, n_blocks, caps, n_cols)
 
-    with compile_notice(kernels.simulate, KERNELS, COMPILE_SECONDS):
+    inlined = seats.user if isinstance(seats.user, InlinedStrategies) else None
+    line = (f"compiling a Kamoul kernel for {inlined.labels} (once per content of the files, about "
+            f"{INLINED_COMPILE_SECONDS} s)…"
+            if inlined is not None and not inlined.compiled_marker(kernels.simulate).exists() else None)
+    with compile_notice(kernels.simulate, KERNELS, COMPILE_SECONDS, line):
         outputs, counts = play_in_blocks(kernel, stop - start, threads, _ROWS_PER_GAME[spec.level])
+    if inlined is not None:
+        inlined.mark_compiled(kernels.simulate)
     first_fault_in_game_order(seats.fault, lambda: play_in_blocks(kernel, stop - start, threads,
                                                                   _ROWS_PER_GAME[spec.level]))
     raise_fault(seats.fault, labels)

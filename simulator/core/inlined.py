@@ -1,0 +1,129 @@
+"""A kernel compiled for a run's strategy files, their functions inlined into it like the built-ins' answers.
+
+The function table (:mod:`simulator.core.user_table`) lets one compiled kernel play every file, at the price of a
+real call per decision that the compiler cannot see through. For a long run (or once compiled) the seats' ``user``
+field holds :class:`InlinedStrategies` instead: its numba type, :class:`InlinedType`, is named after the files'
+strategies and a digest of their content and of the project modules they import, so numba compiles a kernel for
+these very files and its on-disk cache finds that kernel again in the next process with the same files (and misses
+it, one compile, after an edit). The dispatch of each decision (:func:`simulator.core.decisions.compiled_decision`)
+sees the type and calls each file's function by name, inlined, with the same cast and check as through the table:
+the same rows, at the built-ins' speed less the checks.
+
+Which kernel a run takes: :func:`user_field` (``CARDSIM_USER_KERNEL``: ``table``, ``inlined`` or ``auto``).
+"""
+
+from __future__ import annotations
+
+import hashlib
+import os
+from pathlib import Path
+
+import numba
+from numba.core import types
+from numba.extending import NativeValue, models, register_model, typeof_impl, unbox
+
+from simulator.core.errors import SpecError
+from simulator.core.jit import cache_dir_for, user_cache_dir
+
+CHOICES = ("auto", "table", "inlined")
+ENV = "CARDSIM_USER_KERNEL"
+INLINE_FROM_HANDS = 50_000_000
+"""``auto`` compiles a kernel for the files from this many hands on: it takes about two minutes to compile on two
+cores and plays about 2.5 times as fast as the table, which pays from some 50 million hands
+(docs/architecture.md)."""
+
+_REGISTRY: dict[str, tuple] = {}
+
+
+class InlinedStrategies:
+    """The ``user`` field of :class:`~simulator.core.user_table.KernelSeats` for a kernel compiled for ``strategies``
+    (``strategies[k]`` has kernel id ``USER_KERNEL_BASE + k``) under ``contract``. ``name`` keys the compiled
+    kernel: the game, the strategies' names and a digest of each file's content and imported project modules."""
+
+    __slots__ = ("name", "labels")
+
+    def __init__(self, contract, strategies):
+        digest = hashlib.sha256(contract.game.encode())
+        for s in strategies:
+            digest.update(f"{s.path}\0{s.name}\0{s.digest}\0{user_cache_dir(s.path).name}\0".encode())
+        self.name = f"{contract.game}:{'+'.join(s.name for s in strategies)}:{digest.hexdigest()[:20]}"
+        self.labels = ", ".join(s.label for s in strategies)
+        _REGISTRY[self.name] = (contract, tuple(strategies))
+
+    def compiled_marker(self, kernel) -> Path:
+        """A file that exists once ``kernel`` (a numba dispatcher) was compiled for these strategies and cached on
+        this machine: beside the kernel's cache, so an edit of the project's sources (a new cache) forgets it."""
+        name = self.name.replace(":", "-").replace("/", "_")
+        return cache_dir_for(kernel.py_func) / "inlined" / f"{kernel.py_func.__name__}-{name}"
+
+    def mark_compiled(self, kernel) -> None:
+        marker = self.compiled_marker(kernel)
+        marker.parent.mkdir(parents=True, exist_ok=True)
+        marker.touch()
+
+    def __repr__(self) -> str:
+        return f"InlinedStrategies({self.name!r})"
+
+
+class InlinedType(types.Opaque):
+    """numba's type of an :class:`InlinedStrategies`: equal for equal names, so a cached kernel is found again."""
+
+    def __init__(self, strategies_name: str):
+        self.strategies_name = strategies_name
+        super().__init__(name=f"InlinedStrategies[{strategies_name}]")
+
+
+register_model(InlinedType)(models.OpaqueModel)
+
+
+@typeof_impl.register(InlinedStrategies)
+def _typeof(value, context):
+    return InlinedType(value.name)
+
+
+@unbox(InlinedType)
+def _unbox(typ, obj, c):
+    """The kernel never reads the value: its type is all the dispatch needs."""
+    return NativeValue(c.context.get_constant_null(typ))
+
+
+def registered(strategies_name: str) -> tuple:
+    """``(contract, strategies)`` of an :class:`InlinedStrategies` made in this process."""
+    return _REGISTRY[strategies_name]
+
+
+def inline_function(function):
+    """A file's numba function for decision dispatch by name: the same Python function, compiled without reference
+    counting like the kernel (its own options kept) and marked for LLVM to inline wherever it is called
+    (``forceinline``: numba's own inlining of an overload mis-compiles a loop of the Kamoul kernel, see
+    :func:`simulator.core.decisions.compiled_decision`)."""
+    options = {k: v for k, v in function.targetoptions.items()
+               if k not in ("inline", "forceinline", "cache", "_nrt", "nopython")}
+    return numba.njit(forceinline=True, _nrt=False, **options)(function.py_func)
+
+
+def inlinable(contract, strategies) -> bool:
+    """Whether every function of ``strategies`` compiles without numba's reference counting (the kernels have none:
+    a function that allocates an array stays behind the table, where it is compiled with it)."""
+    from simulator.core.user_table import compiled_function
+
+    return all(compiled_function(contract, s, name).targetoptions.get("_nrt", True) is False
+               for s in strategies for name in contract.decisions)
+
+
+def user_field(contract, strategies, kernel: str | None, hands: int):
+    """The seats' ``user`` field for a run of ``strategies`` (files, in kernel-id order): :class:`InlinedStrategies`
+    when ``kernel`` (the numba dispatcher about to run; ``None`` for a kernel that always takes the table) is to be compiled for the files, else their function table. ``CARDSIM_USER_KERNEL``:
+    ``table``; ``inlined``; ``auto`` (default): inlined when such a kernel is already compiled on this machine or
+    the run has at least :data:`INLINE_FROM_HANDS` hands."""
+    from simulator.core.user_table import user_table
+
+    mode = os.environ.get(ENV, "auto")
+    if mode not in CHOICES:
+        raise SpecError(ENV, mode, ", ".join(CHOICES))
+    if kernel is not None and mode != "table":
+        candidate = InlinedStrategies(contract, strategies)
+        wanted = mode == "inlined" or hands >= INLINE_FROM_HANDS or candidate.compiled_marker(kernel).exists()
+        if wanted and inlinable(contract, strategies):
+            return candidate
+    return user_table(contract, strategies)
