@@ -53,7 +53,7 @@ def main() -> None:
     table = kernel_seats(seats_of(copy))
     strategies = [s.user for s in seats_of(copy)][:1]
     compiled = KernelSeats(table.sids, table.prm, InlinedStrategies(get_game("kamoul").contract, strategies),
-                           table.fault)
+                           table.fault, table.snaps_on_belief)
     variants = {"built-in balanced": (built_in, None), "file balanced-copy, table": (copy, table),
                 "file balanced-copy, compiled for it": (copy, compiled)}
     rows = {}

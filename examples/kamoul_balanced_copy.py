@@ -72,6 +72,7 @@ def speed(prm):
 
 BALANCED_COPY = strategy(
     game="kamoul", name="balanced-copy", params=PARAMS, doc="the built-in balanced, written as a strategy file",
+    snaps_on_belief=True,  # its snap is "no", with no draw, when it believes no own card of the rank (as balanced's)
     peeks=peeks, turn=turn, take_slot=take_slot, keep=keep, power=power, king_swap=king_swap, snap=snap,
     estimate=estimate, forget=forget, memory_noise=memory_noise, speed=speed,
 )

@@ -331,3 +331,54 @@ def test_an_example_plays_a_study_through_the_cli(tmp_path, capsys):
     assert code == 0, err
     assert (out / "answer.md").exists() and (out / "report.html").exists()
     assert "never-contre" in json.dumps(json.loads((out / "_study.json").read_text()))
+
+
+BLIND = """
+from numba import njit
+
+from kamoul_balanced_copy import *  # noqa: F401,F403  (balanced's other decisions)
+from simulator.kamoul.codes import SNAP_NONE, SNAP_OWN
+
+
+@njit
+def snap(prm, view, top_rank, allow_others, locked, rng, tmp, out):
+    me = view.me
+    for s in range(view.nslots[me]):  # its first face-down card, whatever the discard's rank
+        if view.occ[me, s] and not view.faceup[me, s]:
+            out[0] = 1
+            out[1] = s
+            return SNAP_OWN
+    return SNAP_NONE
+
+
+ASKED, DECLARED = (strategy(
+    game="kamoul", name=name, params=PARAMS, doc="balanced, but it snaps blind", snaps_on_belief=declared,
+    peeks=peeks, turn=turn, take_slot=take_slot, keep=keep, power=power, king_swap=king_swap, snap=snap,
+    estimate=estimate, forget=forget, memory_noise=memory_noise, speed=speed,
+) for name, declared in (("blind-asked", False), ("blind-declared", True)))
+"""
+
+
+def test_a_file_that_declares_snaps_on_belief_is_asked_only_on_a_believed_card_in_both_engines(tmp_path, monkeypatch):
+    monkeypatch.syspath_prepend(str(EXAMPLES))
+    path = tmp_path / "blind.py"
+    path.write_text(BLIND)
+    hands = {}
+    for name in ("blind-asked", "blind-declared"):
+        spec = spec_of([f"{path}:{name}", "balanced", "balanced", "balanced"])
+        assert kernel_seats(seats_of(spec)).snaps_on_belief.tolist() == [name == "blind-declared", *[False] * 3]
+        fast, ref = raw_kernel(spec, 0, 300), raw_reference(spec, 0, 300)
+        for key in fast:  # both engines skip the declared seat in the same windows
+            assert np.array_equal(fast[key], ref[key], equal_nan=key == "estimates"), (name, key)
+        hands[name] = fast["hands"]
+    # a blind snapper skipped where it believes no card of the rank plays other games than one always asked
+    assert not np.array_equal(hands["blind-asked"], hands["blind-declared"])
+
+
+def test_only_a_kamoul_file_may_declare_snaps_on_belief(tmp_path):
+    text = (EXAMPLES / "rami_patient.py").read_text()
+    head, call, tail = text.rpartition("strategy(")
+    path = tmp_path / "rami_declares.py"
+    path.write_text(head + call + "snaps_on_belief=True, " + tail)
+    with pytest.raises(SpecError, match=r"snaps_on_belief: True has no meaning in rami \(a Kamoul declaration\); allowed: False"):
+        build_spec("rami", n=1, seed=1, players=2, strategies=[f"{path}:patient", "open-asap"])

@@ -87,6 +87,9 @@ class Contract:
     describe: Callable[[np.ndarray, str], str]
     view: type
     arg_types: dict
+    belief_snappers: tuple[int, ...] | None = None
+    """Kamoul: the built-in families' kernel ids that declare ``SNAPS_ON_BELIEF`` (a file may declare it too,
+    ``strategy(snaps_on_belief=True)``); ``None`` in a game whose engines have no such notion."""
 
 
 def _inlined(function):

@@ -137,7 +137,8 @@ def kernel_seats(seats: list[Seat], kernel: str | None = None, hands: int = 0):
         raise ValueError(f"file strategies' kernel ids {sorted(families)} do not count up from {USER_KERNEL_BASE}")
     table = (user_field(get_game(strategies[0].game).contract, strategies, kernel, hands) if strategies
              else NO_TABLE)
-    return KernelSeats(sids, prm, table, new_fault())
+    snaps = np.array([s.user is not None and s.user.snaps_on_belief for s in seats], dtype=np.bool_)
+    return KernelSeats(sids, prm, table, new_fault(), snaps)
 
 
 def seat_arrays(seats: list[Seat]) -> tuple[np.ndarray, np.ndarray]:

@@ -39,11 +39,16 @@ class Declared:
     params: ParamSet
     doc: str
     functions: dict = field(default_factory=dict)
+    snaps_on_belief: bool = False
 
 
-def strategy(*, game: str, name: str, params: ParamSet, doc: str, **functions) -> Declared:
-    """Declare a strategy in a user's file: ``functions`` holds one function per decision of ``game``'s contract."""
-    return Declared(game, name, params, doc, dict(functions))
+def strategy(*, game: str, name: str, params: ParamSet, doc: str, snaps_on_belief: bool = False,
+             **functions) -> Declared:
+    """Declare a strategy in a user's file: ``functions`` holds one function per decision of ``game``'s contract.
+    ``snaps_on_belief`` (Kamoul): the file's ``snap`` answers "no", without drawing a random number, whenever the
+    player believes none of its own cards has the discard's rank, so both engines need not ask it then (what the
+    built-in heuristic declares, ``simulator.kamoul.beliefs``); they do not, whatever the function would say."""
+    return Declared(game, name, params, doc, dict(functions), snaps_on_belief)
 
 
 @dataclass(frozen=True)
@@ -59,6 +64,7 @@ class UserStrategy:
     path: str
     digest: str
     compiled: bool
+    snaps_on_belief: bool = False
 
     @property
     def label(self) -> str:
@@ -129,12 +135,17 @@ def _validate(decl: Declared, plugin, path: str, digest: str, field_name: str) -
     for name, fn in decl.functions.items():
         if not callable(fn):
             raise SpecError(f"{where}: {name}", fn, "a function")
+    if not isinstance(decl.snaps_on_belief, bool):
+        raise SpecError(f"{where}: snaps_on_belief", decl.snaps_on_belief, "True or False")
+    if decl.snaps_on_belief and plugin.contract.belief_snappers is None:
+        raise SpecError(f"{where}: snaps_on_belief", True, "False", f"has no meaning in {game} (a Kamoul declaration)")
     compiled = all(_is_numba(fn) for fn in decl.functions.values())
     functions = dict(decl.functions)
     for name, d in decisions.items():  # an optional decision the file leaves out: the contract's answer
         if name not in functions:
             functions[name] = d.optional if compiled else d.optional.py_func
-    return UserStrategy(decl.name, game, decl.params, decl.doc, functions, path, digest, compiled)
+    return UserStrategy(decl.name, game, decl.params, decl.doc, functions, path, digest, compiled,
+                        decl.snaps_on_belief)
 
 
 def _is_numba(fn) -> bool:

@@ -60,12 +60,14 @@ class KernelSeats(NamedTuple):
     """The seats as a kernel reads them: ``sids`` ``int64[P]`` (kernel ids), ``prm`` ``float64[P, K]`` (each seat's
     parameters, zero-padded to the longest), ``user`` (the run's :func:`user_table`, ``uint64[D, USER_SLOTS,
     ADDRESSES]``, or :data:`NO_TABLE` when every seat is built-in) and ``fault`` (``int64[FAULT_WORDS]``, all zero until a user strategy answers illegally:
-    :mod:`simulator.core.faults`)."""
+    :mod:`simulator.core.faults`). ``snaps_on_belief``: ``bool[P]``, the seats whose file declares it (Kamoul:
+    ``simulator.kamoul.beliefs``; the built-in families' declarations are the kernel's own)."""
 
     sids: np.ndarray
     prm: np.ndarray
     user: np.ndarray
     fault: np.ndarray
+    snaps_on_belief: np.ndarray
 
 
 def decision_signature(contract, name: str):

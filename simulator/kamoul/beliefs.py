@@ -9,7 +9,8 @@
 A snap window (K6) asks each player in turn whether it snaps. A family that declares ``SNAPS_ON_BELIEF``
 answers "no" without drawing a random number when it believes none of its own face-down cards has the rank
 (``strategies.kamoul.policy.snaps_on_belief``), so when ``held[q, rank] == 0`` the engine skips asking it
-(:func:`may_snap`): the same answers and the same draws, for one load instead of a scan of the layout. Without
+(:func:`may_snap`): the same answers and the same draws, for one load instead of a scan of the layout. A
+strategy file may declare the same (``strategy(snaps_on_belief=True)``): both engines then skip it alike. Without
 ``snap_others`` that is the whole question; with it a player may also snap a card it remembers elsewhere, and
 every player is asked.
 """
@@ -65,5 +66,7 @@ def forget_all(state):
 @njit(refcount=False, inline="always")
 def may_snap(q, rank, use_index, seats, state):
     """Whether asking ``q`` to snap on ``rank`` can get anything but "no": False only for a ``SNAPS_ON_BELIEF``
-    seat that believes no own card of ``rank``, and only with ``use_index`` (``snap_others`` off)."""
-    return not use_index or state.held[q, rank] > 0 or not snaps_on_belief(seats.sids[q])
+    seat (a built-in family's declaration, or a file's, ``seats.snaps_on_belief``) that believes no own card of
+    ``rank``, and only with ``use_index`` (``snap_others`` off)."""
+    return (not use_index or state.held[q, rank] > 0
+            or not (snaps_on_belief(seats.sids[q]) or seats.snaps_on_belief[q]))

@@ -576,6 +576,8 @@ class Hand(Narrated):
                 if q == self.caller:
                     continue  # the caller's layout is locked until the reveal
                 seat = self.seats[q]
+                if self.skips_snap(seat, q, rank):
+                    continue
                 kind = policy.ask(
                     "snap", seat, q, rank, self.know[q], self.occ, self.nslots, self.faceup,
                     r.snap_others, locked, self.rng, self.tmp, self.out,
@@ -594,6 +596,14 @@ class Hand(Narrated):
                 return
             if not (r.snap_chain and matched):
                 return
+
+    def skips_snap(self, seat, q: int, rank: int) -> bool:
+        """K6 with ``snap_others`` off: a strategy file that declares ``snaps_on_belief`` is not asked while its
+        player believes no own card of ``rank`` (the kernel's snap index; the built-in families that declare it
+        would answer "no" there, so asking them changes nothing)."""
+        if self.r.snap_others or seat.user is None or not seat.user.snaps_on_belief:
+            return False
+        return not any(c >= 0 and c % 13 == rank for c in self.know[q][q])
 
     def race(self, claims: list) -> tuple:
         """0.2: several claimants; ``race_policy`` decides who acts (:func:`simulator.core.reference.race`)."""

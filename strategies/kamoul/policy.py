@@ -40,7 +40,7 @@ BELIEF_SNAPPERS = np.array([sid in FAMILIES and _declares_belief_snaps(FAMILIES[
                             for sid in range(max(FAMILIES) + 1)], dtype=np.bool_)
 """``bool[max id + 1]``: the built-in families whose snap is "no", with no random draw, when the player believes
 no own card of the discard's rank (their ``SNAPS_ON_BELIEF``); the engine need not ask them then
-(``simulator.kamoul.beliefs``). A user's file is always asked."""
+(``simulator.kamoul.beliefs``). A user's file is asked unless it declares the same (``KernelSeats.snaps_on_belief``)."""
 
 
 @njit(inline="always")
@@ -52,7 +52,7 @@ def snaps_on_belief(sid):
 BUILTIN = builtin_dispatch("kamoul", FAMILIES, DECISIONS)
 CONTRACT = Contract(
     game="kamoul", decisions=DECISIONS, builtin=BUILTIN, builtin_ids=BUILTIN_IDS, describe=answers.describe,
-    view=TableView, arg_types=ARG_TYPES,
+    view=TableView, arg_types=ARG_TYPES, belief_snappers=tuple(sid for sid in FAMILIES if BELIEF_SNAPPERS[sid]),
     env={"TableView": TableView, "legal_peeks": answers.legal_peeks, "legal_turn": answers.legal_turn,
          "legal_slot": answers.legal_slot, "legal_power": answers.legal_power, "legal_snap": answers.legal_snap,
          "legal_rate": answers.legal_rate, "first_own": answers.first_own, "ACT_STOCK": ACT_STOCK,
