@@ -9,7 +9,7 @@ from numba import njit
 from simulator.core.user_strategies import strategy
 from strategies.kamoul import heuristic
 from strategies.kamoul.heuristic import H, PARAMS
-from strategies.kamoul.views import own_estimate
+from strategies.kamoul.views import own_estimate, summary_worst
 
 
 @njit(inline="always")
@@ -19,18 +19,17 @@ def peeks(prm, view, n, rng, out):
 
 @njit(inline="always")
 def turn(prm, view, top, can_call, can_contre, can_take, cum_me, au_ge, rng):
-    return heuristic.turn(prm, view.me, view.know, view.occ, view.nslots, top, can_call, can_contre, can_take, cum_me,
-                          au_ge, rng)
+    return heuristic.turn_on(prm, view.own, top, can_call, can_contre, can_take, cum_me, au_ge)
 
 
 @njit(inline="always")
 def take_slot(prm, view, rng):
-    return heuristic.take_slot(prm, view.me, view.know, view.occ, view.nslots)
+    return summary_worst(view.own, prm[H.unknown_value])[0]
 
 
 @njit(inline="always")
 def keep(prm, view, drawn, rng):
-    return heuristic.keep(prm, view.me, drawn, view.know, view.occ, view.nslots)
+    return heuristic.keep_on(prm, drawn, view.own)
 
 
 @njit(inline="always")

@@ -129,7 +129,7 @@ def test_the_signature_is_the_contract_s_user_call_with_the_engine_argument_type
     signature = decision_signature(CONTRACT, "keep")
     assert str(signature.return_type) == "int64"
     names = [str(t) for t in signature.args]
-    assert names[0].startswith("array(float64, 1d, C)") and names[1].startswith("TableView(int64")
+    assert names[0].startswith("array(float64, 1d, C)") and names[1].startswith("TurnView(int64")
     assert names[2:] == ["int64", "array(uint64, 1d, C)"]  # drawn, rng
 
 
@@ -153,7 +153,7 @@ def test_a_file_s_functions_are_cached_by_content_and_an_edit_compiles_anew(tmp_
 def test_a_function_that_does_not_fit_its_decision_is_one_line(tmp_path):
     path = tmp_path / "constant.py"
     path.write_text(CONSTANT.replace("SPEED", "2.0").replace("    return -1", "    return view.nothing"))
-    with pytest.raises(SpecError, match=r"constant\.py:constant: keep: \"Unknown attribute 'nothing' of type TableView"
+    with pytest.raises(SpecError, match=r"constant\.py:constant: keep: \"Unknown attribute 'nothing' of type TurnView"
                        r".*\" does not compile \(line \d+ of constant\.py\); allowed: a numba function "
                        r"keep\(prm, view, drawn, rng\) returning int64") as caught:
         kernel_seats(seats_of(_spec(f"{path}:constant", "balanced", players=2)))

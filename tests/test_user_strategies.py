@@ -6,7 +6,10 @@ from __future__ import annotations
 import hashlib
 import json
 import re
+import os
 import shutil
+import subprocess
+import sys
 import textwrap
 from pathlib import Path
 
@@ -60,6 +63,29 @@ def test_a_file_copy_of_balanced_plays_the_built_in_rows_and_both_engines_agree(
     ref = raw_reference(spec, 0, 400)
     for key in fast:
         assert np.array_equal(fast[key], ref[key], equal_nan=key == "estimates"), key
+
+
+NEXT_PROCESS = """
+import json, sys
+import simulator.games
+from simulator.core.spec import build_spec
+from simulator.kamoul import kernels
+from simulator.kamoul.engine import raw_kernel
+seating = json.loads(sys.argv[1])
+raw_kernel(build_spec("kamoul", n=1, seed=11, players=len(seating), strategies=seating), 0, 10)
+stats = kernels.simulate.stats
+print(json.dumps({"hits": sum(stats.cache_hits.values()), "misses": sum(stats.cache_misses.values())}))
+"""
+
+
+@pytest.mark.slow
+def test_the_kernel_compiled_for_the_files_is_loaded_from_the_cache_by_the_next_process(monkeypatch):
+    monkeypatch.setenv(ENV, "inlined")
+    raw_kernel(spec_of(SEATING), 0, 10)  # compiled for these files (or loaded), and cached on disk
+    monkeypatch.setenv(ENV, "auto")  # a short run: it takes the compiled kernel because it exists
+    done = subprocess.run([sys.executable, "-c", NEXT_PROCESS, json.dumps(SEATING)], cwd=ROOT, env=dict(os.environ),
+                          capture_output=True, text=True, check=True)
+    assert json.loads(done.stdout.splitlines()[-1]) == {"hits": 1, "misses": 0}, done.stderr
 
 
 @pytest.mark.parametrize("options", [{"snap_chain": "true", "snap_others": "true", "race_policy": "uniform"},

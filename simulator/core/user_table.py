@@ -19,7 +19,7 @@ from __future__ import annotations
 
 import re
 import warnings
-from functools import lru_cache
+from functools import lru_cache, partial
 from pathlib import Path
 from typing import NamedTuple
 
@@ -72,14 +72,20 @@ class KernelSeats(NamedTuple):
 
 def decision_signature(contract, name: str):
     """The numba signature of decision ``name``'s function in a user's file: its arguments are the contract's
-    ``user_call`` with every engine argument replaced by its type (``contract.arg_types``) and the view by the
-    view's named-tuple type; it returns :data:`RETURN_TYPES` ``[kind]``."""
+    ``user_call`` with every engine argument replaced by its type (``contract.arg_types``) and the view by its
+    named-tuple type (a view is a ``NamedTuple`` class of ``contract.view`` or ``contract.env``); it returns :data:`RETURN_TYPES` ``[kind]``."""
     decision = contract.decisions[name]
     env = {n: t for n, t in contract.arg_types.items()}
     env["prm"] = PRM_TYPE
-    env[contract.view.__name__] = lambda *fields: types.NamedTuple(fields, contract.view)
+    for view in (contract.view, *contract.env.values()):  # the views: the contract's named tuples
+        if isinstance(view, type) and issubclass(view, tuple) and hasattr(view, "_fields"):
+            env[view.__name__] = partial(_named_tuple_type, view)
     arg_types = eval(f"({decision.user_call},)", {"__builtins__": {}}, env)  # the contract's own text, not input
     return RETURN_TYPES[decision.kind](*arg_types)
+
+
+def _named_tuple_type(view: type, *fields):
+    return types.NamedTuple(fields, view)
 
 
 _SIGNATURES: dict[str, tuple] = {}

@@ -2,7 +2,7 @@
 
 A strategy from a user's file defines one function per entry of :data:`DECISIONS`, with the argument list of
 ``user_signature``; the engines build each call from their own state (``engine_args``, the order both engines and
-the built-in families use) and pass the player's :class:`TableView`. docs/strategies.md documents each decision.
+the built-in families use) and pass the player's :class:`TableView` (:class:`TurnView` in a turn's decisions). docs/strategies.md documents each decision.
 """
 
 from __future__ import annotations
@@ -32,6 +32,22 @@ class TableView(NamedTuple):
     faceup: np.ndarray
 
 
+class TurnView(NamedTuple):
+    """:class:`TableView` and ``own``, for the decisions of a turn (``turn``, ``keep``, ``take_slot``): the summary
+    of the player's own layout from its beliefs, made by the engine once per turn
+    (``strategies.kamoul.views.own_summary``: six ``int64`` in ``views.OWN`` order: cards held, cards not seen, the
+    points of those it believes it knows, the first position of the highest of those and its value, the first
+    position not seen; ``-1`` for a position there is none of). ``heuristic.turn_on``, ``keep_on`` and
+    ``views.summary_worst`` read it."""
+
+    me: int
+    know: np.ndarray
+    occ: np.ndarray
+    nslots: np.ndarray
+    faceup: np.ndarray
+    own: tuple
+
+
 _SEAT, _FLAG, _LAYOUT8 = types.int64, types.boolean, types.int8[:, ::1]
 ARG_TYPES = {
     "me": _SEAT, "know_me": types.int16[:, ::1], "occ": _LAYOUT8, "nslots": types.int64[::1], "faceup": _LAYOUT8,
@@ -39,6 +55,7 @@ ARG_TYPES = {
     "top": types.int64, "can_call": _FLAG, "can_contre": _FLAG, "can_take": _FLAG, "cum_me": types.int64,
     "au_ge": _FLAG, "drawn": types.int64, "kind": types.int64, "locked": _SEAT, "own_vs_opp": _FLAG,
     "pa": _SEAT, "ca": types.int64, "pb": _SEAT, "cb": types.int64, "top_rank": types.int64, "allow_others": _FLAG,
+    "own": types.UniTuple(types.int64, 6),
 }
 """The numba type of each engine argument as the kernel passes it: a file's functions are compiled for these
 (``simulator.core.user_table.decision_signature``). ``rng``: the game's xoshiro256** state, ``uint64[4]``;
@@ -46,9 +63,9 @@ ARG_TYPES = {
 of its own (the built-ins list the legal choices there, :mod:`simulator.kamoul.legal`)."""
 
 _VIEW = "TableView(me, know_me, occ, nslots, faceup)"
-# ``own`` (the turn, keep and take decisions): strategies.kamoul.views.own_summary of the deciding player, made by
-# the engine once per turn for the built-ins; a file's function computes what it needs from its view.
+_TURN_VIEW = "TurnView(me, know_me, occ, nslots, faceup, own)"  # with the engine's per-turn summary ``own``
 _decision = partial(Decision, view_call=_VIEW)  # every decision passes the player's view as `view`
+_turn_decision = partial(Decision, view_call=_TURN_VIEW)
 DECISIONS: dict[str, Decision] = {
     "peeks": _decision(
         ("me", "n", "know_me", "occ", "nslots", "faceup", "rng", "tmp", "out"), f"prm, {_VIEW}, n, rng, out",
@@ -56,27 +73,27 @@ DECISIONS: dict[str, Decision] = {
         check="legal_peeks(fault, me, a, n, occ, nslots, out)", fallback="0",
         legal="0 <= k <= n, out[:k] own positions holding a card",
         default="heuristic.peeks(prm, view.me, n, view.occ, view.nslots, out)"),
-    "turn": _decision(
+    "turn": _turn_decision(
         ("me", "know_me", "occ", "nslots", "faceup", "own", "top", "can_call", "can_contre", "can_take", "cum_me",
          "au_ge", "rng", "tmp"),
-        f"prm, {_VIEW}, top, can_call, can_contre, can_take, cum_me, au_ge, rng",
+        f"prm, {_TURN_VIEW}, top, can_call, can_contre, can_take, cum_me, au_ge, rng",
         "K4/K8/K9: ACT_STOCK always; ACT_TAKE if can_take, ACT_CALL if can_call, ACT_CONTRE if can_contre",
         check="legal_turn(fault, me, a, can_call, can_contre, can_take)", fallback="ACT_STOCK",
         legal="ACT_STOCK; ACT_TAKE only if can_take, ACT_CALL only if can_call, ACT_CONTRE only if can_contre",
-        default="heuristic.turn(prm, view.me, view.know, view.occ, view.nslots, top, can_call, can_contre, can_take, "
-                "cum_me, au_ge, rng)"),
-    "take_slot": _decision(
-        ("me", "know_me", "occ", "nslots", "faceup", "own", "rng", "tmp"), f"prm, {_VIEW}, rng",
+        default="heuristic.turn_on(prm, view.own, top, can_call, can_contre, can_take, cum_me, au_ge)"),
+    "take_slot": _turn_decision(
+        ("me", "know_me", "occ", "nslots", "faceup", "own", "rng", "tmp"), f"prm, {_TURN_VIEW}, rng",
         "K4(d): the own position (holding a card) the top discard replaces",
         check="legal_slot(fault, D_TAKE_SLOT, me, a, False, occ, nslots)", fallback="first_own(me, occ, nslots)",
         legal="an own position holding a card",
-        default="heuristic.take_slot(prm, view.me, view.know, view.occ, view.nslots)"),
-    "keep": _decision(
-        ("me", "drawn", "kind", "know_me", "occ", "nslots", "faceup", "own", "rng", "tmp"), f"prm, {_VIEW}, drawn, rng",
+        default="heuristic.summary_worst(view.own, prm[H.unknown_value])[0]"),
+    "keep": _turn_decision(
+        ("me", "drawn", "kind", "know_me", "occ", "nslots", "faceup", "own", "rng", "tmp"),
+        f"prm, {_TURN_VIEW}, drawn, rng",
         "K4(c): -1 to discard the drawn card, or the own position (holding a card) it replaces",
         check="legal_slot(fault, D_KEEP, me, a, True, occ, nslots)", fallback="-1",
         legal="-1, or an own position holding a card",
-        default="heuristic.keep(prm, view.me, drawn, view.know, view.occ, view.nslots)"),
+        default="heuristic.keep_on(prm, drawn, view.own)"),
     "power": _decision(
         ("me", "kind", "know_me", "occ", "nslots", "faceup", "locked", "own_vs_opp", "rng", "tmp", "out"),
         f"prm, {_VIEW}, kind, locked, own_vs_opp, rng, tmp, out",

@@ -21,7 +21,7 @@ from simulator.core.decisions import Contract, ReferenceDispatch, builtin_dispat
 from simulator.core.jit import njit
 from simulator.kamoul.codes import ACT_STOCK, SNAP_NONE
 from strategies.kamoul import answers, call_table, heuristic, random_play
-from strategies.kamoul.contract import ARG_TYPES, DECISIONS, TableView
+from strategies.kamoul.contract import ARG_TYPES, DECISIONS, TableView, TurnView
 
 RANDOM, HEURISTIC, CALL_TABLE = 0, 1, 2
 FAMILIES = {RANDOM: random_play, HEURISTIC: heuristic, CALL_TABLE: call_table}
@@ -53,7 +53,7 @@ BUILTIN = builtin_dispatch("kamoul", FAMILIES, DECISIONS)
 CONTRACT = Contract(
     game="kamoul", decisions=DECISIONS, builtin=BUILTIN, builtin_ids=BUILTIN_IDS, describe=answers.describe,
     view=TableView, arg_types=ARG_TYPES, belief_snappers=tuple(sid for sid in FAMILIES if BELIEF_SNAPPERS[sid]),
-    env={"TableView": TableView, "legal_peeks": answers.legal_peeks, "legal_turn": answers.legal_turn,
+    env={"TableView": TableView, "TurnView": TurnView, "legal_peeks": answers.legal_peeks, "legal_turn": answers.legal_turn,
          "legal_slot": answers.legal_slot, "legal_power": answers.legal_power, "legal_snap": answers.legal_snap,
          "legal_rate": answers.legal_rate, "first_own": answers.first_own, "ACT_STOCK": ACT_STOCK,
          "SNAP_NONE": SNAP_NONE, **{f"D_{n.upper()}": code for n, code in answers.D.items()}},
