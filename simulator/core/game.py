@@ -114,11 +114,11 @@ def reference_note(spec) -> str | None:
             "the reference engine, some hundred times slower than the compiled one")
 
 
-def kernel_seats(seats: list[Seat], kernel: str | None = None, hands: int = 0):
+def kernel_seats(seats: list[Seat], kernel=None, hands: int = 0):
     """The seats as the kernels take them (:class:`~simulator.core.user_table.KernelSeats`): ids, parameters and
     the function table of the run's strategies from files (their functions compiled for the contract's
-    signatures; empty when every seat is built-in), or, for ``kernel`` (a kernel that can be compiled for the
-    files) and a run of ``hands`` hands, the files themselves (:func:`simulator.core.inlined.user_field`)."""
+    signatures; empty when every seat is built-in), or, for ``kernel`` (a numba dispatcher that can be compiled
+    for the files) and a run of ``hands`` hands, the files themselves (:func:`simulator.core.inlined.user_field`)."""
     from simulator.core.faults import new_fault
     from simulator.core.inlined import user_field
     from simulator.core.user_table import NO_TABLE, KernelSeats

@@ -15,7 +15,9 @@ Which kernel a run takes: :func:`user_field` (``CARDSIM_USER_KERNEL``: ``table``
 from __future__ import annotations
 
 import hashlib
+import inspect
 import os
+import sys
 from pathlib import Path
 
 import numba
@@ -51,18 +53,32 @@ class InlinedStrategies:
         _REGISTRY[self.name] = (contract, tuple(strategies))
 
     def compiled_marker(self, kernel) -> Path:
-        """A file that exists once ``kernel`` (a numba dispatcher) was compiled for these strategies and cached on
-        this machine: beside the kernel's cache, so an edit of the project's sources (a new cache) forgets it."""
-        name = self.name.replace(":", "-").replace("/", "_")
-        return cache_dir_for(kernel.py_func) / "inlined" / f"{kernel.py_func.__name__}-{name}"
+        """Where the mark that ``kernel`` (a numba dispatcher) was compiled for these strategies is kept: beside the
+        kernel's cache, so an edit of the project's sources (a new cache) forgets it; named by a digest (a run's
+        strategy names may be long)."""
+        key = hashlib.sha256(self.name.encode()).hexdigest()[:24]
+        return cache_dir_for(kernel.py_func) / "inlined" / f"{kernel.py_func.__name__}-{key}"
+
+    def is_compiled(self, kernel) -> bool:
+        """Whether the mark is there and still names numba's cache of ``kernel``: the same Python and numba, and the
+        kernel's source file as it was (numba drops a cached kernel when that file's time or size changes)."""
+        try:
+            return self.compiled_marker(kernel).read_text() == _cache_stamp(kernel)
+        except OSError:
+            return False
 
     def mark_compiled(self, kernel) -> None:
         marker = self.compiled_marker(kernel)
         marker.parent.mkdir(parents=True, exist_ok=True)
-        marker.touch()
+        marker.write_text(_cache_stamp(kernel))
 
     def __repr__(self) -> str:
         return f"InlinedStrategies({self.name!r})"
+
+
+def _cache_stamp(kernel) -> str:
+    source = os.stat(inspect.getsourcefile(kernel.py_func))
+    return f"{sys.version_info[:3]} numba {numba.__version__} {source.st_mtime_ns} {source.st_size}"
 
 
 class InlinedType(types.Opaque):
@@ -111,7 +127,7 @@ def inlinable(contract, strategies) -> bool:
                for s in strategies for name in contract.decisions)
 
 
-def user_field(contract, strategies, kernel: str | None, hands: int):
+def user_field(contract, strategies, kernel, hands: int):
     """The seats' ``user`` field for a run of ``strategies`` (files, in kernel-id order): :class:`InlinedStrategies`
     when ``kernel`` (the numba dispatcher about to run; ``None`` for a kernel that always takes the table) is to be compiled for the files, else their function table. ``CARDSIM_USER_KERNEL``:
     ``table``; ``inlined``; ``auto`` (default): inlined when such a kernel is already compiled on this machine or
@@ -123,7 +139,7 @@ def user_field(contract, strategies, kernel: str | None, hands: int):
         raise SpecError(ENV, mode, ", ".join(CHOICES))
     if kernel is not None and mode != "table":
         candidate = InlinedStrategies(contract, strategies)
-        wanted = mode == "inlined" or hands >= INLINE_FROM_HANDS or candidate.compiled_marker(kernel).exists()
+        wanted = mode == "inlined" or hands >= INLINE_FROM_HANDS or candidate.is_compiled(kernel)
         if wanted and inlinable(contract, strategies):
             return candidate
     return user_table(contract, strategies)

@@ -66,7 +66,7 @@ def raw_kernel(spec: RunSpec, start: int, stop: int, threads: int | None = None,
     inlined = seats.user if isinstance(seats.user, InlinedStrategies) else None
     line = (f"compiling a Kamoul kernel for {inlined.labels} (once per content of the files, about "
             f"{INLINED_COMPILE_SECONDS} s)…"
-            if inlined is not None and not inlined.compiled_marker(kernels.simulate).exists() else None)
+            if inlined is not None and not inlined.is_compiled(kernels.simulate) else None)
     with compile_notice(kernels.simulate, KERNELS, COMPILE_SECONDS, line):
         outputs, counts = play_in_blocks(kernel, stop - start, threads, _ROWS_PER_GAME[spec.level])
     if inlined is not None:
