@@ -406,5 +406,6 @@ def test_only_a_kamoul_file_may_declare_snaps_on_belief(tmp_path):
     head, call, tail = text.rpartition("strategy(")
     path = tmp_path / "rami_declares.py"
     path.write_text(head + call + "snaps_on_belief=True, " + tail)
-    with pytest.raises(SpecError, match=r"snaps_on_belief: True has no meaning in rami \(a Kamoul declaration\); allowed: False"):
+    says = r"snaps_on_belief: True has no meaning in rami \(a Kamoul declaration\); allowed: False"
+    with pytest.raises(SpecError, match=says):
         build_spec("rami", n=1, seed=1, players=2, strategies=[f"{path}:patient", "open-asap"])

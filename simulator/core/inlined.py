@@ -129,7 +129,8 @@ def inlinable(contract, strategies) -> bool:
 
 def user_field(contract, strategies, kernel, hands: int):
     """The seats' ``user`` field for a run of ``strategies`` (files, in kernel-id order): :class:`InlinedStrategies`
-    when ``kernel`` (the numba dispatcher about to run; ``None`` for a kernel that always takes the table) is to be compiled for the files, else their function table. ``CARDSIM_USER_KERNEL``:
+    when ``kernel`` (the numba dispatcher about to run; ``None`` for a kernel that always takes the table) is to be
+    compiled for the files, else their function table. ``CARDSIM_USER_KERNEL``:
     ``table``; ``inlined``; ``auto`` (default): inlined when such a kernel is already compiled on this machine or
     the run has at least :data:`INLINE_FROM_HANDS` hands."""
     from simulator.core.user_table import user_table

@@ -73,7 +73,8 @@ class KernelSeats(NamedTuple):
 def decision_signature(contract, name: str):
     """The numba signature of decision ``name``'s function in a user's file: its arguments are the contract's
     ``user_call`` with every engine argument replaced by its type (``contract.arg_types``) and the view by its
-    named-tuple type (a view is a ``NamedTuple`` class of ``contract.view`` or ``contract.env``); it returns :data:`RETURN_TYPES` ``[kind]``."""
+    named-tuple type (a view is a ``NamedTuple`` class of ``contract.view`` or ``contract.env``); it returns
+    :data:`RETURN_TYPES` ``[kind]``."""
     decision = contract.decisions[name]
     env = {n: t for n, t in contract.arg_types.items()}
     env["prm"] = PRM_TYPE

@@ -69,7 +69,7 @@ def raw_kernel(spec: RunSpec, start: int, stop: int, threads: int | None = None,
             if inlined is not None and not inlined.is_compiled(kernels.simulate) else None)
     with compile_notice(kernels.simulate, KERNELS, COMPILE_SECONDS, line):
         outputs, counts = play_in_blocks(kernel, stop - start, threads, _ROWS_PER_GAME[spec.level])
-    if inlined is not None:
+    if line is not None:  # compiled just now (not found marked): mark it once, not after every chunk
         inlined.mark_compiled(kernels.simulate)
     first_fault_in_game_order(seats.fault, lambda: play_in_blocks(kernel, stop - start, threads,
                                                                   _ROWS_PER_GAME[spec.level]))

@@ -2,7 +2,8 @@
 
 A strategy from a user's file defines one function per entry of :data:`DECISIONS`, with the argument list of
 ``user_signature``; the engines build each call from their own state (``engine_args``, the order both engines and
-the built-in families use) and pass the player's :class:`TableView` (:class:`TurnView` in a turn's decisions). docs/strategies.md documents each decision.
+the built-in families use) and pass the player's :class:`TableView` (:class:`TurnView` in a turn's decisions).
+docs/strategies.md documents each decision.
 """
 
 from __future__ import annotations

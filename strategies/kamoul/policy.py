@@ -53,7 +53,8 @@ BUILTIN = builtin_dispatch("kamoul", FAMILIES, DECISIONS)
 CONTRACT = Contract(
     game="kamoul", decisions=DECISIONS, builtin=BUILTIN, builtin_ids=BUILTIN_IDS, describe=answers.describe,
     view=TableView, arg_types=ARG_TYPES, belief_snappers=tuple(sid for sid in FAMILIES if BELIEF_SNAPPERS[sid]),
-    env={"TableView": TableView, "TurnView": TurnView, "legal_peeks": answers.legal_peeks, "legal_turn": answers.legal_turn,
+    env={"TableView": TableView, "TurnView": TurnView, "legal_peeks": answers.legal_peeks,
+         "legal_turn": answers.legal_turn,
          "legal_slot": answers.legal_slot, "legal_power": answers.legal_power, "legal_snap": answers.legal_snap,
          "legal_rate": answers.legal_rate, "first_own": answers.first_own, "ACT_STOCK": ACT_STOCK,
          "SNAP_NONE": SNAP_NONE, **{f"D_{n.upper()}": code for n, code in answers.D.items()}},
