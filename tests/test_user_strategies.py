@@ -285,6 +285,15 @@ def test_an_illegal_answer_stops_both_engines_with_the_same_one_line(decision, o
                                            f"misbehaving:bad={D[decision]}", 4, says)
 
 
+def test_a_wrong_user_kernel_choice_is_one_line_exit_2_and_nothing_written(tmp_path, capsys, monkeypatch):
+    monkeypatch.setenv(ENV, "fast")
+    code, out, err = run_cli(capsys, "simulate", "kamoul", "-n", "10", "--players", "2", "--quiet",
+                             "--strategy", NEVER_CONTRE, "--strategy", "balanced", "--out", str(tmp_path / "run"))
+    assert code == 2 and "Traceback" not in err + out and err.strip().count("\n") == 0
+    assert f"{ENV}: 'fast' is not allowed; allowed: auto, table, inlined" in err
+    assert not (tmp_path / "run").exists()
+
+
 def test_the_legal_misbehaving_seat_plays_and_the_cli_stops_an_illegal_one_with_exit_2(tmp_path, capsys):
     args = ["simulate", "kamoul", "-n", "300", "--seed", "3", "--players", "5", "--quiet",
             *sum((["--strategy", s] for s in SEATING[:-1]), [])]

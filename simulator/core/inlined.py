@@ -127,6 +127,15 @@ def inlinable(contract, strategies) -> bool:
                for s in strategies for name in contract.decisions)
 
 
+def user_kernel_mode() -> str:
+    """``CARDSIM_USER_KERNEL`` (default ``auto``), or a :class:`SpecError` naming it: checked when a strategy file is
+    loaded, before a run writes anything, and again when the kernel's seats are made."""
+    mode = os.environ.get(ENV, "auto")
+    if mode not in CHOICES:
+        raise SpecError(ENV, mode, ", ".join(CHOICES))
+    return mode
+
+
 def user_field(contract, strategies, kernel, hands: int):
     """The seats' ``user`` field for a run of ``strategies`` (files, in kernel-id order): :class:`InlinedStrategies`
     when ``kernel`` (the numba dispatcher about to run; ``None`` for a kernel that always takes the table) is to be
@@ -135,9 +144,7 @@ def user_field(contract, strategies, kernel, hands: int):
     the run has at least :data:`INLINE_FROM_HANDS` hands."""
     from simulator.core.user_table import user_table
 
-    mode = os.environ.get(ENV, "auto")
-    if mode not in CHOICES:
-        raise SpecError(ENV, mode, ", ".join(CHOICES))
+    mode = user_kernel_mode()
     if kernel is not None and mode != "table":
         candidate = InlinedStrategies(contract, strategies)
         wanted = mode == "inlined" or hands >= INLINE_FROM_HANDS or candidate.is_compiled(kernel)

@@ -24,6 +24,7 @@ from pathlib import Path
 
 from simulator.core.errors import SpecError
 from simulator.core.game import StrategyDef, registered_games
+from simulator.core.inlined import user_kernel_mode
 from simulator.core.params import ParamSet
 
 ENTRY_POINT_GROUP = "cardsim.strategies"
@@ -158,6 +159,7 @@ def load_file(plugin, path_text: str, name: str, field_name: str = "--strategy",
               expect_digest: str | None = None) -> UserStrategy:
     """The strategy ``name`` of the file at ``path_text`` (the only one when ``name`` is empty), validated for
     ``plugin``'s game. With ``expect_digest``, refuse a file whose content changed."""
+    user_kernel_mode()  # which compiled kernel plays the file: a wrong choice is refused before anything is written
     path = Path(path_text).expanduser()
     if not path.is_file():
         raise SpecError(field_name, path_text, "an existing Python file (path/to/file.py:NAME)", "is not a file")
