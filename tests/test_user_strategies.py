@@ -394,7 +394,7 @@ ASKED, DECLARED = (strategy(
 """
 
 
-def test_a_file_that_declares_snaps_on_belief_is_asked_only_on_a_believed_card_in_both_engines(tmp_path, monkeypatch):
+def test_K6_a_file_declaring_snaps_on_belief_is_asked_only_on_a_believed_card_in_both_engines(tmp_path, monkeypatch):
     monkeypatch.syspath_prepend(str(EXAMPLES))
     path = tmp_path / "blind.py"
     path.write_text(BLIND)
