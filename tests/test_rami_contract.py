@@ -147,7 +147,7 @@ def test_the_dispatch_is_generated_from_each_family_s_answers_and_refuses_a_miss
     half.ANSWERS = {"draw": "0"}
     with pytest.raises(TypeError, match=r"rami family half answers no 'open'"):
         builtin_dispatch("rami", {0: half}, DECISIONS)
-    prm = np.arange(10, dtype=np.float64)
+    prm = np.arange(len(opening.PARAMS.params), dtype=np.float64)
     speed = python_twin(policy.BUILTIN["speed"])
     assert speed(policy.RANDOM, prm) == prm[random_play.PARAM.speed]
     assert speed(policy.OPENING, prm) == prm[opening.PARAM.speed]

@@ -16,7 +16,11 @@ Decisions (information set only, see :mod:`strategies.rami.views`):
 * **draw**: ``take_discard`` 1 takes the discard whenever the engine says it can be laid this turn (an
   unopened player only when the opening it gives reaches ``min_open_points`` and it is not holding);
 * **discard** (``discard_rule`` 0): the card least useful to its own melds, then the highest, avoiding
-  cards that fit a table meld (they could be claimed, R10);
+  cards that fit a table meld (they could be claimed, R10). A card's usefulness weighs the other cards that could
+  share a meld with it: ``use_same_rank`` for each other suit of its rank, ``use_next_in_suit`` for each card of
+  its suit one rank away, ``use_two_away`` for each two ranks away (open-asap: 1 each, a count). With
+  ``shed_when_opponent_holds`` k > 0, while an opened opponent holds k cards or fewer it sheds points instead
+  (R13): the highest card among those sharing a meld with at most one other card;
 * **claim** (R10): always.
 """
 
@@ -31,11 +35,12 @@ from simulator.rami.codes import (
     OPENING_BEST, OPENING_KEEP_JOKERS, OPENING_POINTS,
 )
 from simulator.rami.melds import SWAP_JOKER
-from strategies.rami.views import least_useful_card
+from strategies.rami.views import highest_loose_card, least_useful_card, opponent_near_out
 
 MAX_OPEN_POINTS = 150     # the highest opening a player may wait for
 MAX_HOLD_TURN = 200       # the latest own turn a player may hold for a rami sec
 MAX_HELD = 16             # hold_melds: more than the largest dealt hand (R2: 15, and one)
+MAX_WEIGHT = 6            # the largest weight of a neighbour in a card's usefulness
 PARAMS = ParamSet((
     Param("min_open_points", "int", OPENING_POINTS, "open only with a best opening of at least this many points", OPENING_POINTS, MAX_OPEN_POINTS),
     Param("hold_for_rami_sec_until_turn", "int", 0, "do not open before this own turn, hoping for a rami sec (0 = never hold)", 0, MAX_HOLD_TURN),
@@ -45,6 +50,10 @@ PARAMS = ParamSet((
     Param("hold_melds", "int", 0, "after opening, 0 lays every new meld at once; k > 0 holds them in hand while laying them all would leave k cards or more", 0, MAX_HELD),
     Param("take_discard", "int", 1, "0 never take the discard, 1 when it can be laid this turn (completes a meld or the opening)", 0, 1),
     Param("discard_rule", "int", 0, "0 the highest card least useful to own melds, avoiding cards playable on the table", 0, 0),
+    Param("use_same_rank", "int", 1, "discard: what each other suit of a card's rank held adds to its usefulness", 0, MAX_WEIGHT),
+    Param("use_next_in_suit", "int", 1, "discard: what each card of its suit one rank away adds to its usefulness", 0, MAX_WEIGHT),
+    Param("use_two_away", "int", 1, "discard: what each card of its suit two ranks away adds to its usefulness", 0, MAX_WEIGHT),
+    Param("shed_when_opponent_holds", "int", 0, "discard the highest loose card (sharing a meld with at most one other) while an opened opponent holds this many cards or fewer (0 = never)", 0, MAX_HELD),
     Param("speed", "float", 1.0, "reaction rate in claim races (race_policy=speed_weighted)", 0.01, 100.0, ability=True),
 ), what="parameter")
 PARAM = indices("OpeningParams", PARAMS.names())
@@ -117,7 +126,20 @@ def layoff(params, moves, n_moves, forced):
 
 @njit(refcount=False, inline="always")
 def discard(params, hand_me, fits):
-    return least_useful_card(hand_me, fits, True)
+    """The least useful card, by the family's usefulness weights (files written before the weights call this)."""
+    return least_useful_card(hand_me, fits, True, int(params[PARAM.use_same_rank]),
+                             int(params[PARAM.use_next_in_suit]), int(params[PARAM.use_two_away]))
+
+
+@njit(refcount=False, inline="always")
+def discard_seeing_sizes(params, hand_me, fits, me, opened, sizes):
+    """:func:`discard`, or the highest loose card while an opened opponent is near going out
+    (``shed_when_opponent_holds``; ``opened`` ``int8[P]``, ``sizes`` ``int64[P]``, the public facts it reads)."""
+    if opponent_near_out(me, opened, sizes, params[PARAM.shed_when_opponent_holds]):
+        c = highest_loose_card(hand_me, fits, True)
+        if c >= 0:
+            return c
+    return discard(params, hand_me, fits)
 
 
 @njit(refcount=False, inline="always")
@@ -133,7 +155,7 @@ ANSWERS = {
     "lay": "lay(prm)",
     "hold": "hold(prm, left)",
     "layoff": "layoff(prm, moves, n_moves, forced)",
-    "discard": "discard(prm, hand_me, fits)",
+    "discard": "discard_seeing_sizes(prm, hand_me, fits, me, opened, sizes)",
     "claim": "claim(prm)",
     "speed": "prm[PARAM.speed]",
 }

@@ -36,9 +36,10 @@ def nth_card(hand_me, k):
 
 
 @njit(refcount=False)
-def usefulness(hand_me, c):
-    """How many other cards of the hand could share a meld with ``c``: other suits of its rank, and cards of
-    its suit one or two ranks away (wrapping K-A-2). A joker is always useful (99)."""
+def usefulness(hand_me, c, same_rank=1, next_in_suit=1, two_away=1):
+    """How much ``c`` could share a meld with the other cards of the hand: ``same_rank`` for each other suit of its
+    rank held, ``next_in_suit`` for each card of its suit one rank away and ``two_away`` for each two ranks away
+    (wrapping K-A-2). With the default weights, the number of such cards. A joker is always useful (99)."""
     if c == JOKER:
         return 99
     rank = c % N_RANKS
@@ -46,16 +47,20 @@ def usefulness(hand_me, c):
     u = 0
     for s in range(N_SUITS):
         if s != suit and hand_me[s * N_RANKS + rank] > 0:
-            u += 1
-    for d in (1, 2, N_RANKS - 2, N_RANKS - 1):  # one or two ranks up or down
+            u += same_rank
+    for d in (1, N_RANKS - 1):  # one rank up or down
         if hand_me[suit * N_RANKS + (rank + d) % N_RANKS] > 0:
-            u += 1
+            u += next_in_suit
+    for d in (2, N_RANKS - 2):  # two ranks up or down
+        if hand_me[suit * N_RANKS + (rank + d) % N_RANKS] > 0:
+            u += two_away
     return u
 
 
 @njit(refcount=False)
-def least_useful_card(hand_me, fits, avoid_fits):
-    """``discard_rule`` 0: the card least useful to own melds, then the highest R13 value, then the lowest id.
+def least_useful_card(hand_me, fits, avoid_fits, same_rank=1, next_in_suit=1, two_away=1):
+    """The card least useful to own melds (:func:`usefulness` with these weights), then the highest R13 value, then
+    the lowest id.
 
     Jokers are kept unless only jokers are left; with ``avoid_fits`` a card fitting a table meld (``fits``)
     is avoided unless every card fits."""
@@ -66,10 +71,39 @@ def least_useful_card(hand_me, fits, avoid_fits):
         for c in range(JOKER):
             if hand_me[c] == 0 or (avoid_fits and pass_ == 0 and fits[c]):
                 continue
-            u = usefulness(hand_me, c)
+            u = usefulness(hand_me, c, same_rank, next_in_suit, two_away)
             v = END_VALUE[c]
             if u < best_u or (u == best_u and v > best_v):
                 best, best_u, best_v = c, u, v
         if best >= 0:
             return best
     return JOKER
+
+
+@njit(refcount=False)
+def highest_loose_card(hand_me, fits, avoid_fits):
+    """The highest R13 value among the cards that share a meld with at most one other card of the hand (then the
+    lowest id), avoiding cards that fit a table meld when ``avoid_fits`` and another card is loose; -1 when no card
+    is loose. Shedding points: what a loose card costs if an opponent goes out now (R13)."""
+    best = -1
+    best_v = -1
+    for pass_ in range(2):
+        for c in range(JOKER):
+            if hand_me[c] == 0 or (avoid_fits and pass_ == 0 and fits[c]) or usefulness(hand_me, c) > 1:
+                continue
+            if END_VALUE[c] > best_v:
+                best, best_v = c, END_VALUE[c]
+        if best >= 0:
+            return best
+    return -1
+
+
+@njit(refcount=False)
+def opponent_near_out(me, opened, sizes, cards):
+    """Whether a player other than ``me`` has opened and holds at most ``cards`` cards (never for ``cards`` 0)."""
+    if cards <= 0:
+        return False
+    for p in range(sizes.shape[0]):
+        if p != me and opened[p] != 0 and sizes[p] <= cards:
+            return True
+    return False
