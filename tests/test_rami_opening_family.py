@@ -53,6 +53,9 @@ def test_highest_loose_card_sheds_points_among_cards_with_at_most_one_partner():
     fits[parse_card("AS")] = 1  # AS could be claimed on a table meld: the next loose card goes
     assert highest_loose_card(hand, fits, True) in (parse_card("QH"), parse_card("JH"))
     assert highest_loose_card(counts("4C 5C 6C"), NO_FITS, True) == -1
+    only_fitting = counts("AS 4C 5C 6C")
+    assert highest_loose_card(only_fitting, fits, True) == parse_card("AS")  # a fitting card, when no other is loose
+    assert highest_loose_card(only_fitting, fits, False) == -1  # never under playable_discard=forbidden
 
 
 def test_opponent_near_out_counts_only_opened_opponents():
@@ -70,10 +73,15 @@ def test_discard_sheds_only_when_an_opponent_is_near_out():
     hand = counts("KS 2D 3D 8C 9C")  # usefulness: KS 0, 2D 1, 3D 1, 8C 1, 9C 1
     opened = np.array([0, 1], np.int8)
     far, near = np.array([5, 6], np.int64), np.array([5, 2], np.int64)
-    assert opening.discard_seeing_sizes(prm, hand, NO_FITS, 0, opened, far) == parse_card("KS")
+    assert opening.discard_seeing_sizes(prm, hand, NO_FITS, 0, opened, far, False) == parse_card("KS")
     hand = counts("2S 9D 10D 4C")  # 2S loose, 9D and 10D partners, 4C loose: the least useful is 4C
-    assert opening.discard_seeing_sizes(prm, hand, NO_FITS, 0, opened, far) == parse_card("4C")
-    assert opening.discard_seeing_sizes(prm, hand, NO_FITS, 0, opened, near) == parse_card("10D")
+    assert opening.discard_seeing_sizes(prm, hand, NO_FITS, 0, opened, far, False) == parse_card("4C")
+    assert opening.discard_seeing_sizes(prm, hand, NO_FITS, 0, opened, near, False) == parse_card("10D")
+    hand = counts("AS 4C 5C 6C")  # the only loose card fits a table meld
+    fits = NO_FITS.copy()
+    fits[parse_card("AS")] = 1
+    assert opening.discard_seeing_sizes(prm, hand, fits, 0, opened, near, False) == parse_card("AS")
+    assert opening.discard_seeing_sizes(prm, hand, fits, 0, opened, near, True) != parse_card("AS")
 
 
 def test_defaults_play_open_asap_and_the_new_parameters_change_play():
@@ -88,10 +96,12 @@ def test_defaults_play_open_asap_and_the_new_parameters_change_play():
 
 
 @pytest.mark.parametrize("players", [2, 4])
-def test_engines_agree_with_weighted_usefulness_and_shedding(players):
-    tuned = "opening:use_same_rank=2,use_next_in_suit=3,use_two_away=1,shed_when_opponent_holds=2"
+@pytest.mark.parametrize("playable_discard", ["snap", "forbidden"])
+def test_engines_agree_with_weighted_usefulness_and_shedding(players, playable_discard):
+    """Under ``forbidden`` (R10) a shed card that fits a table meld would be refused as illegal by both engines."""
+    tuned = "opening:use_same_rank=2,use_next_in_suit=3,use_two_away=1,shed_when_opponent_holds=4"
     seats = registry_seats(([tuned, "open-asap"] * 2)[:players])
-    ref = assert_same(Rules(), seats, 21, 0, 120)
+    ref = assert_same(Rules.from_options({"playable_discard": playable_discard}), seats, 21, 0, 120)
     assert len(ref["rounds"]) == 120
 
 

@@ -41,7 +41,8 @@ def test_study_writes_its_batches_frames_and_description(study):
     assert (study / "report.html").is_file()
     turns = pl.read_parquet(study / "opening_turns.parquet")
     secs = pl.read_parquet(study / "rami_sec.parquet")
-    assert set(turns["players"]) == set(PLAYERS) and set(turns["strategy"]) == set(STRATEGIES)
+    played = {s for p in PLAYERS for s in data["inputs"]["played"][str(p)]}  # each style on the tuned player
+    assert set(turns["players"]) == set(PLAYERS) and set(turns["strategy"]) == played
     for frame, (rate, low, high) in ((turns, ("share", "low", "high")), (secs, ("rate", "low", "high"))):
         assert frame[rate].is_between(0, 1).all()
         assert ((frame[low] <= frame[rate] + 1e-12) & (frame[rate] <= frame[high] + 1e-12)).all()
@@ -85,9 +86,10 @@ def test_study_report_renders_in_headless_chromium_with_every_chart(study, brows
     assert {f["id"] for f in page.figures} == FIGURES
     for figure in page.figures:
         assert figure["caption"].strip() and figure["img"]["alt"]
+    played = json.loads((study / "_study.json").read_text())["inputs"]["played"]
     for p in PLAYERS:
-        assert [r[0] for r in page.tables[f"matrix-{p}p"]["rows"]] == list(STRATEGIES)
-        assert sorted(r[0] for r in page.tables[f"rami-sec-{p}p"]["rows"]) == sorted(STRATEGIES)
+        assert [r[0] for r in page.tables[f"matrix-{p}p"]["rows"]] == played[str(p)]
+        assert sorted(r[0] for r in page.tables[f"rami-sec-{p}p"]["rows"]) == sorted(played[str(p)])
     assert [r[1] for r in page.tables["cells-threshold"]["rows"]] == ["40", "51", "61", "71"]
 
 
@@ -153,7 +155,7 @@ def test_the_verdict_in_french(study):
 def test_the_styles_play_the_rest_of_the_game_as_the_tuned_player(study):
     inputs = json.loads((study / "_study.json").read_text())["inputs"]
     assert inputs["tuned"] == {"2": "tuned-2p", "4": "tuned-4p"}
-    for p in PLAYERS:  # Rami's tuned presets kept the family's defaults, so every style plays under its own name
+    for p in PLAYERS:  # each style plays on the tuned player's other values (its own name where they are its own)
         assert inputs["played"][str(p)] == [style_on_tuned(s, inputs["tuned"][str(p)]) for s in STRATEGIES]
         batch = json.loads((study / f"tournament-{p}p" / "_batch.json").read_text())
         assert batch["inputs"]["strategies"] == inputs["played"][str(p)]
@@ -170,7 +172,7 @@ def test_a_style_takes_the_tuned_players_other_parameters(monkeypatch):
     assert style_on_tuned("open-small", "tuned-9p") == "tuned-9p:opening_style=1"
     assert style_on_tuned("meld-holder", "tuned-9p") == "tuned-9p:opening_style=1,hold_melds=2"
     assert style_on_tuned("open-asap", "tuned-9p") == "tuned-9p"
-    assert style_on_tuned("open-small", "tuned-4p") == "open-small"  # the same values: its own name
+    assert style_on_tuned("open-small", "open-asap") == "open-small"  # the family's defaults: its own name
     assert style_on_tuned("open-small", None) == "open-small" and style_on_tuned("random", "tuned-9p") == "random"
 
 

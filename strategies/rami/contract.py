@@ -111,7 +111,7 @@ DECISIONS: dict[str, Decision] = {
         fallback="first_legal_discard(hand_me, fits, forbid_fits)",
         legal="a card id held in hand; with forbid_fits (playable_discard=forbidden) not one that fits a table "
               "meld, unless every card held fits",
-        default="opening.discard_seeing_sizes(prm, view.hand, fits, view.me, view.opened, view.sizes)"),
+        default="opening.discard_seeing_sizes(prm, view.hand, fits, view.me, view.opened, view.sizes, forbid_fits)"),
     "claim": _decision(
         (*_SEEN, "card", "rng"), f"prm, {_VIEW}, card, rng",
         "R10, out of turn: True to claim the playable discard card", kind="bool", legal="True or False",

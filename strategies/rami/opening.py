@@ -132,11 +132,13 @@ def discard(params, hand_me, fits):
 
 
 @njit(refcount=False, inline="always")
-def discard_seeing_sizes(params, hand_me, fits, me, opened, sizes):
+def discard_seeing_sizes(params, hand_me, fits, me, opened, sizes, forbid_fits):
     """:func:`discard`, or the highest loose card while an opened opponent is near going out
-    (``shed_when_opponent_holds``; ``opened`` ``int8[P]``, ``sizes`` ``int64[P]``, the public facts it reads)."""
+    (``shed_when_opponent_holds``; ``opened`` ``int8[P]``, ``sizes`` ``int64[P]``, the public facts it reads). A
+    loose card that fits a table meld goes only when no other is loose, and never under ``forbid_fits``
+    (``playable_discard=forbidden``, R10): then :func:`discard` chooses."""
     if opponent_near_out(me, opened, sizes, params[PARAM.shed_when_opponent_holds]):
-        c = highest_loose_card(hand_me, fits, True)
+        c = highest_loose_card(hand_me, fits, not forbid_fits)
         if c >= 0:
             return c
     return discard(params, hand_me, fits)
@@ -155,7 +157,7 @@ ANSWERS = {
     "lay": "lay(prm)",
     "hold": "hold(prm, left)",
     "layoff": "layoff(prm, moves, n_moves, forced)",
-    "discard": "discard_seeing_sizes(prm, hand_me, fits, me, opened, sizes)",
+    "discard": "discard_seeing_sizes(prm, hand_me, fits, me, opened, sizes, forbid_fits)",
     "claim": "claim(prm)",
     "speed": "prm[PARAM.speed]",
 }

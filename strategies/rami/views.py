@@ -81,15 +81,15 @@ def least_useful_card(hand_me, fits, avoid_fits, same_rank=1, next_in_suit=1, tw
 
 
 @njit(refcount=False)
-def highest_loose_card(hand_me, fits, avoid_fits):
+def highest_loose_card(hand_me, fits, fitting_too):
     """The highest R13 value among the cards that share a meld with at most one other card of the hand (then the
-    lowest id), avoiding cards that fit a table meld when ``avoid_fits`` and another card is loose; -1 when no card
-    is loose. Shedding points: what a loose card costs if an opponent goes out now (R13)."""
+    lowest id): what a loose card costs if an opponent goes out now. Cards that fit a table meld (``fits``) only
+    when no other card is loose and ``fitting_too``; -1 when no card qualifies."""
     best = -1
     best_v = -1
-    for pass_ in range(2):
+    for pass_ in range(2 if fitting_too else 1):
         for c in range(JOKER):
-            if hand_me[c] == 0 or (avoid_fits and pass_ == 0 and fits[c]) or usefulness(hand_me, c) > 1:
+            if hand_me[c] == 0 or (pass_ == 0 and fits[c]) or usefulness(hand_me, c) > 1:
                 continue
             if END_VALUE[c] > best_v:
                 best, best_v = c, END_VALUE[c]
