@@ -56,6 +56,7 @@ def _apply(state, ops):
 
 @pytest.mark.parametrize("players", [2, 4, 6])
 def test_k6_the_snap_index_counts_exactly_the_own_beliefs_after_any_writes(players):
+    """``held`` equals a recount and ``holders[r]`` has bit ``o`` exactly where ``held[o, r] > 0``."""
     rng = np.random.default_rng(players)
     S = 52
     state = new_state(players, S)
@@ -69,10 +70,12 @@ def test_k6_the_snap_index_counts_exactly_the_own_beliefs_after_any_writes(playe
             own = rng.random(n) < 0.5
             ops[own, column] = ops[own, 1]
         _apply(state, ops)
-        assert (state.held == recount(state.know)).all()
+        held = recount(state.know)
+        assert (state.held == held).all()
         assert state.held.min() >= 0
+        assert list(state.holders) == [sum(1 << o for o in range(players) if held[o, r] > 0) for r in range(N_RANKS)]
     beliefs.forget_all(state)
-    assert (state.know[:, :, :8] == -1).all() and not state.held.any()
+    assert (state.know[:, :, :8] == -1).all() and not state.held.any() and not state.holders.any()
 
 
 def test_k6_the_kernel_writes_the_players_memory_only_through_the_snap_index():
@@ -134,3 +137,25 @@ def test_k6_a_belief_snapper_asked_without_an_own_matching_belief_says_no_and_dr
         drew += int((rng != before).any())
     if not BELIEF_SNAPPERS[definition.kernel_id]:
         assert drew > 0
+
+
+def test_k6_a_window_asks_the_holders_and_the_seats_that_snap_blind_never_the_caller():
+    """``askable``: with the index, the players believing an own card of the rank plus the seats it cannot skip
+    (``always_asked``: ``random`` and files without the declaration); without it, everyone; the caller never."""
+    from simulator.core.faults import new_fault
+    from simulator.core.user_table import NO_TABLE, KernelSeats
+
+    sids = np.array([HEURISTIC, RANDOM, HEURISTIC, 1000], np.int64)  # seat 3: a file, declaring on seat 3 only
+    seats = KernelSeats(sids, np.zeros((4, 1)), NO_TABLE, new_fault(), np.array([False, False, False, True]))
+    assert beliefs.always_asked(seats) == 0b0010
+    seats = seats._replace(snaps_on_belief=np.zeros(4, np.bool_))
+    assert beliefs.always_asked(seats) == 0b1010
+    state = new_state(4, 52)
+    state.nslots[:] = 4
+    beliefs.believe(state, 2, 2, 0, 7)       # seat 2 believes a rank-7 card of its own
+    beliefs.believe(state, 0, 1, 0, 7)       # seat 0 believes one at seat 1's: not its own
+    ask = njit(lambda rank, caller, use, always, st: beliefs.askable(rank, caller, use, always, st))
+    assert ask(7, -1, True, 0b0010, state) == 0b0110
+    assert ask(7, 2, True, 0b0010, state) == 0b0010
+    assert ask(8, -1, True, 0, state) == 0
+    assert ask(8, 1, False, 0, state) == 0b1101

@@ -9,10 +9,14 @@
 A snap window (K6) asks each player in turn whether it snaps. A family that declares ``SNAPS_ON_BELIEF``
 answers "no" without drawing a random number when it believes none of its own face-down cards has the rank
 (``strategies.kamoul.policy.snaps_on_belief``), so when ``held[q, rank] == 0`` the engine skips asking it
-(:func:`may_snap`): the same answers and the same draws, for one load instead of a scan of the layout. A
+(:func:`askable`): the same answers and the same draws, for one load instead of a scan of the layout. A
 strategy file may declare the same (``strategy(snaps_on_belief=True)``): both engines then skip it alike. Without
 ``snap_others`` that is the whole question; with it a player may also snap a card it remembers elsewhere, and
 every player is asked.
+
+``state.holders[r]`` (``int64[N_RANKS]``) is the same index read by rank: bit ``o`` is set while
+``held[o, r] > 0``. A window whose rank nobody can claim is then one test of a word (:func:`askable`), and a
+claimed window visits only the players whose bit is set.
 """
 
 from __future__ import annotations
@@ -28,9 +32,14 @@ def believe(state, o, p, s, card):
     if o == p:
         old = state.know[o, p, s]
         if old >= 0:
-            state.held[o, old % N_RANKS] -= 1
+            rank = old % N_RANKS
+            state.held[o, rank] -= 1
+            if state.held[o, rank] == 0:
+                state.holders[rank] &= ~(1 << o)
         if card >= 0:
-            state.held[o, card % N_RANKS] += 1
+            rank = card % N_RANKS
+            state.held[o, rank] += 1
+            state.holders[rank] |= 1 << o
     state.know[o, p, s] = card
 
 
@@ -55,6 +64,8 @@ def forget_all(state):
     the others were never written) and the snap index emptied."""
     know, held, nslots = state.know, state.held, state.nslots
     P = nslots.shape[0]
+    for r in range(N_RANKS):
+        state.holders[r] = 0
     for o in range(P):
         for r in range(N_RANKS):
             held[o, r] = 0
@@ -63,10 +74,25 @@ def forget_all(state):
                 know[o, p, s] = -1
 
 
+@njit(refcount=False)
+def always_asked(seats):
+    """``int64``: bit ``q`` set for each seat the snap index cannot skip (not ``SNAPS_ON_BELIEF``: ``random``, or
+    a file that does not declare it). The same for every hand of a run."""
+    mask = 0
+    for q in range(seats.sids.shape[0]):
+        if not (snaps_on_belief(seats.sids[q]) or seats.snaps_on_belief[q]):
+            mask |= 1 << q
+    return mask
+
+
 @njit(refcount=False, inline="always")
-def may_snap(q, rank, use_index, seats, state):
-    """Whether asking ``q`` to snap on ``rank`` can get anything but "no": False only for a ``SNAPS_ON_BELIEF``
-    seat (a built-in family's declaration, or a file's, ``seats.snaps_on_belief``) that believes no own card of
-    ``rank``, and only with ``use_index`` (``snap_others`` off)."""
-    return (not use_index or state.held[q, rank] > 0
-            or not (snaps_on_belief(seats.sids[q]) or seats.snaps_on_belief[q]))
+def askable(rank, caller, use_index, always, state):
+    """``int64``: bit ``q`` set for each player a snap window on ``rank`` must ask: every player but the caller
+    (``-1``: none) without ``use_index``; with it, those the index says may claim (``holders[rank]``) and the
+    ``always`` seats (:func:`always_asked`). 0: nobody can claim, the window is closed at once."""
+    P = state.nslots.shape[0]
+    everyone = (1 << P) - 1
+    mask = (state.holders[rank] | always) if use_index else everyone
+    if caller >= 0:
+        mask &= ~(1 << caller)
+    return mask

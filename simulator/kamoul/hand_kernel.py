@@ -16,7 +16,7 @@ from simulator.core.cards import IS_RED, N_RANKS
 from simulator.core.jit import njit
 from simulator.core.rng import below, shuffle, uniform
 from simulator.core.trace import fold as _trace
-from simulator.kamoul.beliefs import believe, everyone_believes, forget_all, may_snap, swap_beliefs
+from simulator.kamoul.beliefs import always_asked, askable, believe, everyone_believes, forget_all, swap_beliefs
 from simulator.kamoul.codes import (
     ACT_CALL, ACT_CONTRE, ACT_STOCK, CARD_VALUE, CLS_FALSE, EV_CALL, EV_CONTRE, EV_DEAL, EV_DISCARD, EV_DRAW,
     EV_END, EV_FALSE_SHOWN, EV_FORGET, EV_KEEP, EV_MISREMEMBER, EV_PEEK, EV_PENALTY, EV_POWER, EV_REORDER,
@@ -363,17 +363,20 @@ def _flip_other(q, i, rank, rules, state, claim_out, rng, trace):
 
 
 @njit(refcount=False, inline="always")
-def _collect_claims(p, rank, caller, locked, rules, seats, state, scratch):
+def _collect_claims(p, rank, caller, locked, always, rules, seats, state, scratch):
     """K6: each player from ``p``'s left (``p`` last, the caller never) says whether it snaps; returns how many.
-    A player the snap index says cannot claim is not asked (``simulator.kamoul.beliefs.may_snap``). Nine
-    arguments: the window's facts and the block's arrays (inlined into the window)."""
+    A player the snap index says cannot claim is not asked (``simulator.kamoul.beliefs.askable``): when nobody
+    can, the window costs one test. Nine arguments: the window's facts and the block's arrays (inlined into the
+    window)."""
+    asked = askable(rank, caller, rules.snap_others == 0, always, state)
+    if asked == 0:
+        return 0
     P = seats.sids.shape[0]
-    use_index = rules.snap_others == 0
     out = scratch.out
     n = 0
     for k in range(1, P + 1):
         q = p + k if p + k < P else p + k - P
-        if q == caller or not may_snap(q, rank, use_index, seats, state):
+        if not (asked >> q) & 1:
             continue
         kind = decide_snap(seats, q, rank, state.know[q], state.occ, state.nslots, state.faceup,
                            rules.snap_others != 0, locked, scratch.rng, scratch.tmp, out)
@@ -388,15 +391,16 @@ def _collect_claims(p, rank, caller, locked, rules, seats, state, scratch):
 
 
 @njit(refcount=False, inline="always")
-def _snap_window(p, card, rules, seats, state, scratch):
-    """K6: after a card lands on the discard, players may flip matching cards; K7 ULTIME."""
+def _snap_window(p, card, always, rules, seats, state, scratch):
+    """K6: after a card lands on the discard, players may flip matching cards; K7 ULTIME. ``always``: the seats
+    the snap index cannot skip (``beliefs.always_asked``)."""
     caller = state.scalars[ST.caller]
     if caller >= 0 and rules.snap_in_final_round == 0:
         return
     rank = card % N_RANKS
     locked = caller if (rules.caller_immune != 0 and caller >= 0) else -1
     while True:
-        n = _collect_claims(p, rank, caller, locked, rules, seats, state, scratch)
+        n = _collect_claims(p, rank, caller, locked, always, rules, seats, state, scratch)
         if n == 0:
             return
         i = _race(n, rules, seats, scratch.claim_seat, scratch.rng)
@@ -612,6 +616,7 @@ def play_hand(dealer, rules, seats, state, scratch):
     _deal(dealer, rules, seats, state, scratch.rng, scratch.trace, scratch.tmp, scratch.out)
     for p in range(P):
         own_turns[p] = 0
+    always = always_asked(seats)
     n_contres = 0
     final_left = 0
     current = (dealer + 1) % P  # K3
@@ -648,7 +653,7 @@ def play_hand(dealer, rules, seats, state, scratch):
             snap_card = _turn_take(p, own, rules, seats, state, scratch)
         # one call site for the three ways a card lands on the discard, so that the window is inlined once
         if snap_card >= 0 and scalars[ST.ultime] < 0:
-            _snap_window(p, snap_card, rules, seats, state, scratch)
+            _snap_window(p, snap_card, always, rules, seats, state, scratch)
         if scalars[ST.ultime] >= 0:
             break  # K7
         if rules.p_reorder > 0 and count_cards(p, state.occ, state.nslots) >= 2 and uniform(scratch.rng) < rules.p_reorder:

@@ -31,13 +31,14 @@ COUNTER = indices("MatchCounters", COUNTERS)
 
 class HandState(NamedTuple):
     """The table during a hand. A strategy only ever sees ``know[p]``, ``occ``, ``faceup`` and ``nslots``; the
-    engine reads ``held[p]`` (made of ``know[p, p]``) to skip asking a player who cannot snap."""
+    engine reads ``held[p]`` and ``holders`` (made of ``know[p, p]``) to skip asking a player who cannot snap."""
 
     hand: np.ndarray     # int16[P, S]     hidden layout, -1 = empty position
     occ: np.ndarray      # int8[P, S]      1 where a position holds a card (public)
     faceup: np.ndarray   # int8[P, S]      1 for a card lying face up (discard_pick_face_up)
     know: np.ndarray     # int16[P, P, S]  know[o, p, s]: the card o believes is at (p, s), -1 unknown
     held: np.ndarray     # int16[P, 13]    held[o, r]: own positions o believes hold rank r (simulator.kamoul.beliefs)
+    holders: np.ndarray  # int64[13]       bit o of holders[r] set while held[o, r] > 0
     nslots: np.ndarray   # int64[P]        one past the highest position used
     stock: np.ndarray    # int16[S]        top = last; size scalars[ST.n_stock]
     discard: np.ndarray  # int16[S]        top = last; size scalars[ST.n_discard]
@@ -119,7 +120,8 @@ def new_state(P, S):
     """One block's :class:`HandState`."""
     return HandState(np.full((P, S), -1, dtype=np.int16), np.zeros((P, S), dtype=np.int8),
                      np.zeros((P, S), dtype=np.int8), np.full((P, P, S), -1, dtype=np.int16),
-                     np.zeros((P, N_RANKS), dtype=np.int16), np.zeros(P, dtype=np.int64), np.zeros(S, dtype=np.int16),
+                     np.zeros((P, N_RANKS), dtype=np.int16), np.zeros(N_RANKS, dtype=np.int64),
+                     np.zeros(P, dtype=np.int64), np.zeros(S, dtype=np.int16),
                      np.zeros(S, dtype=np.int16), np.zeros(len(SCALARS), dtype=np.int64))
 
 
