@@ -119,6 +119,21 @@ def style_on_tuned(style: str, tuned: str | None, game: str = "rami") -> str:
     return tuned + "".join((":" if i == 0 else ",") + f"{k}={_fmt(v)}" for i, (k, v) in enumerate(defining.items()))
 
 
+def style_names(inputs: dict, players: int) -> dict[str, str]:
+    """What the tournament at ``players`` played (``inputs.played``) mapped to the style each one is, for the
+    texts that differ (``tuned-4p:opening_style=2`` -> ``open-all``): the answer, the frames and the report name
+    each style, as the user chose it, not the strategy text that played it."""
+    played = (inputs.get("played") or {}).get(str(players)) or []
+    return {text: style for text, style in zip(played, inputs["strategies"]) if text != style}
+
+
+def named(frame: pl.DataFrame, names: dict[str, str], columns=("strategy",)) -> pl.DataFrame:
+    """``frame`` with each of ``columns`` read through ``names`` (:func:`style_names`); a text not in it stays."""
+    if not names:
+        return frame
+    return frame.with_columns(pl.col(c).replace(names) for c in columns if c in frame.columns)
+
+
 def equilibrium(out, players: int, seed: int) -> pl.DataFrame:
     """The meta-game of the tournament at ``players`` (:func:`analysis.metagame.metagame`, :data:`BOOTSTRAP`
     replicates): per strategy its equilibrium ``weight`` with its 95% interval, the share of replicates that keep it
@@ -139,10 +154,12 @@ def study_frames(out) -> dict[str, pl.DataFrame]:
     for players in inputs["players"]:
         seats = seat_rounds(read_batch(tournament_dir(out, players), "rounds"), players)
         tag = pl.lit(players, pl.Int64).alias("players")
-        turns.append(opening_turns(seats).select(tag, pl.all()))
-        secs.append(rami_sec(seats).select(tag, pl.all()))
-        ratings.append(tournament_frames(tournament_dir(out, players))["ratings"].select(tag, pl.all()))
-        mixes.append(equilibrium(out, players, inputs["seed"]).select(tag, pl.all()))
+        names = style_names(inputs, players)
+        turns.append(named(opening_turns(seats), names).select(tag, pl.all()))
+        secs.append(named(rami_sec(seats), names).select(tag, pl.all()))
+        ratings.append(named(tournament_frames(tournament_dir(out, players))["ratings"], names).select(tag, pl.all()))
+        mixes.append(named(equilibrium(out, players, inputs["seed"]), names, ("strategy", "best_reply"))
+                     .select(tag, pl.all()))
     return {"opening_turns": pl.concat(turns), "rami_sec": pl.concat(secs), "ratings": pl.concat(ratings),
             "equilibrium": pl.concat(mixes)}
 
@@ -197,7 +214,9 @@ def answer(out):
     rows, sentences, clauses = [], [], []
     for players in data["inputs"]["players"]:
         folder = tournament_dir(out, players)
-        frames = {name: pl.read_parquet(folder / f"{name}.parquet") for name in ("matrix", "ratings")}
+        names = style_names(data["inputs"], players)
+        frames = {name: named(pl.read_parquet(folder / f"{name}.parquet"), names, ("strategy", "opponent"))
+                  for name in ("matrix", "ratings")}
         top = leader(frames)
         ranked = []
         for r in frames["ratings"].iter_rows(named=True):
@@ -219,7 +238,8 @@ def answer(out):
             players=players, verdict=verdict, elo=say(elo), others=", ".join(top["order"][1:]), second=second,
             share=say(margin), n=written(margin["n"], 0), status=_(margin["status"])))
         if mixes is not None:
-            mix_rows, clause = _equilibrium(mixes.filter(pl.col("players") == players), players)
+            mix = named(mixes.filter(pl.col("players") == players), names, ("strategy", "best_reply"))
+            mix_rows, clause = _equilibrium(mix, players)
             rows += mix_rows
             clauses.append(clause)
     if clauses:

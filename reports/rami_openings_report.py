@@ -4,13 +4,14 @@ tournament, then the opening-threshold and joker-rules sweeps; the study's descr
 
 from __future__ import annotations
 
+from dataclasses import replace
 from pathlib import Path
 
 import polars as pl
 
 from analysis.answers import rules_text
 from analysis.metagame import metagame
-from analysis.rami_openings import STUDY_NAME, load_study, study_frames, tournament_dir
+from analysis.rami_openings import STUDY_NAME, load_study, named, study_frames, style_names, tournament_dir
 from reports import formats as fmt
 from reports.batch_report import batch_part
 from reports.layout import Block, Section, figure
@@ -73,6 +74,9 @@ def build_report(out_dir: str | Path, out_html: str | Path, *, title: str | None
         sections += batch_part(tournament_dir(out_dir, players), f"{players}p",
                                _("{players} players: tournament").format(players=players))[1]
         mix = metagame(tournament_dir(out_dir, players), seed=inputs["seed"])
+        names = style_names(inputs, players)
+        mix = replace(mix, names=[names.get(n, n) for n in mix.names], mixture=named(mix.mixture, names),
+                      members=named(mix.members, names, ("strategy", "best_reply")))
         section = metagame_sections(mix, None, f"-{players}p")[0][0]
         section.heading = _("{players} players: the mix of styles no style can exploit").format(players=players)
         sections.append(section)

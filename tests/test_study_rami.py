@@ -12,7 +12,8 @@ from simulator.core.batch import read_batch
 import pytest
 
 from analysis.metagame import metagame
-from analysis.rami_openings import STRATEGIES, opening_turns, rami_sec, seat_rounds, style_on_tuned
+from analysis.rami_openings import (STRATEGIES, named, opening_turns, rami_sec, seat_rounds, style_names,
+                                    style_on_tuned)
 from answer_checks import check_answer, check_french, numbers
 from simulator import api
 from test_reports import browser, check_first_screen, parse, render, run_cli  # noqa: F401  (browser: the shared Chromium fixture)
@@ -42,7 +43,8 @@ def test_study_writes_its_batches_frames_and_description(study):
     turns = pl.read_parquet(study / "opening_turns.parquet")
     secs = pl.read_parquet(study / "rami_sec.parquet")
     played = {s for p in PLAYERS for s in data["inputs"]["played"][str(p)]}  # each style on the tuned player
-    assert set(turns["players"]) == set(PLAYERS) and set(turns["strategy"]) == played
+    assert played - set(STRATEGIES), "no style played as a strategy text: the names below test nothing"
+    assert set(turns["players"]) == set(PLAYERS) and set(turns["strategy"]) == set(STRATEGIES)  # named by style
     for frame, (rate, low, high) in ((turns, ("share", "low", "high")), (secs, ("rate", "low", "high"))):
         assert frame[rate].is_between(0, 1).all()
         assert ((frame[low] <= frame[rate] + 1e-12) & (frame[rate] <= frame[high] + 1e-12)).all()
@@ -60,7 +62,8 @@ def test_study_writes_its_batches_frames_and_description(study):
     ratings = pl.read_parquet(study / "ratings.parquet")
     assert ratings.height == len(PLAYERS) * len(STRATEGIES)
     for p in PLAYERS:  # the same ratings as the tournament's own file, mean 0 per tournament
-        own = pl.read_parquet(study / f"tournament-{p}p" / "ratings.parquet").sort("strategy")
+        own = named(pl.read_parquet(study / f"tournament-{p}p" / "ratings.parquet"),
+                    style_names(data["inputs"], p)).sort("strategy")
         mine = ratings.filter(pl.col("players") == p).drop("players").sort("strategy")
         assert mine.equals(own) and abs(mine["rating"].mean()) < 1e-9
 
@@ -89,7 +92,8 @@ def test_study_report_renders_in_headless_chromium_with_every_chart(study, brows
     played = json.loads((study / "_study.json").read_text())["inputs"]["played"]
     for p in PLAYERS:
         assert [r[0] for r in page.tables[f"matrix-{p}p"]["rows"]] == played[str(p)]
-        assert sorted(r[0] for r in page.tables[f"rami-sec-{p}p"]["rows"]) == sorted(played[str(p)])
+        assert sorted(r[0] for r in page.tables[f"rami-sec-{p}p"]["rows"]) == sorted(STRATEGIES)
+        assert sorted(r[0] for r in page.tables[f"metagame-{p}p"]["rows"]) == sorted(STRATEGIES)
     assert [r[1] for r in page.tables["cells-threshold"]["rows"]] == ["40", "51", "61", "71"]
 
 
@@ -135,10 +139,13 @@ def test_the_study_ranks_the_openings_and_says_if_the_winner_is_significant(stud
     rankings = [s for s in data["sentences"] if "mix of styles" not in s]
     for p, margin, sentence in zip(PLAYERS, margins, rankings, strict=True):
         ratings = pl.read_parquet(study / f"tournament-{p}p" / "ratings.parquet")
-        best, second = ratings["strategy"][0], ratings["strategy"][1]
+        first, next_ = ratings["strategy"][0], ratings["strategy"][1]  # as played; the answer names the styles
+        names = style_names(json.loads((study / "_study.json").read_text())["inputs"], p)
+        best, second = names.get(first, first), names.get(next_, next_)
+        assert best in STRATEGIES and second in STRATEGIES and "tuned" not in " ".join(data["sentences"][:-1])
         assert margin["subject"] == f"{p} players, {best} against {second}"
         pair = pl.read_parquet(study / f"tournament-{p}p" / "matrix.parquet").filter(
-            (pl.col("strategy") == best) & (pl.col("opponent") == second)).row(0, named=True)
+            (pl.col("strategy") == first) & (pl.col("opponent") == next_)).row(0, named=True)
         assert (margin["value"], margin["low"], margin["high"], margin["n"]) == (
             pair["win_rate"], pair["low"], pair["high"], pair["decided"])
         assert margin["status"] == ("significant" if pair["low"] > 0.5 or pair["high"] < 0.5 else "not significant")
@@ -186,7 +193,8 @@ def test_the_study_gives_the_mix_of_styles_no_style_can_exploit(study):
     for p in PLAYERS:
         mix = mixes.filter(pl.col("players") == p)
         m = metagame(study / f"tournament-{p}p", seed=3)  # the study's seed: the same bootstrap
-        assert mix.sort("strategy")["weight"].to_list() == m.mixture.sort("strategy")["weight"].to_list()
+        own = named(m.mixture, style_names(json.loads((study / "_study.json").read_text())["inputs"], p))
+        assert mix.sort("strategy")["weight"].to_list() == own.sort("strategy")["weight"].to_list()
         assert abs(mix["weight"].sum() - 1) < 1e-9
         assert ((mix["weight_low"] <= mix["weight"] + 1e-12) & (mix["weight"] <= mix["weight_high"] + 1e-12)).all()
         clause = sentence.split(f"at {p} players ")[1].split("; at ")[0]
