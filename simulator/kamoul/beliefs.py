@@ -58,7 +58,7 @@ def swap_beliefs(state, o, p1, s1, p2, s2):
     believe(state, o, p2, s2, first)
 
 
-@njit(refcount=False)
+@njit(refcount=False, inline="always")
 def forget_all(state):
     """Nobody believes anything (a new hand): ``know`` is reset where a position was used (``s < nslots[p]``,
     the others were never written) and the snap index emptied."""

@@ -403,7 +403,8 @@ def _snap_window(p, card, always, rules, seats, state, scratch):
         n = _collect_claims(p, rank, caller, locked, always, rules, seats, state, scratch)
         if n == 0:
             return
-        i = _race(n, rules, seats, scratch.claim_seat, scratch.rng)
+        first = n == 1 or rules.race_policy == RACE.turn_order  # the first claimant acts: no call to pay
+        i = 0 if first else _race(n, rules, seats, scratch.claim_seat, scratch.rng)
         q = scratch.claim_seat[i]
         before = count_cards(q, state.occ, state.nslots)
         if scratch.claim_kind[i] == SNAP_OWN:
@@ -419,10 +420,10 @@ def _snap_window(p, card, always, rules, seats, state, scratch):
 
 
 # ------------------------------------------------------------------------------ the deal (K1–K3)
-@njit(refcount=False)
+@njit(refcount=False, inline="always")
 def _clear(state, estimate_out, force, trace):
     """Forget the previous hand: positions at or past ``nslots[p]`` were never used, only those are reset.
-    Given the three scratch arrays it resets, not the scratch (a call passes every array it is given)."""
+    Inlined into its one call site: a call would pass every array of the state, once per hand."""
     hand, occ, faceup, nslots, scalars = state.hand, state.occ, state.faceup, state.nslots, state.scalars
     forget_all(state)
     for p in range(nslots.shape[0]):
