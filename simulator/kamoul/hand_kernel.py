@@ -291,9 +291,9 @@ def _reorder(p, rules, state, rng, trace):
 # ------------------------------------------------------------------------------ snaps (K6, K7)
 @njit(refcount=False)
 def _race(n, rules, seats, claim_seat, rng):
-    """K6, the race policy (rule 0.2): the index of the claimant who acts."""
-    if n == 1 or rules.race_policy == RACE.turn_order:
-        return 0
+    """K6, the race policy (rule 0.2) when a draw decides it: the index of the claimant who acts among ``n >= 2``
+    under ``uniform`` or ``speed_weighted``. With one claimant, or ``turn_order``, the first acts without a draw
+    (:func:`_snap_window` does not call this then)."""
     if rules.race_policy == RACE.uniform:
         return below(rng, n)
     total = 0.0
@@ -403,7 +403,7 @@ def _snap_window(p, card, always, rules, seats, state, scratch):
         n = _collect_claims(p, rank, caller, locked, always, rules, seats, state, scratch)
         if n == 0:
             return
-        first = n == 1 or rules.race_policy == RACE.turn_order  # the first claimant acts: no call to pay
+        first = n == 1 or rules.race_policy == RACE.turn_order  # K6: the first claimant acts, nothing is drawn
         i = 0 if first else _race(n, rules, seats, scratch.claim_seat, scratch.rng)
         q = scratch.claim_seat[i]
         before = count_cards(q, state.occ, state.nslots)
