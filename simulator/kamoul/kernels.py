@@ -20,7 +20,7 @@ from simulator.core.jit import njit
 from simulator.kamoul.kernel_state import (  # noqa: F401  (new_force, reset_force re-exported for the studies)
     Block, BlockRows, new_force, new_scratch, new_state, new_tally, reset_force,
 )
-from simulator.kamoul.match_kernel import play_game
+from simulator.kamoul.match_kernel import play_block
 from simulator.kamoul.records import LEVEL
 
 
@@ -53,6 +53,5 @@ def simulate(seed, start, stop, level, rules_table, seats, n_blocks, caps, n_col
         rows = BlockRows(hands[b], estimates[b], traces[b], manches[b], parties[b], tops[b], counts[b])
         block = Block(new_state(P, S), new_scratch(P, S), new_tally(P), rows)
         first, end = block_games(start, stop, n_blocks, b)
-        for game in range(first, end):
-            play_game(game, level, seed, rules, seats, block)
+        play_block(first, end, level, seed, rules, seats, block)
     return hands, estimates, traces, manches, parties, tops, counts

@@ -262,7 +262,7 @@ def play_partie(game, level, rules, seats, block):
     return winners
 
 
-@njit(refcount=False)
+@njit(refcount=False, inline="always")
 def play_game(game, level, seed, rules, seats, block):
     """Game ``game`` at ``level`` (``records.LEVEL``) from the stream ``(seed, game)``; appends its rows."""
     tally = block.tally
@@ -287,3 +287,12 @@ def play_game(game, level, seed, rules, seats, block):
         if played == BEST_OF or _reached(tally.top_wins):
             break
     _write_top(game, played, _best(tally.top_wins, tally.top_totals), block)
+
+
+@njit(refcount=False)
+def play_block(first, end, level, seed, rules, seats, block):
+    """Games ``[first, end)`` at ``level`` (``records.LEVEL``) into ``block``: the one call a ``prange`` block makes.
+    The loop over the games is here, not in the parallel loop's body, so that :func:`play_game` (inlined) is not a
+    call passing every array of the :class:`Block` per game: at the ``hands`` level, once per hand."""
+    for game in range(first, end):
+        play_game(game, level, seed, rules, seats, block)
