@@ -498,7 +498,7 @@ def play_manche(manche, P, int_rules, float_rules, deck, n_deck, seats, model):
 
 
 # ------------------------------------------------------------------------------------------ games
-@njit(refcount=False)
+@njit(refcount=False, inline="always")
 def play_game(game, level, seed, P, int_rules, float_rules, deck, seats, model, manche, counts, manche_rows, trace_rows,
               game_rows, totals):
     """Game.play: rows of one game appended at ``counts`` (rows beyond a table's capacity are counted, not kept).
@@ -577,6 +577,18 @@ def play_game(game, level, seed, P, int_rules, float_rules, deck, seats, model, 
     counts[1] += 1
 
 
+@njit(refcount=False)
+def play_block(first, end, level, seed, P, int_rules, float_rules, deck, seats, model, manche, counts, manche_rows,
+               trace_rows, game_rows, totals):
+    """Games ``[first, end)`` into the block's buffers: the one call a ``prange`` block makes. Sixteen parameters:
+    :func:`play_game`'s, with the block's range for its index. The loop is here, not in the parallel loop's body,
+    so that :func:`play_game` (inlined) is not a call per game passing every array of the block, and counting each
+    one with atomics: numba compiles the parallel body with reference counting."""
+    for game in range(first, end):
+        play_game(game, level, seed, P, int_rules, float_rules, deck, seats, model, manche, counts, manche_rows,
+                  trace_rows, game_rows, totals)
+
+
 @njit(parallel=True)
 def simulate(seed, start, stop, level, int_rules, float_rules, deck, seats, model, n_blocks, caps, n_cols):
     """Play games ``[start, stop)`` in ``n_blocks`` contiguous blocks (``prange``).
@@ -595,7 +607,6 @@ def simulate(seed, start, stop, level, int_rules, float_rules, deck, seats, mode
         manche = new_state(P)
         totals = np.zeros(P // 2, dtype=np.int64)
         first, end = block_games(start, stop, n_blocks, b)
-        for i in range(first, end):
-            play_game(i, level, seed, P, int_rules, float_rules, deck, seats, model, manche, counts[b], manches[b],
-                      traces[b], games[b], totals)
+        play_block(first, end, level, seed, P, int_rules, float_rules, deck, seats, model, manche, counts[b],
+                   manches[b], traces[b], games[b], totals)
     return manches, traces, games, counts

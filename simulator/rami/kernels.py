@@ -139,7 +139,7 @@ def _game_over(scores, target):
     return top >= target
 
 
-@njit(refcount=False)
+@njit(refcount=False, inline="always")
 def play_game(game, level, seed, rules, seats, state, scratch, out):
     """Game.play (R2 dealer, R15 end): appends rows to the block's output ``out = (counts, round_rows,
     trace_rows, game_rows)`` (``counts`` ``int64[2]``: rows made per table, also past the capacity)."""
@@ -174,6 +174,16 @@ def play_game(game, level, seed, rules, seats, state, scratch, out):
     counts[TABLE_GAMES] += 1
 
 
+@njit(refcount=False)
+def play_block(first, end, level, seed, rules, seats, state, scratch, out):
+    """Games ``[first, end)`` into the block's ``out``: the one call a ``prange`` block makes. Nine arguments:
+    :func:`play_game`'s, with the block's range for its index. The loop is here, not in the parallel loop's body,
+    so that :func:`play_game` (inlined) is not a call per game passing every array of the block, and counting each
+    one with atomics: numba compiles the parallel body with reference counting."""
+    for game in range(first, end):
+        play_game(game, level, seed, rules, seats, state, scratch, out)
+
+
 @njit(parallel=True)
 def simulate(seed, start, stop, level, rules_table, seats, n_blocks, caps, n_cols):
     """Play games ``[start, stop)`` in ``n_blocks`` contiguous blocks (``prange``).
@@ -197,6 +207,5 @@ def simulate(seed, start, stop, level, rules_table, seats, n_blocks, caps, n_col
         scratch = new_scratch(players, rules.decks)
         out = (counts[b], rounds[b], traces[b], games[b])
         first, end = block_games(start, stop, n_blocks, b)
-        for i in range(first, end):
-            play_game(i, level, seed, rules, seats, state, scratch, out)
+        play_block(first, end, level, seed, rules, seats, state, scratch, out)
     return rounds, traces, games, counts
