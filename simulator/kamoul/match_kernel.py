@@ -5,8 +5,9 @@ a raw row of :mod:`simulator.kamoul.records` into the block's :class:`~simulator
 The hands themselves are :func:`simulator.kamoul.hand_kernel.play_hand`.
 
 :func:`play_partie`, :func:`play_manche` and :func:`_write_hand` have one call site each and are inlined into
-:func:`play_game`: a numba call that is not inlined passes every array of the :class:`Block` it is given (about
-forty, seven words or more each), and at the ``hands`` level that would be paid three times per hand.
+:func:`play_game`, and :func:`play_game` into :func:`play_block`, the one call each ``prange`` block makes: a numba
+call that is not inlined passes every array of the :class:`Block` it is given (about forty, seven words or more
+each), and at the ``hands`` level that would be paid once per hand for each of them.
 """
 
 from __future__ import annotations
