@@ -294,6 +294,7 @@ def play_game(game, level, seed, rules, seats, block):
 def play_block(first, end, level, seed, rules, seats, block):
     """Games ``[first, end)`` at ``level`` (``records.LEVEL``) into ``block``: the one call a ``prange`` block makes.
     The loop over the games is here, not in the parallel loop's body, so that :func:`play_game` (inlined) is not a
-    call passing every array of the :class:`Block` per game: at the ``hands`` level, once per hand."""
+    call per game passing every array of the :class:`Block`, and counting each one with atomics: numba compiles
+    the parallel body with reference counting. At the ``hands`` level that was once per hand."""
     for game in range(first, end):
         play_game(game, level, seed, rules, seats, block)
