@@ -42,8 +42,9 @@ def recount(know: np.ndarray) -> np.ndarray:
 
 
 @njit
-def _apply(state, ops):
-    """Play ``ops`` (``int64[n, 7]``: kind, o, p1, s1, p2, s2, card) through the index's writes."""
+def _apply(table, ops):
+    """Play ``ops`` (``int64[n, 7]``: kind, o, p1, s1, p2, s2, card) through the index's writes on ``table[0]``."""
+    state = table[0]
     for i in range(ops.shape[0]):
         kind, o, p1, s1, p2, s2, card = ops[i, 0], ops[i, 1], ops[i, 2], ops[i, 3], ops[i, 4], ops[i, 5], ops[i, 6]
         if kind == 0:
@@ -54,13 +55,18 @@ def _apply(state, ops):
             beliefs.swap_beliefs(state, o, p1, s1, p2, s2)
 
 
+@njit
+def _forget_all(table):
+    beliefs.forget_all(table[0])
+
+
 @pytest.mark.parametrize("players", [2, 4, 6])
 def test_k6_the_snap_index_counts_exactly_the_own_beliefs_after_any_writes(players):
     """``held`` equals a recount and ``holders[r]`` has bit ``o`` exactly where ``held[o, r] > 0``."""
     rng = np.random.default_rng(players)
-    S = 52
-    state = new_state(players, S)
-    state.nslots[:] = 8
+    table = new_state(players)
+    state = table.view(np.recarray)[0]  # the same memory, read by field
+    state.nslots[:players] = 8
     for _ in range(5):
         n = 400
         ops = np.column_stack([rng.integers(0, 3, n), rng.integers(0, players, n), rng.integers(0, players, n),
@@ -69,12 +75,12 @@ def test_k6_the_snap_index_counts_exactly_the_own_beliefs_after_any_writes(playe
         for column in (2, 4):  # half the positions are the believer's own: the writes the index counts
             own = rng.random(n) < 0.5
             ops[own, column] = ops[own, 1]
-        _apply(state, ops)
-        held = recount(state.know)
-        assert (state.held == held).all()
+        _apply(table, ops)
+        held = recount(state.know[:players, :players])
+        assert (state.held[:players] == held).all()
         assert state.held.min() >= 0
         assert list(state.holders) == [sum(1 << o for o in range(players) if held[o, r] > 0) for r in range(N_RANKS)]
-    beliefs.forget_all(state)
+    _forget_all(table)
     assert (state.know[:, :, :8] == -1).all() and not state.held.any() and not state.holders.any()
 
 
@@ -150,12 +156,13 @@ def test_k6_a_window_asks_the_holders_and_the_seats_that_snap_blind_never_the_ca
     assert beliefs.always_asked(seats) == 0b0010
     seats = seats._replace(snaps_on_belief=np.zeros(4, np.bool_))
     assert beliefs.always_asked(seats) == 0b1010
-    state = new_state(4, 52)
-    state.nslots[:] = 4
-    beliefs.believe(state, 2, 2, 0, 7)       # seat 2 believes a rank-7 card of its own
-    beliefs.believe(state, 0, 1, 0, 7)       # seat 0 believes one at seat 1's: not its own
-    ask = njit(lambda rank, caller, use, always, st: beliefs.askable(rank, caller, use, always, st))
-    assert ask(7, -1, True, 0b0010, state) == 0b0110
-    assert ask(7, 2, True, 0b0010, state) == 0b0010
-    assert ask(8, -1, True, 0, state) == 0
-    assert ask(8, 1, False, 0, state) == 0b1101
+    table = new_state(4)
+    table.view(np.recarray)[0].nslots[:4] = 4
+    believe = njit(lambda t, o, p, s, card: beliefs.believe(t[0], o, p, s, card))
+    believe(table, 2, 2, 0, 7)       # seat 2 believes a rank-7 card of its own
+    believe(table, 0, 1, 0, 7)       # seat 0 believes one at seat 1's: not its own
+    ask = njit(lambda rank, caller, use, always, t: beliefs.askable(rank, caller, use, always, t[0]))
+    assert ask(7, -1, True, 0b0010, table) == 0b0110
+    assert ask(7, 2, True, 0b0010, table) == 0b0010
+    assert ask(8, -1, True, 0, table) == 0
+    assert ask(8, 1, False, 0, table) == 0b1101

@@ -46,7 +46,7 @@ def believe(state, o, p, s, card):
 @njit(refcount=False, inline="always")
 def everyone_believes(state, p, s, card):
     """Every player now believes ``card`` (``-1``: nothing) lies at ``(p, s)``."""
-    for o in range(state.know.shape[0]):
+    for o in range(state.players):
         believe(state, o, p, s, card)
 
 
@@ -63,7 +63,7 @@ def forget_all(state):
     """Nobody believes anything (a new hand): ``know`` is reset where a position was used (``s < nslots[p]``,
     the others were never written) and the snap index emptied."""
     know, held, nslots = state.know, state.held, state.nslots
-    P = nslots.shape[0]
+    P = state.players
     for r in range(N_RANKS):
         state.holders[r] = 0
     for o in range(P):
@@ -90,7 +90,7 @@ def askable(rank, caller, use_index, always, state):
     """``int64``: bit ``q`` set for each player a snap window on ``rank`` must ask: every player but the caller
     (``-1``: none) without ``use_index``; with it, those the index says may claim (``holders[rank]``) and the
     ``always`` seats (:func:`always_asked`). 0: nobody can claim, the window is closed at once."""
-    P = state.nslots.shape[0]
+    P = state.players
     everyone = (1 << P) - 1
     mask = (state.holders[rank] | always) if use_index else everyone
     if caller >= 0:

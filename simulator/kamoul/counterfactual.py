@@ -218,7 +218,7 @@ def _rollout_blocks(mode, seed, start, stop, rules_table, seats, template, cum_f
     counts = np.zeros(n_blocks, dtype=np.int64)
     for b in prange(n_blocks):
         rules = rules_table[0]
-        state = new_state(P, S)
+        table = new_state(P)  # indexed at each call: the array must live as long as its record is used
         scratch = new_scratch(P, S)
         rollout = Rollout(np.zeros(4, dtype=np.uint64), np.zeros(4, dtype=np.uint64), np.zeros(4, dtype=np.uint64),
                           np.zeros(P, dtype=np.int64))
@@ -226,8 +226,8 @@ def _rollout_blocks(mode, seed, start, stop, rules_table, seats, template, cum_f
         first, end = block_games(start, stop, n_blocks, b)
         for g in range(first, end):
             if mode == SAMPLE:
-                r = _sample_manche(g, seed, rules, seats, state, scratch, rollout, rows[b], r)
-            elif _advise_game(g, seed, rules, seats, template, cum_focal, state, scratch, rollout, rows[b, r]):
+                r = _sample_manche(g, seed, rules, seats, table[0], scratch, rollout, rows[b], r)
+            elif _advise_game(g, seed, rules, seats, template, cum_focal, table[0], scratch, rollout, rows[b, r]):
                 r += 1
         counts[b] = r
     return rows, counts

@@ -3,8 +3,8 @@
 :func:`play_hand` follows ``simulator.kamoul.hand.Hand.play`` step for step and draws the same random numbers in
 the same order, so both engines give identical rows and trace hashes. It reads the variant from ``rules``
 (a record of :data:`simulator.kamoul.rules.KERNEL_RULES`), the seats from ``sids``/``prm`` (``int64[P]`` strategy ids,
-``float64[P, K]`` parameters) and plays on one block's :class:`~simulator.kamoul.kernel_state.HandState` and
-:class:`~simulator.kamoul.kernel_state.Scratch`. The reveal's scoring is :mod:`simulator.kamoul.score_kernel`, the
+``float64[P, K]`` parameters) and plays on one block's table (``state``, a
+:data:`~simulator.kamoul.kernel_state.HAND_TABLE` record) and :class:`~simulator.kamoul.kernel_state.Scratch`. The reveal's scoring is :mod:`simulator.kamoul.score_kernel`, the
 study hooks :mod:`simulator.kamoul.force_kernel`. Rule numbers are cited where each rule is applied.
 """
 
@@ -26,7 +26,7 @@ from simulator.kamoul.codes import (
     WRONG_RANKS, announcement_class, misremembered,
 )
 from simulator.kamoul.force_kernel import clear_outputs, focal_turn, record_focal
-from simulator.kamoul.kernel_state import ST, reveal_of
+from simulator.kamoul.kernel_state import ST, player_view, reveal_of
 from simulator.kamoul.rules import AU_SCORE_30, FALSE_CALL, KING_POWER, RACE, STOCK_EMPTY, SWAP_SCOPE
 from simulator.kamoul.score_kernel import score
 from strategies.kamoul.policy import (
@@ -44,17 +44,21 @@ def card_value(card):
 
 
 @njit(refcount=False)
-def count_cards(p, occ, nslots):
+def count_cards(p, state):
+    """How many cards ``p`` holds."""
+    occ = state.occ
     n = 0
-    for s in range(nslots[p]):
+    for s in range(state.nslots[p]):
         n += occ[p, s]
     return n
 
 
 @njit(refcount=False)
-def hand_total(p, hand, occ, nslots):
+def hand_total(p, state):
+    """The points ``p`` truly holds."""
+    hand, occ = state.hand, state.occ
     total = 0
-    for s in range(nslots[p]):
+    for s in range(state.nslots[p]):
         if occ[p, s]:
             total += card_value(hand[p, s])
     return total
@@ -65,7 +69,7 @@ def _is_false_now(p, rules, state, cum):
     """K12 ``false_call_mode=tamalou``: an announcement checked at once, and found false."""
     if rules.false_call_mode != FALSE_CALL.tamalou:
         return False
-    total = hand_total(p, state.hand, state.occ, state.nslots)
+    total = hand_total(p, state)
     return announcement_class(total, cum[p], rules.au_score_30 == AU_SCORE_30.ge) == CLS_FALSE
 
 
@@ -192,11 +196,12 @@ def _power(p, card, rules, seats, state, rng, trace, tmp, out):
     kind = _power_kind(rules, card)
     if kind == POWER_NONE:
         return
-    hand, know = state.hand, state.know
-    P = know.shape[0]
+    hand = state.hand
+    P = state.players
+    know_me, occ, nslots, faceup = player_view(state, p)
     caller = state.scalars[ST.caller]
     locked = caller if (rules.caller_immune != 0 and caller >= 0) else -1
-    used = decide_power(seats, p, kind, know[p], state.occ, state.nslots, state.faceup, locked,
+    used = decide_power(seats, p, kind, know_me, occ, nslots, faceup, locked,
                         rules.swap_scope == SWAP_SCOPE.own_vs_opponent, rng, tmp, out)
     if not used:
         return
@@ -225,8 +230,7 @@ def _power(p, card, rules, seats, state, rng, trace, tmp, out):
     c2 = np.int64(hand[p2, s2])
     believe(state, p, p1, s1, c1)
     believe(state, p, p2, s2, c2)
-    swap = decide_king_swap(seats, p, know[p], state.occ, state.nslots, state.faceup,
-                            p1, c1, p2, c2, rng)
+    swap = decide_king_swap(seats, p, know_me, occ, nslots, faceup, p1, c1, p2, c2, rng)
     _trace(trace, EV_POWER, p, kind, (p1 * 256 + s1) * 65536 + p2 * 256 + s2)
     if IS_RED[card % 52]:
         scalars[ST.red_king_looks] += 1
@@ -247,7 +251,7 @@ def _memory_lapses(p, forget, noise, state, rng, trace):
     is forgotten with probability ``forget``, else misremembered with ``noise`` (K13, §4 ``memory_noise``):
     ``know[p]`` then holds ``misremembered`` of it. The cards themselves never move."""
     know, faceup, nslots = state.know, state.faceup, state.nslots
-    for q in range(know.shape[0]):
+    for q in range(state.players):
         for s in range(nslots[q]):
             old = np.int64(know[p, q, s])
             if old < 0 or faceup[q, s] != 0:
@@ -264,9 +268,10 @@ def _memory_lapses(p, forget, noise, state, rng, trace):
 @njit(refcount=False)
 def _reorder(p, rules, state, rng, trace):
     """K13 physical layer: swap two own positions; +1 card if another player had seen either."""
-    occ, nslots, know = state.occ, state.nslots, state.know
-    P = know.shape[0]
-    n = count_cards(p, occ, nslots)
+    know = state.know
+    P = state.players
+    _, occ, nslots, _ = player_view(state, p)
+    n = count_cards(p, state)
     a = below(rng, n)
     b = below(rng, n - 1)
     if b >= a:
@@ -351,7 +356,7 @@ def _flip_other(q, i, rank, rules, state, claim_out, rng, trace):
     _discard_push(state, c)
     hand[tp, ts] = hand[q, give]
     faceup[tp, ts] = faceup[q, give]
-    for o in range(know.shape[0]):
+    for o in range(state.players):
         believe(state, o, tp, ts, know[o, q, give])
         believe(state, o, q, give, -1)
     hand[q, give] = -1
@@ -378,8 +383,9 @@ def _collect_claims(p, rank, caller, locked, always, rules, seats, state, scratc
         q = p + k if p + k < P else p + k - P
         if not (asked >> q) & 1:
             continue
-        kind = decide_snap(seats, q, rank, state.know[q], state.occ, state.nslots, state.faceup,
-                           rules.snap_others != 0, locked, scratch.rng, scratch.tmp, out)
+        know_me, occ, nslots, faceup = player_view(state, q)
+        kind = decide_snap(seats, q, rank, know_me, occ, nslots, faceup, rules.snap_others != 0, locked,
+                           scratch.rng, scratch.tmp, out)
         if kind != SNAP_NONE:
             scratch.claim_seat[n] = q
             scratch.claim_kind[n] = kind
@@ -406,12 +412,12 @@ def _snap_window(p, card, always, rules, seats, state, scratch):
         first = n == 1 or rules.race_policy == RACE.turn_order  # K6: the first claimant acts, nothing is drawn
         i = 0 if first else _race(n, rules, seats, scratch.claim_seat, scratch.rng)
         q = scratch.claim_seat[i]
-        before = count_cards(q, state.occ, state.nslots)
+        before = count_cards(q, state)
         if scratch.claim_kind[i] == SNAP_OWN:
             matched = _flip_own(q, i, rank, rules, state, scratch.claim_out, scratch.rng, scratch.trace)
         else:
             matched = _flip_other(q, i, rank, rules, state, scratch.claim_out, scratch.rng, scratch.trace)
-        if before >= rules.ultime_min_cards and count_cards(q, state.occ, state.nslots) == 0:
+        if before >= rules.ultime_min_cards and count_cards(q, state) == 0:
             state.scalars[ST.ultime] = q
             _trace(scratch.trace, EV_ULTIME, q, 0, 0)
             return
@@ -426,7 +432,7 @@ def _clear(state, estimate_out, force, trace):
     Inlined into its one call site: a call would pass every array of the state, once per hand."""
     hand, occ, faceup, nslots, scalars = state.hand, state.occ, state.faceup, state.nslots, state.scalars
     forget_all(state)
-    for p in range(nslots.shape[0]):
+    for p in range(state.players):
         for s in range(nslots[p]):
             hand[p, s] = -1
             occ[p, s] = 0
@@ -468,8 +474,8 @@ def _deal(dealer, rules, seats, state, rng, trace, tmp, out):
     _trace(trace, EV_DEAL, dealer, state.discard[0], 0)
     for k in range(1, P + 1):  # K2: initial peeks
         p = (dealer + k) % P
-        chosen = decide_peeks(seats, p, rules.initial_peeks, state.know[p], occ, state.nslots,
-                              state.faceup, rng, tmp, out)
+        know_me, seen_occ, nslots, faceup = player_view(state, p)
+        chosen = decide_peeks(seats, p, rules.initial_peeks, know_me, seen_occ, nslots, faceup, rng, tmp, out)
         for i in range(chosen):
             s = out[i]
             believe(state, p, p, s, hand[p, s])
@@ -504,15 +510,15 @@ def _call(p, own_turn, rules, seats, state, rng, trace, cum, estimate_out):
     Ten arguments: the four scratch arrays it uses rather than the scratch (a call passes every array it is
     given)."""
     scalars = state.scalars
-    e, unknown = estimate(seats, p, state.know[p], state.occ, state.nslots,
-                          state.faceup)
+    know_me, occ, nslots, faceup = player_view(state, p)
+    e, unknown = estimate(seats, p, know_me, occ, nslots, faceup)
     _trace(trace, EV_CALL, p, own_turn, 0)
     if _is_false_now(p, rules, state, cum):
         _show_false(p, rules, state, rng, trace)
         return False
     scalars[ST.caller] = p
     scalars[ST.call_turn] = own_turn
-    scalars[ST.call_true] = hand_total(p, state.hand, state.occ, state.nslots)
+    scalars[ST.call_true] = hand_total(p, state)
     scalars[ST.call_unknown] = unknown
     estimate_out[0] = e
     return True
@@ -539,8 +545,8 @@ def _turn_stock(p, own, rules, seats, state, scratch):
     if rules.p_stick > 0:
         _stuck(p, PILE_STOCK, rules, state, rng, trace)
         own = own_summary(p, know[p], state.occ, state.nslots)
-    slot = decide_keep(seats, p, card, _power_kind(rules, card), know[p], state.occ, state.nslots, state.faceup,
-                       own, rng, scratch.tmp)
+    know_me, occ, nslots, faceup = player_view(state, p)
+    slot = decide_keep(seats, p, card, _power_kind(rules, card), know_me, occ, nslots, faceup, own, rng, scratch.tmp)
     if slot >= 0:
         old = np.int64(hand[p, slot])
         hand[p, slot] = card
@@ -561,9 +567,9 @@ def _turn_stock(p, own, rules, seats, state, scratch):
 def _turn_take(p, own, rules, seats, state, scratch):
     """K4(d): take the top discard into a position (compulsory); its identity stays public. Returns the card
     that lands on the discard. ``own``: ``p``'s summary (``views.own_summary``)."""
-    hand, know, scalars = state.hand, state.know, state.scalars
-    slot = decide_take_slot(seats, p, know[p], state.occ, state.nslots, state.faceup, own,
-                            scratch.rng, scratch.tmp)
+    hand, scalars = state.hand, state.scalars
+    know_me, occ, nslots, faceup = player_view(state, p)
+    slot = decide_take_slot(seats, p, know_me, occ, nslots, faceup, own, scratch.rng, scratch.tmp)
     scalars[ST.n_discard] -= 1
     card = np.int64(state.discard[scalars[ST.n_discard]])
     if rules.p_stick > 0:
@@ -587,9 +593,9 @@ def _choose(p, own, forced, can_call, in_final, rules, seats, state, scratch):
     can_take = nd > 0 and own[OWN.cards] > 0
     top = np.int64(state.discard[nd - 1]) if nd > 0 else np.int64(-1)
     while True:
-        act = decide_turn(seats, p, state.know[p], state.occ, state.nslots, state.faceup, own, top,
-                          can_call, in_final,
-                          can_take, scratch.cum[p], rules.au_score_30 == AU_SCORE_30.ge, scratch.rng,
+        know_me, occ, nslots, faceup = player_view(state, p)
+        act = decide_turn(seats, p, know_me, occ, nslots, faceup, own, top, can_call, in_final, can_take,
+                          scratch.cum[p], rules.au_score_30 == AU_SCORE_30.ge, scratch.rng,
                           scratch.tmp)
         if not forced:
             return act
@@ -657,7 +663,7 @@ def play_hand(dealer, rules, seats, state, scratch):
             _snap_window(p, snap_card, always, rules, seats, state, scratch)
         if scalars[ST.ultime] >= 0:
             break  # K7
-        if rules.p_reorder > 0 and count_cards(p, state.occ, state.nslots) >= 2 and uniform(scratch.rng) < rules.p_reorder:
+        if rules.p_reorder > 0 and count_cards(p, state) >= 2 and uniform(scratch.rng) < rules.p_reorder:
             _reorder(p, rules, state, scratch.rng, scratch.trace)
         if in_final:
             final_left -= 1

@@ -1,8 +1,10 @@
 """The Kamoul kernel's per-block state, by name: what the table holds, the scratch arrays, the match tally.
 
 One set per ``prange`` block, allocated once by :func:`new_state` / :func:`new_scratch` / :func:`new_tally` and
-reused from game to game (threads share nothing they write). numba compiles a ``NamedTuple`` field to a constant
-offset, so ``state.know`` costs what the old positional tuple did. ``P`` = players, ``S`` = cards in play.
+reused from game to game (threads share nothing they write). The table is one record (:data:`HAND_TABLE`): numba
+passes it as one pointer and compiles ``state.know[o, p, s]`` to a constant offset and constant strides. The
+other sets are ``NamedTuple`` of arrays, whose fields numba also compiles to constant offsets. ``P`` = players,
+``S`` = cards in play.
 """
 
 from __future__ import annotations
@@ -11,15 +13,16 @@ from typing import NamedTuple
 
 import numpy as np
 
-from simulator.core.cards import N_RANKS
+from simulator.core.cards import DECK_SIZE, N_RANKS
 from simulator.core.jit import njit
 from simulator.core.named import indices
 from simulator.kamoul.codes import FC_LEN, FC_N_KNOWN, FC_PLAYER
+from simulator.kamoul.rules import MAX_PLAYERS_PER_DECKS
 
 SCALARS = ("n_stock", "n_discard", "caller", "ultime", "penalties", "snaps", "wrong_snaps", "call_turn", "call_true",
            "call_unknown", "outcome", "winner", "turns", "contres", "aborted", "peeks", "jq_swaps", "red_king_looks",
            "black_king_looks", "king_swaps")
-"""The scalar facts of a hand (``HandState.scalars``): pile sizes, the caller (``-1``: none) and the ULTIME player,
+"""The scalar facts of a hand (``HAND_TABLE.scalars``): pile sizes, the caller (``-1``: none) and the ULTIME player,
 counters, the call's facts for the row, the outcome (``codes.OUT_*``) and winner, whether the hand was aborted, and
 how many times each card power was used (K5)."""
 ST = indices("HandScalars", SCALARS)
@@ -29,20 +32,39 @@ COUNTERS = ("dealer", "hand", "manche", "partie")
 COUNTER = indices("MatchCounters", COUNTERS)
 
 
-class HandState(NamedTuple):
-    """The table during a hand. A strategy only ever sees ``know[p]``, ``occ``, ``faceup`` and ``nslots``; the
-    engine reads ``held[p]`` and ``holders`` (made of ``know[p, p]``) to skip asking a player who cannot snap."""
+MAX_PLAYERS = max(MAX_PLAYERS_PER_DECKS.values())
+"""The most players any variant seats (K1): the table's first dimension."""
+MAX_CARDS = DECK_SIZE * max(MAX_PLAYERS_PER_DECKS)
+"""The most cards any variant plays with (K1, two decks): the table's positions and pile sizes."""
 
-    hand: np.ndarray     # int16[P, S]     hidden layout, -1 = empty position
-    occ: np.ndarray      # int8[P, S]      1 where a position holds a card (public)
-    faceup: np.ndarray   # int8[P, S]      1 for a card lying face up (discard_pick_face_up)
-    know: np.ndarray     # int16[P, P, S]  know[o, p, s]: the card o believes is at (p, s), -1 unknown
-    held: np.ndarray     # int16[P, 13]    held[o, r]: own positions o believes hold rank r (simulator.kamoul.beliefs)
-    holders: np.ndarray  # int64[13]       bit o of holders[r] set while held[o, r] > 0
-    nslots: np.ndarray   # int64[P]        one past the highest position used
-    stock: np.ndarray    # int16[S]        top = last; size scalars[ST.n_stock]
-    discard: np.ndarray  # int16[S]        top = last; size scalars[ST.n_discard]
-    scalars: np.ndarray  # int64[len(SCALARS)], indexed by ST
+HAND_TABLE = np.dtype([
+    ("players", np.int64),                                     # P, the seats of this run
+    ("scalars", np.int64, (len(SCALARS),)),                    # indexed by ST
+    ("holders", np.int64, (N_RANKS,)),                         # bit o of holders[r] set while held[o, r] > 0
+    ("nslots", np.int64, (MAX_PLAYERS,)),                      # one past the highest position used
+    ("hand", np.int16, (MAX_PLAYERS, MAX_CARDS)),              # hidden layout, -1 = empty position
+    ("know", np.int16, (MAX_PLAYERS, MAX_PLAYERS, MAX_CARDS)),  # know[o, p, s]: what o believes is at (p, s)
+    ("held", np.int16, (MAX_PLAYERS, N_RANKS)),                # own positions o believes hold rank r (beliefs)
+    ("stock", np.int16, (MAX_CARDS,)),                         # top = last; size scalars[ST.n_stock]
+    ("discard", np.int16, (MAX_CARDS,)),                       # top = last; size scalars[ST.n_discard]
+    ("occ", np.int8, (MAX_PLAYERS, MAX_CARDS)),                # 1 where a position holds a card (public)
+    ("faceup", np.int8, (MAX_PLAYERS, MAX_CARDS)),             # 1 for a card lying face up
+], align=True)
+"""The table during a hand: one record, every array a field of fixed shape (the largest variant's), used for the
+first ``players`` seats and ``nslots[p]`` positions. The kernel's functions take the record, which numba passes as
+one pointer and indexes with constant strides; a table of separate arrays passed each array's nine or eleven
+words to every call that is not inlined, and read its strides from memory at each access. A strategy only ever
+sees :func:`player_view`; the engine reads ``held[p]`` and ``holders`` (made of ``know[p, p]``) to skip asking a
+player who cannot snap."""
+
+
+@njit(inline="always")
+def player_view(state, p):
+    """What player ``p`` may look at (``strategies.kamoul.views``), cut to the run's ``P`` seats: ``know_me``
+    ``int16[P, MAX_CARDS]``, ``occ`` ``int8[P, MAX_CARDS]``, ``nslots`` ``int64[P]``, ``faceup`` ``int8[P,
+    MAX_CARDS]`` (C-contiguous views of the record, nothing copied)."""
+    P = state.players
+    return state.know[p, :P], state.occ[:P], state.nslots[:P], state.faceup[:P]
 
 
 class Scratch(NamedTuple):
@@ -109,20 +131,22 @@ class BlockRows(NamedTuple):
 class Block(NamedTuple):
     """Everything one ``prange`` block plays on and writes to."""
 
-    state: HandState
+    table: np.ndarray  # HAND_TABLE[1]: the block's table (new_state)
     scratch: Scratch
     tally: MatchTally
     rows: BlockRows
 
 
 @njit
-def new_state(P, S):
-    """One block's :class:`HandState`."""
-    return HandState(np.full((P, S), -1, dtype=np.int16), np.zeros((P, S), dtype=np.int8),
-                     np.zeros((P, S), dtype=np.int8), np.full((P, P, S), -1, dtype=np.int16),
-                     np.zeros((P, N_RANKS), dtype=np.int16), np.zeros(N_RANKS, dtype=np.int64),
-                     np.zeros(P, dtype=np.int64), np.zeros(S, dtype=np.int16),
-                     np.zeros(S, dtype=np.int16), np.zeros(len(SCALARS), dtype=np.int64))
+def new_state(P):
+    """One block's table: an array of one :data:`HAND_TABLE` record for ``P`` players (take ``[0]`` in a function
+    that keeps the array alive: the record points into it). Every position empty, every belief unknown."""
+    table = np.zeros(1, dtype=HAND_TABLE)
+    state = table[0]
+    state.players = P
+    state.hand.fill(-1)
+    state.know.fill(-1)  # nobody believes anything: the snap index (held, holders) is empty too
+    return table
 
 
 @njit

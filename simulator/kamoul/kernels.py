@@ -51,7 +51,7 @@ def simulate(seed, start, stop, level, rules_table, seats, n_blocks, caps, n_col
     for b in prange(n_blocks):
         rules = rules_table[0]
         rows = BlockRows(hands[b], estimates[b], traces[b], manches[b], parties[b], tops[b], counts[b])
-        block = Block(new_state(P, S), new_scratch(P, S), new_tally(P), rows)
+        block = Block(new_state(P), new_scratch(P, S), new_tally(P), rows)
         first, end = block_games(start, stop, n_blocks, b)
         play_block(first, end, level, seed, rules, seats, block)
     return hands, estimates, traces, manches, parties, tops, counts

@@ -48,7 +48,7 @@ def _write_seats(out, r, offset, first, second):
 @njit(refcount=False, inline="always")
 def _write_hand(game, in_manche, dealer, block):
     """The ``hands`` row of the hand just played."""
-    rows, scalars, scratch, counters = block.rows, block.state.scalars, block.scratch, block.tally.counters
+    rows, scalars, scratch, counters = block.rows, block.table[0].scalars, block.scratch, block.tally.counters
     r = _claim_row(rows.counts, LEVEL.hands, rows.hands.shape[0])
     if r < 0:
         return
@@ -216,7 +216,7 @@ def play_manche(game, level, rules, seats, block):
     hands = 0
     while True:
         dealer = counters[COUNTER.dealer]
-        play_hand(dealer, rules, seats, block.state, scratch)
+        play_hand(dealer, rules, seats, block.table[0], scratch)
         _write_hand(game, hands, dealer, block)
         counters[COUNTER.hand] += 1
         hands += 1

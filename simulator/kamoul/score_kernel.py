@@ -1,7 +1,7 @@
 """The reveal of a Kamoul hand in numba (K7, K10–K12): who wins, what everyone scores.
 
 :func:`score` follows ``simulator.kamoul.hand.Hand.score``. It reads the layouts of the
-:class:`~simulator.kamoul.kernel_state.HandState` and, in its
+table (:data:`~simulator.kamoul.kernel_state.HAND_TABLE`) and, in its
 :class:`~simulator.kamoul.kernel_state.Reveal`, the announcers (``reveal.announcers[0]`` the caller, then the
 contres in order) and ``reveal.cum``; it writes ``reveal.points``/``cum_after`` and the outcome and winner
 scalars. Its steps have one call site each and are inlined into :func:`score`, which is one call per hand: a call
@@ -27,7 +27,7 @@ ABOVE_ANY_TOTAL = 1 << 30
 def _totals(state, totals):
     """K1: each player's hand total at the reveal into ``totals``."""
     hand, occ, nslots = state.hand, state.occ, state.nslots
-    for p in range(nslots.shape[0]):
+    for p in range(state.players):
         total = 0
         for s in range(nslots[p]):
             if occ[p, s]:
