@@ -43,7 +43,7 @@ from simulator.kamoul.codes import (
 )
 from simulator.kamoul.hand import Hand
 from simulator.kamoul.hand_kernel import play_hand
-from simulator.kamoul.kernel_state import ST, new_force, new_scratch, new_state, reset_force
+from simulator.kamoul.kernel_state import ST, new_force, new_scratch, new_state, reset_force, scratch_of
 from simulator.kamoul.rules import Rules
 from strategies.kamoul.answers import raise_fault
 
@@ -97,15 +97,16 @@ class Rollout(NamedTuple):
 
 
 @njit(refcount=False)
-def _branch(row, col, mode, dealer, rules, seats, start_rng, state, scratch):
+def _branch(row, col, mode, dealer, rules, seats, start_rng, state, work):
     """Play the hand from ``start_rng`` with the focal decision ``mode``; write points, won, outcome, others'
     points at ``row[col:col + 4]``. Returns True when the decision was reached (and an imposed layout dealt).
-    Ten arguments: the branch's own five, then the hand engine's (variant, seats, state, scratch; see Rollout)."""
+    Ten arguments: the branch's own five, then the hand engine's (variant, seats, table, scratch; see Rollout)."""
+    scratch = scratch_of(work)
     force, points = scratch.force, scratch.points
     for k in range(4):
         scratch.rng[k] = start_rng[k]
     force[FC_MODE] = mode
-    play_hand(dealer, rules, seats, state, scratch)
+    play_hand(dealer, rules, seats, state, work)
     f = force[FC_PLAYER]
     others = 0
     for q in range(points.shape[0]):
@@ -118,13 +119,14 @@ def _branch(row, col, mode, dealer, rules, seats, start_rng, state, scratch):
 
 
 @njit(refcount=False)
-def _both_branches(row, game, hand_no, dealer, rules, seats, start_rng, state, scratch):
+def _both_branches(row, game, hand_no, dealer, rules, seats, start_rng, state, work):
     """Fill ``row`` with the sample's description and both branches; False when the decision was not reached.
     Ten arguments: the sample's facts, then the hand engine's (see Rollout)."""
+    scratch = scratch_of(work)
     force = scratch.force
     f = force[FC_PLAYER]
     P = seats.sids.shape[0]
-    if not _branch(row, C_CALL, MODE_CALL, dealer, rules, seats, start_rng, state, scratch):
+    if not _branch(row, C_CALL, MODE_CALL, dealer, rules, seats, start_rng, state, work):
         return False
     row[C_GAME] = game
     row[C_HAND] = hand_no
@@ -138,13 +140,14 @@ def _both_branches(row, game, hand_no, dealer, rules, seats, start_rng, state, s
     row[C_CARDS] = force[FC_CARDS]
     row[C_TOTAL] = force[FC_TOTAL]
     row[C_STRATEGY] = force[FC_NATURAL_CALL]
-    return _branch(row, C_PLAY, MODE_PLAY_ON, dealer, rules, seats, start_rng, state, scratch)
+    return _branch(row, C_PLAY, MODE_PLAY_ON, dealer, rules, seats, start_rng, state, work)
 
 
 @njit(refcount=False)
-def _sample_manche(game, seed, rules, seats, state, scratch, rollout, rows, r):
+def _sample_manche(game, seed, rules, seats, state, work, rollout, rows, r):
     """Game ``game``: one manche in real play with one sample per hand; rows from ``r``. Returns the new count.
     Ten arguments: the game, the hand engine's (see Rollout), the rollout's arrays and where its rows go."""
+    scratch = scratch_of(work)
     rng, cum, force = scratch.rng, scratch.cum, scratch.force
     aux, start_rng, after_rng, cum_played = rollout.aux, rollout.start_rng, rollout.after_rng, rollout.cum_played
     P = seats.sids.shape[0]
@@ -161,7 +164,7 @@ def _sample_manche(game, seed, rules, seats, state, scratch, rollout, rows, r):
         force[FC_MODE] = MODE_NATURAL
         for k in range(4):
             start_rng[k] = rng[k]
-        play_hand(dealer, rules, seats, state, scratch)
+        play_hand(dealer, rules, seats, state, work)
         for q in range(P):
             cum_played[q] = scratch.cum_after[q]
         for k in range(4):
@@ -169,7 +172,7 @@ def _sample_manche(game, seed, rules, seats, state, scratch, rollout, rows, r):
         if force[FC_FIRST] >= 0:
             force[FC_TURN] = force[FC_FIRST] + below(aux, force[FC_LAST] - force[FC_FIRST] + 1)
             if r < rows.shape[0]:
-                _both_branches(rows[r], game, hand_no, dealer, rules, seats, start_rng, state, scratch)
+                _both_branches(rows[r], game, hand_no, dealer, rules, seats, start_rng, state, work)
             r += 1
         for k in range(4):
             rng[k] = after_rng[k]
@@ -184,9 +187,10 @@ def _sample_manche(game, seed, rules, seats, state, scratch, rollout, rows, r):
 
 
 @njit(refcount=False)
-def _advise_game(game, seed, rules, seats, template, cum_focal, state, scratch, rollout, row):
+def _advise_game(game, seed, rules, seats, template, cum_focal, state, work, rollout, row):
     """Game ``game``: one hand in the situation of ``template``, the focal seat at cumulative ``cum_focal``.
     True when it gave a sample (eleven arguments: the block's arrays and the situation, nothing to group)."""
+    scratch = scratch_of(work)
     rng, cum, force = scratch.rng, scratch.cum, scratch.force
     P = seats.sids.shape[0]
     seed_state(seed, game, rng)
@@ -198,7 +202,7 @@ def _advise_game(game, seed, rules, seats, template, cum_focal, state, scratch, 
         cum[q] = cum_focal if q == force[FC_PLAYER] else 0
     for k in range(4):
         rollout.start_rng[k] = rng[k]
-    return _both_branches(row, game, 0, (game + P - 1) % P, rules, seats, rollout.start_rng, state, scratch)
+    return _both_branches(row, game, 0, (game + P - 1) % P, rules, seats, rollout.start_rng, state, work)
 
 
 SAMPLE, ADVISE = 0, 1
@@ -219,15 +223,15 @@ def _rollout_blocks(mode, seed, start, stop, rules_table, seats, template, cum_f
     for b in prange(n_blocks):
         rules = rules_table[0]
         table = new_state(P)  # indexed at each call: the array must live as long as its record is used
-        scratch = new_scratch(P, S)
+        work = new_scratch(P, S)
         rollout = Rollout(np.zeros(4, dtype=np.uint64), np.zeros(4, dtype=np.uint64), np.zeros(4, dtype=np.uint64),
                           np.zeros(P, dtype=np.int64))
         r = 0
         first, end = block_games(start, stop, n_blocks, b)
         for g in range(first, end):
             if mode == SAMPLE:
-                r = _sample_manche(g, seed, rules, seats, table[0], scratch, rollout, rows[b], r)
-            elif _advise_game(g, seed, rules, seats, template, cum_focal, table[0], scratch, rollout, rows[b, r]):
+                r = _sample_manche(g, seed, rules, seats, table[0], work[0], rollout, rows[b], r)
+            elif _advise_game(g, seed, rules, seats, template, cum_focal, table[0], work[0], rollout, rows[b, r]):
                 r += 1
         counts[b] = r
     return rows, counts

@@ -26,7 +26,7 @@ from simulator.kamoul.codes import (
     WRONG_RANKS, announcement_class, misremembered,
 )
 from simulator.kamoul.force_kernel import clear_outputs, focal_turn, record_focal
-from simulator.kamoul.kernel_state import ST, player_view, reveal_of
+from simulator.kamoul.kernel_state import ST, player_view, scratch_of
 from simulator.kamoul.rules import AU_SCORE_30, FALSE_CALL, KING_POWER, RACE, STOCK_EMPTY, SWAP_SCOPE
 from simulator.kamoul.score_kernel import score
 from strategies.kamoul.policy import (
@@ -190,9 +190,10 @@ def _power_kind(rules, card):
 
 
 @njit(refcount=False)
-def _power(p, card, rules, seats, state, rng, trace, tmp, out):
-    """K5: the power of a stock card discarded directly (optional). Ten arguments: a non-inlined call passes each
-    array it is given, so it gets the four scratch arrays it uses rather than the whole scratch."""
+def _power(p, card, rules, seats, state, work):
+    """K5: the power of a stock card discarded directly (optional)."""
+    scratch = scratch_of(work)
+    rng, trace, tmp, out = scratch.rng, scratch.trace, scratch.tmp, scratch.out
     kind = _power_kind(rules, card)
     if kind == POWER_NONE:
         return
@@ -450,9 +451,10 @@ def _clear(state, estimate_out, force, trace):
 
 
 @njit(refcount=False)
-def _deal(dealer, rules, seats, state, rng, trace, tmp, out):
-    """K1/K2: shuffle, deal one card at a time from the dealer's left, turn the top card; the initial peeks.
-    Given the four scratch arrays it uses, not the scratch (a call passes every array it is given)."""
+def _deal(dealer, rules, seats, state, work):
+    """K1/K2: shuffle, deal one card at a time from the dealer's left, turn the top card; the initial peeks."""
+    scratch = scratch_of(work)
+    rng, trace, tmp, out = scratch.rng, scratch.trace, scratch.tmp, scratch.out
     hand, occ, stock = state.hand, state.occ, state.stock
     P = seats.sids.shape[0]
     n = 52 * rules.n_decks
@@ -505,10 +507,10 @@ def _turn_start(p, rules, seats, state, scratch):
 
 
 @njit(refcount=False)
-def _call(p, own_turn, rules, seats, state, rng, trace, cum, estimate_out):
-    """K8: KAMOUL; checked at once only with ``false_call_mode=tamalou`` (K12). Returns True when it stands.
-    Ten arguments: the four scratch arrays it uses rather than the scratch (a call passes every array it is
-    given)."""
+def _call(p, own_turn, rules, seats, state, work):
+    """K8: KAMOUL; checked at once only with ``false_call_mode=tamalou`` (K12). Returns True when it stands."""
+    scratch = scratch_of(work)
+    rng, trace, cum = scratch.rng, scratch.trace, scratch.cum
     scalars = state.scalars
     know_me, occ, nslots, faceup = player_view(state, p)
     e, unknown = estimate(seats, p, know_me, occ, nslots, faceup)
@@ -520,13 +522,14 @@ def _call(p, own_turn, rules, seats, state, rng, trace, cum, estimate_out):
     scalars[ST.call_turn] = own_turn
     scalars[ST.call_true] = hand_total(p, state)
     scalars[ST.call_unknown] = unknown
-    estimate_out[0] = e
+    scratch.estimate[0] = e
     return True
 
 
 @njit(refcount=False)
-def _contre(p, rules, state, scratch):
+def _contre(p, rules, state, work):
     """K9: CONTRE KAMOUL, an announcement (void at once if found false under ``tamalou``, K12). True if it stands."""
+    scratch = scratch_of(work)
     _trace(scratch.trace, EV_CONTRE, p, 0, 0)
     if _is_false_now(p, rules, state, scratch.cum):
         _show_false(p, rules, state, scratch.rng, scratch.trace)
@@ -535,9 +538,10 @@ def _contre(p, rules, state, scratch):
 
 
 @njit(refcount=False, inline="always")
-def _turn_stock(p, own, rules, seats, state, scratch):
+def _turn_stock(p, own, rules, seats, state, work):
     """K4(c): draw from the stock, keep the card in a position or discard it (power optional, K5). Returns the
     card that lands on the discard. ``own``: ``p``'s summary (``views.own_summary``), made again if cards stuck."""
+    scratch = scratch_of(work)
     hand, know, scalars, rng, trace = state.hand, state.know, state.scalars, scratch.rng, scratch.trace
     scalars[ST.n_stock] -= 1
     card = np.int64(state.stock[scalars[ST.n_stock]])
@@ -559,7 +563,7 @@ def _turn_stock(p, own, rules, seats, state, scratch):
     _discard_push(state, card)
     _trace(trace, EV_DISCARD, p, card, 0)
     if RANK_POWER[card % N_RANKS] != POWER_NONE:  # skip the call (and its arguments) for plain cards
-        _power(p, card, rules, seats, state, rng, trace, scratch.tmp, scratch.out)
+        _power(p, card, rules, seats, state, work)
     return card
 
 
@@ -611,16 +615,18 @@ def _choose(p, own, forced, can_call, in_final, rules, seats, state, scratch):
 
 # ------------------------------------------------------------------------------ the hand
 @njit(refcount=False)
-def play_hand(dealer, rules, seats, state, scratch):
+def play_hand(dealer, rules, seats, state, work):
     """One hand (K2–K14) from the cumulative scores ``scratch.cum``: fills ``scratch.points``/``cum_after``
-    (``int64[P]``) and the facts in ``state.scalars``.
+    (``int64[P]``) and the facts in ``state.scalars``. ``state``: the table (``kernel_state.HAND_TABLE``),
+    ``work``: the scratch record (``kernel_state.SCRATCH_TABLE``, read through ``scratch_of``).
 
     ``scratch.force`` (``new_force()`` for ordinary play) can make the focal player call or play on at one own
     turn and impose its layout there (``simulator.kamoul.counterfactual``)."""
     P = seats.sids.shape[0]
+    scratch = scratch_of(work)
     scalars, own_turns = state.scalars, scratch.own_turns
     _clear(state, scratch.estimate, scratch.force, scratch.trace)
-    _deal(dealer, rules, seats, state, scratch.rng, scratch.trace, scratch.tmp, scratch.out)
+    _deal(dealer, rules, seats, state, work)
     for p in range(P):
         own_turns[p] = 0
     always = always_asked(seats)
@@ -647,15 +653,14 @@ def play_hand(dealer, rules, seats, state, scratch):
         act = _choose(p, own, forced, can_call, in_final, rules, seats, state, scratch)
         snap_card = np.int64(-1)
         if act == ACT_CALL:  # K8
-            if _call(p, own_turns[p], rules, seats, state, scratch.rng, scratch.trace, scratch.cum,
-                     scratch.estimate):
+            if _call(p, own_turns[p], rules, seats, state, work):
                 final_left = P - 1
         elif act == ACT_CONTRE:  # K9
-            if _contre(p, rules, state, scratch):
+            if _contre(p, rules, state, work):
                 scratch.announcers[1 + n_contres] = p
                 n_contres += 1
         elif act == ACT_STOCK:  # K4(c)
-            snap_card = _turn_stock(p, own, rules, seats, state, scratch)
+            snap_card = _turn_stock(p, own, rules, seats, state, work)
         else:  # K4(d)
             snap_card = _turn_take(p, own, rules, seats, state, scratch)
         # one call site for the three ways a card lands on the discard, so that the window is inlined once
@@ -671,5 +676,5 @@ def play_hand(dealer, rules, seats, state, scratch):
     scalars[ST.turns] = turns
     scalars[ST.contres] = n_contres
     scratch.announcers[0] = scalars[ST.caller]
-    score(rules, state, reveal_of(scratch))
+    score(rules, state, work)
     _trace(scratch.trace, EV_END, scalars[ST.outcome], scalars[ST.winner], 0)

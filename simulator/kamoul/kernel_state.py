@@ -68,7 +68,8 @@ def player_view(state, p):
 
 
 class Scratch(NamedTuple):
-    """Working arrays of one block: the random stream, the trace, the strategies' answers, the scoring's seats."""
+    """Working arrays of one block: the random stream, the trace, the strategies' answers, the scoring's seats. The
+    views :func:`scratch_of` makes of the block's :data:`SCRATCH_TABLE` record, which is what calls pass."""
 
     rng: np.ndarray         # uint64[4]       the game's xoshiro256** state
     trace: np.ndarray       # uint64[1]       the hand's event-trace hash
@@ -90,10 +91,47 @@ class Scratch(NamedTuple):
     force: np.ndarray       # int64[FC_LEN]   the study hooks (simulator.kamoul.force_kernel)
 
 
+SCRATCH_TABLE = np.dtype([
+    ("players", np.int64),                                 # P
+    ("cards", np.int64),                                   # S
+    ("rng", np.uint64, (4,)),
+    ("trace", np.uint64, (1,)),
+    ("estimate", np.float64, (1,)),
+    ("force", np.int64, (FC_LEN,)),
+    ("claim_seat", np.int64, (MAX_PLAYERS,)),
+    ("claim_kind", np.int64, (MAX_PLAYERS,)),
+    ("own_turns", np.int64, (MAX_PLAYERS,)),
+    ("announcers", np.int64, (MAX_PLAYERS + 1,)),
+    ("totals", np.int64, (MAX_PLAYERS,)),
+    ("classes", np.int64, (MAX_PLAYERS,)),
+    ("is_false", np.int64, (MAX_PLAYERS,)),
+    ("order", np.int64, (MAX_PLAYERS,)),
+    ("points", np.int64, (MAX_PLAYERS,)),
+    ("cum", np.int64, (MAX_PLAYERS,)),
+    ("cum_after", np.int64, (MAX_PLAYERS,)),
+    ("out", np.int64, (MAX_CARDS + 8,)),
+    ("claim_out", np.int64, (MAX_PLAYERS, MAX_CARDS + 8)),
+    ("tmp", np.int64, (2 * MAX_PLAYERS * MAX_CARDS + 8,)),
+], align=True)
+"""A block's :class:`Scratch` as one record (``work``), each array sized for the largest variant: what a call that
+is not inlined passes (one pointer, where the scratch's eighteen arrays were about 130 words).
+:func:`scratch_of` gives the :class:`Scratch` the code reads, cut to the run's ``P`` and ``S``."""
+
+
+@njit(inline="always")
+def scratch_of(work):
+    """The :class:`Scratch` of the record ``work`` (:data:`SCRATCH_TABLE`): C-contiguous views with the shapes
+    listed there (``P = work.players``, ``S = work.cards``), nothing copied."""
+    P, S = work.players, work.cards
+    return Scratch(work.rng[:4], work.trace[:1], work.tmp[:2 * P * S + 8], work.out[:S + 8], work.claim_seat[:P],
+                   work.claim_kind[:P], work.claim_out[:P], work.own_turns[:P], work.announcers[:P + 1],
+                   work.totals[:P], work.classes[:P], work.is_false[:P], work.order[:P], work.points[:P],
+                   work.cum[:P], work.cum_after[:P], work.estimate[:1], work.force[:FC_LEN])
+
+
 class Reveal(NamedTuple):
     """The arrays of the :class:`Scratch` that the reveal's scoring reads and writes
-    (:func:`simulator.kamoul.score_kernel.score`): the scoring is one call per hand that numba does not inline,
-    and such a call passes every array it is given, so it gets these eight rather than the whole scratch."""
+    (:func:`simulator.kamoul.score_kernel.score`)."""
 
     announcers: np.ndarray  # int64[P+1]
     totals: np.ndarray      # int64[P]
@@ -132,7 +170,7 @@ class Block(NamedTuple):
     """Everything one ``prange`` block plays on and writes to."""
 
     table: np.ndarray  # HAND_TABLE[1]: the block's table (new_state)
-    scratch: Scratch
+    work: np.ndarray   # SCRATCH_TABLE[1]: its scratch (new_scratch; scratch_of)
     tally: MatchTally
     rows: BlockRows
 
@@ -151,14 +189,14 @@ def new_state(P):
 
 @njit
 def new_scratch(P, S):
-    """One block's :class:`Scratch` (its ``force`` asks for no intervention)."""
-    return Scratch(np.zeros(4, dtype=np.uint64), np.zeros(1, dtype=np.uint64), np.zeros(2 * P * S + 8, dtype=np.int64),
-                   np.zeros(S + 8, dtype=np.int64), np.zeros(P, dtype=np.int64), np.zeros(P, dtype=np.int64),
-                   np.zeros((P, S + 8), dtype=np.int64), np.zeros(P, dtype=np.int64),
-                   np.zeros(P + 1, dtype=np.int64), np.zeros(P, dtype=np.int64), np.zeros(P, dtype=np.int64),
-                   np.zeros(P, dtype=np.int64), np.zeros(P, dtype=np.int64), np.zeros(P, dtype=np.int64),
-                   np.zeros(P, dtype=np.int64), np.zeros(P, dtype=np.int64), np.zeros(1, dtype=np.float64),
-                   new_force())
+    """One block's scratch: an array of one :data:`SCRATCH_TABLE` record for ``P`` players and ``S`` cards (take
+    ``[0]`` where the array stays alive, as for :func:`new_state`). Its ``force`` asks for no intervention."""
+    work = np.zeros(1, dtype=SCRATCH_TABLE)
+    record = work[0]
+    record.players = P
+    record.cards = S
+    reset_force(record.force[:FC_LEN])
+    return work
 
 
 @njit(inline="always")

@@ -16,7 +16,7 @@ from simulator.core.jit import njit
 from simulator.core.rng import seed_state
 from simulator.kamoul.codes import BEST_OF, DOUBLE_CREDIT, MANCHE_HIGH, MANCHE_LOW, WINS_NEEDED, ends_manche
 from simulator.kamoul.hand_kernel import play_hand
-from simulator.kamoul.kernel_state import COUNTER, ST
+from simulator.kamoul.kernel_state import COUNTER, ST, scratch_of
 from simulator.kamoul.records import (
     HAND, HAND_FIXED, LEVEL, MANCHE, MANCHE_FIXED, PARTIE, PARTIE_FIXED, TOP, TOP_FIXED,
 )
@@ -48,7 +48,8 @@ def _write_seats(out, r, offset, first, second):
 @njit(refcount=False, inline="always")
 def _write_hand(game, in_manche, dealer, block):
     """The ``hands`` row of the hand just played."""
-    rows, scalars, scratch, counters = block.rows, block.table[0].scalars, block.scratch, block.tally.counters
+    rows, scalars, counters = block.rows, block.table[0].scalars, block.tally.counters
+    scratch = scratch_of(block.work[0])
     r = _claim_row(rows.counts, LEVEL.hands, rows.hands.shape[0])
     if r < 0:
         return
@@ -85,7 +86,7 @@ def _write_hand(game, in_manche, dealer, block):
 
 @njit(refcount=False)
 def _write_manche(game, hands, winners, credit, block):
-    rows, counters, cum = block.rows, block.tally.counters, block.scratch.cum
+    rows, counters, cum = block.rows, block.tally.counters, scratch_of(block.work[0]).cum
     r = _claim_row(rows.counts, LEVEL.manches, rows.manches.shape[0])
     if r < 0:
         return
@@ -208,7 +209,7 @@ def _reached(wins):
 def play_manche(game, level, rules, seats, block):
     """K15: hands until a cumulative passes 31 or reaches -31 (or the hand guard); writes the rows. Returns the
     winners' mask and credit (nothing at the hands level, which stops after one hand)."""
-    scratch, counters = block.scratch, block.tally.counters
+    scratch, counters = scratch_of(block.work[0]), block.tally.counters
     cum = scratch.cum
     P = cum.shape[0]
     for q in range(P):
@@ -216,7 +217,7 @@ def play_manche(game, level, rules, seats, block):
     hands = 0
     while True:
         dealer = counters[COUNTER.dealer]
-        play_hand(dealer, rules, seats, block.table[0], scratch)
+        play_hand(dealer, rules, seats, block.table[0], block.work[0])
         _write_hand(game, hands, dealer, block)
         counters[COUNTER.hand] += 1
         hands += 1
@@ -251,7 +252,7 @@ def play_partie(game, level, rules, seats, block):
         if level <= LEVEL.manches:
             return 0
         for q in range(P):
-            tally.partie_totals[q] += block.scratch.cum[q]
+            tally.partie_totals[q] += scratch_of(block.work[0]).cum[q]
             if winners & (1 << q):
                 tally.partie_wins[q] += credit
         played += 1
@@ -268,7 +269,7 @@ def play_game(game, level, seed, rules, seats, block):
     """Game ``game`` at ``level`` (``records.LEVEL``) from the stream ``(seed, game)``; appends its rows."""
     tally = block.tally
     P = seats.sids.shape[0]
-    seed_state(seed, game, block.scratch.rng)
+    seed_state(seed, game, scratch_of(block.work[0]).rng)
     for i in range(tally.counters.shape[0]):
         tally.counters[i] = 0
     tally.counters[COUNTER.dealer] = (game + P - 1) % P  # K3: game i starts with seat i mod P

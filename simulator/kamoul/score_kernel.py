@@ -16,7 +16,7 @@ from simulator.kamoul.codes import (
     NORMAL_WIN_POINTS, OUT_AU_M31, OUT_AU_RESET, OUT_BEATEN, OUT_CONTRE_LOST, OUT_CONTRE_WON, OUT_FALSE,
     OUT_NO_CALL, OUT_NORMAL, OUT_ULTIME, ULTIME_POINTS, announcement_class,
 )
-from simulator.kamoul.kernel_state import ST
+from simulator.kamoul.kernel_state import ST, reveal_of, scratch_of
 from simulator.kamoul.rules import AU_SCORE_30, FALSE_CALL, LOSER_SCORES, ULTIME_OTHERS
 
 NO_SEAT = -1
@@ -162,8 +162,10 @@ def _score_contest(caller, rules, state, reveal):
 
 
 @njit(refcount=False)
-def score(rules, state, reveal):
-    """K7, K10–K12: the points of the hand into ``reveal.points``/``cum_after``; the outcome and winner."""
+def score(rules, state, work):
+    """K7, K10–K12: the points of the hand into ``reveal.points``/``cum_after``; the outcome and winner. ``work``:
+    the block's scratch record, read through its :class:`~simulator.kamoul.kernel_state.Reveal`."""
+    reveal = reveal_of(scratch_of(work))
     scalars, points, totals, cum = state.scalars, reveal.points, reveal.totals, reveal.cum
     P = points.shape[0]
     _totals(state, totals)
