@@ -34,7 +34,7 @@ def tables(count: int, seed: int):
         nslots = np.array([int(rng.integers(0, S + 1)) for _ in range(P)], np.int64)
         for p in range(P):
             occ[p, nslots[p]:] = 0
-        cards = rng.choice([0, 1, 4, 5, 6, 12, 25, 38, 51, 64], size=(P, P, S))
+        cards = rng.choice([0, 1, 4, 5, 6, 12, 13, 25, 38, 51], size=(P, P, S))  # codes are 0-51 (K1)
         know = np.where(rng.random((P, P, S)) < 0.55, cards, -1).astype(np.int16)
         yield int(rng.integers(0, P)), know, occ, nslots
 
@@ -74,3 +74,18 @@ def test_the_summary_holds_only_the_players_beliefs_about_its_own_cards():
             other[me, me, held[0]] = 12 if know[me, me, held[0]] < 0 else -1
             moved += own_summary(me, other[me], occ, nslots) != own
     assert moved > 100
+
+
+def test_k1_card_values_are_read_by_code_because_codes_stay_0_to_51_with_two_decks():
+    """``views.card_value`` reads ``CARD_VALUE[card]`` without a modulo (the scans call it per position): right only
+    because the engines deal codes 0-51 whatever ``n_decks`` (K1: a second deck repeats the codes; the kernel's
+    ``_deal`` writes ``i % 52``), -1 reading as the last entry as the modulo did."""
+    from kamoul_helpers import make_hand
+    from simulator.kamoul.codes import CARD_VALUE
+
+    hand = make_hand(P=8, n_decks=2, seed=3)
+    hand.deal(0)
+    dealt = hand.stock + hand.discard + [c for row in hand.hand for c in row if c >= 0]
+    assert len(dealt) == 104 and max(dealt) == 51 and min(dealt) == 0
+    card_value = python_twin(views.card_value)
+    assert [card_value(c) for c in range(-1, 52)] == [int(CARD_VALUE[c % 52]) for c in range(-1, 52)]

@@ -112,9 +112,9 @@ def record_focal(force, f, state, natural_act):
     for s in range(nslots[f]):
         if occ[f, s]:
             cards += 1
-            total += CARD_VALUE[hand[f, s] % 52]
+            total += CARD_VALUE[hand[f, s]]  # card codes are 0–51 (views.card_value)
             if know[f, f, s] >= 0:
-                known += CARD_VALUE[know[f, f, s] % 52]
+                known += CARD_VALUE[know[f, f, s]]
             else:
                 unknown += 1
     force[FC_REACHED] = 1

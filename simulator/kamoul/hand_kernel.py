@@ -18,7 +18,7 @@ from simulator.core.rng import below, shuffle, uniform
 from simulator.core.trace import fold as _trace
 from simulator.kamoul.beliefs import always_asked, askable, believe, everyone_believes, forget_all, swap_beliefs
 from simulator.kamoul.codes import (
-    ACT_CALL, ACT_CONTRE, ACT_STOCK, CARD_VALUE, CLS_FALSE, EV_CALL, EV_CONTRE, EV_DEAL, EV_DISCARD, EV_DRAW,
+    ACT_CALL, ACT_CONTRE, ACT_STOCK, CLS_FALSE, EV_CALL, EV_CONTRE, EV_DEAL, EV_DISCARD, EV_DRAW,
     EV_END, EV_FALSE_SHOWN, EV_FORGET, EV_KEEP, EV_MISREMEMBER, EV_PEEK, EV_PENALTY, EV_POWER, EV_REORDER,
     EV_RESHUFFLE, EV_SNAP_BAD, EV_SNAP_OK, EV_SWAP, EV_TAKE, EV_ULTIME, FC_MODE, MODE_CALL, MODE_PLAY_ON,
     PENALTY_FALSE, PENALTY_OUT_OF_TURN, PENALTY_REORDER, PENALTY_SNAP, PENALTY_STUCK, POWER_KING, POWER_NONE,
@@ -33,14 +33,9 @@ from strategies.kamoul.policy import (
     decide_keep, decide_king_swap, decide_peeks, decide_power, decide_snap, decide_take_slot, decide_turn, estimate,
     forget_prob, memory_noise_prob, speed,
 )
-from strategies.kamoul.views import OWN, nth_occupied, own_summary
+from strategies.kamoul.views import OWN, card_value, nth_occupied, own_summary
 
 PILE_STOCK, PILE_DISCARD = 0, 1
-
-
-@njit(inline="always")
-def card_value(card):
-    return CARD_VALUE[card % 52]
 
 
 @njit(refcount=False)

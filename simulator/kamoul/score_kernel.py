@@ -31,7 +31,7 @@ def _totals(state, totals):
         total = 0
         for s in range(nslots[p]):
             if occ[p, s]:
-                total += CARD_VALUE[hand[p, s] % 52]
+                total += CARD_VALUE[hand[p, s]]  # card codes are 0–51 (views.card_value)
         totals[p] = total
 
 

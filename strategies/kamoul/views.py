@@ -24,7 +24,9 @@ from simulator.kamoul.legal import swappable  # noqa: F401  (a helper strategies
 
 @njit(inline="always")
 def card_value(card):
-    return CARD_VALUE[card % 52]
+    """K1: the points of ``card``. Card codes are 0–51 in every variant (a second deck repeats the codes), so the
+    table is read directly: the modulo it used to take was a multiply chain in every scan of a layout."""
+    return CARD_VALUE[card]
 
 
 @njit(refcount=False)
