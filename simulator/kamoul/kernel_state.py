@@ -1,10 +1,10 @@
 """The Kamoul kernel's per-block state, by name: what the table holds, the scratch arrays, the match tally.
 
 One set per ``prange`` block, allocated once by :func:`new_state` / :func:`new_scratch` / :func:`new_tally` and
-reused from game to game (threads share nothing they write). The table is one record (:data:`HAND_TABLE`): numba
-passes it as one pointer and compiles ``state.know[o, p, s]`` to a constant offset and constant strides. The
-other sets are ``NamedTuple`` of arrays, whose fields numba also compiles to constant offsets. ``P`` = players,
-``S`` = cards in play.
+reused from game to game (threads share nothing they write). The table and the scratch are one record each
+(:data:`HAND_TABLE`, :data:`SCRATCH_TABLE`): numba passes a record as one pointer and compiles
+``state.know[o, p, s]`` to a constant offset and constant strides. The tally and the rows are ``NamedTuple`` of
+arrays. ``P`` = players, ``S`` = cards in play.
 """
 
 from __future__ import annotations

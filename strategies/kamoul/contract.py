@@ -24,6 +24,8 @@ class TableView(NamedTuple):
     unknown (its own memory: possibly stale after a blind swap it did not notice, or forgotten); ``occ``:
     ``int8[P, S]``, 1 where a position holds a card (public); ``nslots``: ``int64[P]``, one past each player's
     highest position used; ``faceup``: ``int8[P, S]``, 1 for a card lying face up (``discard_pick_face_up``).
+    ``S`` is at least the cards in play (the numba engine passes its table's 104 columns): read positions below
+    ``nslots[p]`` only.
     """
 
     me: int

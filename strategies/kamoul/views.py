@@ -6,7 +6,8 @@ A strategy never receives the hidden layout. It gets:
   (its own memory: possibly stale after a blind swap it did not notice, or forgotten);
 * ``occ``: ``int8[P, S]``, which slots hold a card (the layout is on the table for all to see);
 * ``faceup``: ``int8[P, S]``, cards lying face up (only with ``discard_pick_face_up``);
-* ``nslots``: ``int64[P]``, one past the highest slot ever used by each player;
+* ``nslots``: ``int64[P]``, one past the highest slot ever used by each player (``S`` is at least the cards in
+  play, 104 in the numba engine, whose table is sized for two decks: read the slots below ``nslots[p]`` only);
 * public scalars: the top discard, the caller, cumulative scores.
 
 The turn, keep and take decisions of the built-in families also get ``own``, the summary of the player's own
