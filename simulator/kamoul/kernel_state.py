@@ -129,20 +129,6 @@ def scratch_of(work):
                    work.cum[:P], work.cum_after[:P], work.estimate[:1], work.force[:FC_LEN])
 
 
-class Reveal(NamedTuple):
-    """The arrays of the :class:`Scratch` that the reveal's scoring reads and writes
-    (:func:`simulator.kamoul.score_kernel.score`)."""
-
-    announcers: np.ndarray  # int64[P+1]
-    totals: np.ndarray      # int64[P]
-    classes: np.ndarray     # int64[P]
-    is_false: np.ndarray    # int64[P]
-    order: np.ndarray       # int64[P]
-    points: np.ndarray      # int64[P]
-    cum: np.ndarray         # int64[P]
-    cum_after: np.ndarray   # int64[P]
-
-
 class MatchTally(NamedTuple):
     """K15–K16 bookkeeping of one game."""
 
@@ -197,13 +183,6 @@ def new_scratch(P, S):
     record.cards = S
     reset_force(record.force[:FC_LEN])
     return work
-
-
-@njit(inline="always")
-def reveal_of(scratch):
-    """The :class:`Reveal` view of ``scratch`` (the same arrays, nothing copied)."""
-    return Reveal(scratch.announcers, scratch.totals, scratch.classes, scratch.is_false, scratch.order,
-                  scratch.points, scratch.cum, scratch.cum_after)
 
 
 @njit

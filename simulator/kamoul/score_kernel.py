@@ -1,11 +1,10 @@
 """The reveal of a Kamoul hand in numba (K7, K10–K12): who wins, what everyone scores.
 
 :func:`score` follows ``simulator.kamoul.hand.Hand.score``. It reads the layouts of the
-table (:data:`~simulator.kamoul.kernel_state.HAND_TABLE`) and, in its
-:class:`~simulator.kamoul.kernel_state.Reveal`, the announcers (``reveal.announcers[0]`` the caller, then the
-contres in order) and ``reveal.cum``; it writes ``reveal.points``/``cum_after`` and the outcome and winner
-scalars. Its steps have one call site each and are inlined into :func:`score`, which is one call per hand: a call
-that is not inlined would pass every array it is given.
+table (:data:`~simulator.kamoul.kernel_state.HAND_TABLE`) and, in the block's
+:class:`~simulator.kamoul.kernel_state.Scratch` (``reveal``), the announcers (``reveal.announcers[0]`` the
+caller, then the contres in order) and ``reveal.cum``; it writes ``reveal.points``/``cum_after`` and the outcome
+and winner scalars. Its steps have one call site each and are inlined into :func:`score`, one call per hand.
 """
 
 from __future__ import annotations
@@ -16,7 +15,7 @@ from simulator.kamoul.codes import (
     NORMAL_WIN_POINTS, OUT_AU_M31, OUT_AU_RESET, OUT_BEATEN, OUT_CONTRE_LOST, OUT_CONTRE_WON, OUT_FALSE,
     OUT_NO_CALL, OUT_NORMAL, OUT_ULTIME, ULTIME_POINTS, announcement_class,
 )
-from simulator.kamoul.kernel_state import ST, reveal_of, scratch_of
+from simulator.kamoul.kernel_state import ST, scratch_of
 from simulator.kamoul.rules import AU_SCORE_30, FALSE_CALL, LOSER_SCORES, ULTIME_OTHERS
 
 NO_SEAT = -1
@@ -164,8 +163,8 @@ def _score_contest(caller, rules, state, reveal):
 @njit(refcount=False)
 def score(rules, state, work):
     """K7, K10–K12: the points of the hand into ``reveal.points``/``cum_after``; the outcome and winner. ``work``:
-    the block's scratch record, read through its :class:`~simulator.kamoul.kernel_state.Reveal`."""
-    reveal = reveal_of(scratch_of(work))
+    the block's scratch record (``reveal`` below: its :class:`~simulator.kamoul.kernel_state.Scratch`)."""
+    reveal = scratch_of(work)
     scalars, points, totals, cum = state.scalars, reveal.points, reveal.totals, reveal.cum
     P = points.shape[0]
     _totals(state, totals)
