@@ -453,15 +453,18 @@ def _deal(dealer, rules, seats, state, work):
     hand, occ, stock = state.hand, state.occ, state.stock
     P = seats.sids.shape[0]
     n = 52 * rules.n_decks
-    for i in range(n):
-        stock[i] = i % 52
+    for deck in range(rules.n_decks):  # every deck holds the codes 0–51
+        for c in range(52):
+            stock[deck * 52 + c] = c
     shuffle(stock, n, rng)
+    first = dealer + 1 if dealer + 1 < P else 0
     for row in range(rules.hand_size):
-        for k in range(1, P + 1):
-            p = (dealer + k) % P
+        p = first  # from the dealer's left, without a division per card
+        for _ in range(P):
             n -= 1
             hand[p, row] = stock[n]
             occ[p, row] = 1
+            p = p + 1 if p + 1 < P else 0
     for p in range(P):
         state.nslots[p] = rules.hand_size
     n -= 1
@@ -469,14 +472,15 @@ def _deal(dealer, rules, seats, state, work):
     state.scalars[ST.n_discard] = 1
     state.scalars[ST.n_stock] = n
     _trace(trace, EV_DEAL, dealer, state.discard[0], 0)
-    for k in range(1, P + 1):  # K2: initial peeks
-        p = (dealer + k) % P
+    p = first
+    for _ in range(P):  # K2: initial peeks, from the dealer's left
         know_me, seen_occ, nslots, faceup = player_view(state, p)
         chosen = decide_peeks(seats, p, rules.initial_peeks, know_me, seen_occ, nslots, faceup, rng, tmp, out)
         for i in range(chosen):
             s = out[i]
             believe(state, p, p, s, hand[p, s])
             _trace(trace, EV_PEEK, p, s, hand[p, s])
+        p = p + 1 if p + 1 < P else 0
 
 
 # ------------------------------------------------------------------------------ a turn (K4, K8, K9)

@@ -28,9 +28,8 @@ def _totals(state, totals):
     hand, occ, nslots = state.hand, state.occ, state.nslots
     for p in range(state.players):
         total = 0
-        for s in range(nslots[p]):
-            if occ[p, s]:
-                total += CARD_VALUE[hand[p, s]]  # card codes are 0–51 (views.card_value)
+        for s in range(nslots[p]):  # card codes are 0–51 (views.card_value); an empty position adds 0, no branch
+            total += occ[p, s] * CARD_VALUE[hand[p, s]]
         totals[p] = total
 
 
