@@ -1,9 +1,11 @@
 """The compiled half of the chunk driver (:mod:`simulator.core.blocks`): which games a block plays and the
 per-block row buffers, the same for every game's ``simulate``.
 
-A game's ``simulate`` (``parallel=True``) allocates its buffers here, then in ``prange`` over the blocks plays
-:func:`block_games` of each block into that block's slices; :func:`simulator.core.blocks.play_in_blocks` retries
-with more room when a count exceeds its capacity.
+A game's ``simulate`` (``parallel=True``) gets its buffers (Rami and Kem's allocate them here with
+:func:`row_buffers`; Kamoul, which writes far more rows a second, receives them from its engine, made of pages a
+previous chunk used: :mod:`simulator.core.buffers`), then in ``prange`` over the blocks plays :func:`block_games`
+of each block into that block's slices; :func:`simulator.core.blocks.play_in_blocks` retries with more room when
+a count exceeds its capacity.
 """
 
 from __future__ import annotations

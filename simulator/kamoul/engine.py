@@ -10,11 +10,13 @@ import numpy as np
 import polars as pl
 
 from simulator.core.blocks import first_fault_in_game_order, gather, play_in_blocks
+from simulator.core.buffers import reusable
 from simulator.core.compiling import compile_notice
 from simulator.core.game import kernel_seats, runs_on_reference, seats_of  # noqa: F401  (seats_of re-exported for replay and tests)
 from simulator.core.inlined import InlinedStrategies
 from simulator.core.spec import RunSpec
 from simulator.kamoul import kernels, records
+from simulator.kamoul.kernel_state import BlockRows
 from simulator.kamoul.match import Game, play_games
 from simulator.kamoul.records import LEVEL, LEVELS
 from simulator.kamoul.rules import Rules
@@ -44,6 +46,21 @@ def reference_play(spec: RunSpec, index: int, log: list[str] | None) -> list[int
     return Game(rules_of(spec), seats_of(spec), spec.seed, index, spec.level, log).play().traces
 
 
+def run_rows(n_blocks: int, caps: np.ndarray, n_cols: np.ndarray) -> BlockRows:
+    """The arrays the kernel writes every block's rows into (``kernels.simulate``): ``n_blocks`` blocks of
+    ``caps[t]`` rows of ``n_cols[t]`` columns per table ``t``, taken from :func:`simulator.core.buffers.reusable`
+    (the pages of a previous chunk whose rows nobody holds any more); ``counts`` zero."""
+    hands = (n_blocks, int(caps[LEVEL.hands]))
+    return BlockRows(
+        reusable("kamoul.hands", hands + (int(n_cols[LEVEL.hands]),), np.int64),
+        reusable("kamoul.estimates", hands, np.float64),
+        reusable("kamoul.traces", hands, np.uint64),
+        *(reusable(f"kamoul.{LEVELS[t]}", (n_blocks, int(caps[t]), int(n_cols[t])), np.int64)
+          for t in (LEVEL.manches, LEVEL.parties, LEVEL.tops)),
+        np.zeros((n_blocks, len(LEVELS)), dtype=np.int64),
+    )
+
+
 def raw_reference(spec: RunSpec, start: int, stop: int) -> dict:
     return play_games(rules_of(spec), seats_of(spec), spec.seed, start, stop, spec.level)
 
@@ -61,7 +78,7 @@ def raw_kernel(spec: RunSpec, start: int, stop: int, threads: int | None = None,
     n_cols = np.array([records.n_cols(t, spec.players) for t in LEVELS], dtype=np.int64)
 
     def kernel(n_blocks, caps):
-        return kernels.simulate(spec.seed, start, stop, level, rules, seats, n_blocks, caps, n_cols)
+        return kernels.simulate(spec.seed, start, stop, level, rules, seats, run_rows(n_blocks, caps, n_cols))
 
     inlined = seats.user if isinstance(seats.user, InlinedStrategies) else None
     line = (f"compiling a Kamoul kernel for {inlined.labels} (once per content of the files, about "

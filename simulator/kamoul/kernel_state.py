@@ -152,6 +152,14 @@ class BlockRows(NamedTuple):
     counts: np.ndarray     # int64[4]  rows made per table, in records.LEVELS order (index with records.LEVEL)
 
 
+@njit(inline="always")
+def block_rows(rows, b):
+    """Block ``b``'s :class:`BlockRows` out of the run's: ``rows`` holds the same fields with a leading axis of
+    blocks (``hands`` ``int64[B, cap_hands, hand columns]``, ..., ``counts`` ``int64[B, 4]``)."""
+    return BlockRows(rows.hands[b], rows.estimates[b], rows.traces[b], rows.manches[b], rows.parties[b], rows.tops[b],
+                     rows.counts[b])
+
+
 class Block(NamedTuple):
     """Everything one ``prange`` block plays on and writes to."""
 
