@@ -45,9 +45,21 @@ def believe(state, o, p, s, card):
 
 @njit(refcount=False, inline="always")
 def everyone_believes(state, p, s, card):
-    """Every player now believes ``card`` (``-1``: nothing) lies at ``(p, s)``."""
+    """Every player now believes ``card`` (``-1``: nothing) lies at ``(p, s)``: the owner through :func:`believe`
+    (its snap index), the others by a plain write (no owner test per player)."""
+    believe(state, p, p, s, card)
     for o in range(state.players):
-        believe(state, o, p, s, card)
+        state.know[o, p, s] = card
+
+
+@njit(refcount=False, inline="always")
+def only_owner_believes(state, p, s, card):
+    """``p`` now believes ``card`` lies at its own ``(p, s)`` and nobody else believes anything there (a card
+    drawn from the stock and kept face down)."""
+    believe(state, p, p, s, card)
+    for o in range(state.players):
+        state.know[o, p, s] = -1
+    state.know[p, p, s] = card
 
 
 @njit(refcount=False, inline="always")

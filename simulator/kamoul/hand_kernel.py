@@ -16,7 +16,9 @@ from simulator.core.cards import IS_RED, N_RANKS
 from simulator.core.jit import njit
 from simulator.core.rng import below, shuffle, uniform
 from simulator.core.trace import fold as _trace
-from simulator.kamoul.beliefs import always_asked, askable, believe, everyone_believes, forget_all, swap_beliefs
+from simulator.kamoul.beliefs import (
+    always_asked, askable, believe, everyone_believes, forget_all, only_owner_believes, swap_beliefs,
+)
 from simulator.kamoul.codes import (
     ACT_CALL, ACT_CONTRE, ACT_STOCK, CLS_FALSE, EV_CALL, EV_CONTRE, EV_DEAL, EV_DISCARD, EV_DRAW,
     EV_END, EV_FALSE_SHOWN, EV_FORGET, EV_KEEP, EV_MISREMEMBER, EV_PEEK, EV_PENALTY, EV_POWER, EV_REORDER,
@@ -178,7 +180,7 @@ def _swap_cards(hand, p1, s1, p2, s2):
 def _power_kind(rules, card):
     """K5: the power of a stock card discarded directly (``POWER_NONE`` for a red king with ``black_only``)."""
     kind = RANK_POWER[card % N_RANKS]
-    suit = (card % 52) // N_RANKS
+    suit = card // N_RANKS  # card codes are 0–51 (views.card_value)
     if kind == POWER_KING and rules.king_power == KING_POWER.black_only and (suit == 1 or suit == 2):
         return POWER_NONE
     return kind
@@ -228,7 +230,7 @@ def _power(p, card, rules, seats, state, work):
     believe(state, p, p2, s2, c2)
     swap = decide_king_swap(seats, p, know_me, occ, nslots, faceup, p1, c1, p2, c2, rng)
     _trace(trace, EV_POWER, p, kind, (p1 * 256 + s1) * 65536 + p2 * 256 + s2)
-    if IS_RED[card % 52]:
+    if IS_RED[card]:
         scalars[ST.red_king_looks] += 1
     else:
         scalars[ST.black_king_looks] += 1
@@ -554,8 +556,7 @@ def _turn_stock(p, own, rules, seats, state, work):
         old = np.int64(hand[p, slot])
         hand[p, slot] = card
         state.faceup[p, slot] = 0
-        everyone_believes(state, p, slot, -1)
-        believe(state, p, p, slot, card)
+        only_owner_believes(state, p, slot, card)
         _discard_push(state, old)
         _trace(trace, EV_KEEP, p, slot, old)
         return old
