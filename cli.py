@@ -923,8 +923,10 @@ def study(name, game, out, n, seed, players, options, strategies, spec_file, thr
                      luck vs skill, game lengths, one sweep per rule option, and the game's own
                      questions.
 
-    It ends by printing its verdict (at most five lines, every number with its 95% interval), also
-    written to OUT/answer.md and OUT/answer.json (--json prints the latter) and at the top of
+    It ends by printing its answer: at most three short sentences as a player would say them, then
+    a small table of the key numbers with their 95% intervals (a cell marked "even" is break-even,
+    one marked "tentative" rests on too few units, with how many more would settle it). Every
+    number is in OUT/answer.md and OUT/answer.json (--json prints the latter), and the answer opens
     OUT/report.html. Every part is resumable: re-running the same command resumes. The study's inputs
     are in OUT/_study.json; `cardsim report OUT --out X.html` rebuilds its report.
 

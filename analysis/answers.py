@@ -17,6 +17,12 @@ frame's rows by :func:`say` (no number is typed into a sentence by hand), so ``a
   ``percentage points`` (a signed difference of shares), ``rating`` (Elo points, signed, no decimals);
 * ``status``   the verdict on that number ("significant", "not significant", "matters", "does not matter",
   "undecided", "no effect", or "").
+
+What a person reads first is the :class:`Answer`'s ``headline`` (at most :data:`HEADLINE_SENTENCES` sentences of at
+most :data:`WIDTH` characters, the answer as a player would say it) and its :class:`Table` (one row per player
+count, style or question, no line over :data:`WIDTH` columns); the long ``sentences`` with every number follow
+in ``answer.md``. :func:`certainty` words a number the headline rests on: decided, even (break-even) or tentative
+(too few units, and about how many more would settle it).
 """
 
 from __future__ import annotations
@@ -35,6 +41,8 @@ SCHEMA = {"question": pl.Utf8, "subject": pl.Utf8, "measure": pl.Utf8, "value": 
 KINDS = ("share", "points", "delta", "count", "percentage points", "rating")
 #: the verdicts a number's ``status`` holds (stored in English; shown as ``_(status)``)
 STATUS_WORDS = (N_("significant"), N_("not significant"), N_("undecided"), N_("matters"), N_("does not matter"))
+WIDTH = 100  # characters of a headline sentence, columns of a table line
+HEADLINE_SENTENCES = 3
 
 
 def number(question: str, subject: str, measure: str, value: float, low: float = math.nan,
@@ -84,26 +92,99 @@ def equivalence(low: float, high: float, epsilon: float) -> str:
 
 
 @dataclass(frozen=True)
+class Certainty:
+    """How firmly a number answers its question: ``decided`` (its 95% interval leaves out the null), ``even`` (the
+    interval lies inside ``null ± margin``: break-even, either choice is as good) or ``tentative`` (neither: ``more``
+    units would narrow the interval to ``± margin`` and settle it one way or the other)."""
+
+    word: str
+    n: int
+    more: int = 0
+
+    @property
+    def decided(self) -> bool:
+        return self.word == "decided"
+
+
+def certainty(low: float, high: float, n: int, margin: float, null: float = 0.0) -> Certainty:
+    """:class:`Certainty` of a number whose 95% interval is ``[low, high]`` from ``n`` units."""
+    from analysis.stats import games_for_half_width
+
+    if math.isnan(low) or math.isnan(high) or n <= 0:
+        return Certainty("tentative", max(0, int(n)))
+    if low > null or high < null:
+        return Certainty("decided", int(n))
+    if null - margin <= low and high <= null + margin:
+        return Certainty("even", int(n))
+    return Certainty("tentative", int(n), games_for_half_width((high - low) / 2, int(n), margin) - int(n))
+
+
+def certainty_word(c: Certainty) -> str:
+    """The word a table cell adds after a number: nothing when decided, "even" or "tentative"."""
+    return "" if c.decided else (_("even") if c.word == "even" else _("tentative"))
+
+
+@dataclass(frozen=True)
+class Table:
+    """The compact table under a headline: ``columns`` (titles), ``rows`` (cells already written, one tuple per
+    row) and ``notes`` (short lines printed under it: what a tentative cell needs, what a column means)."""
+
+    columns: tuple[str, ...]
+    rows: tuple[tuple[str, ...], ...]
+    notes: tuple[str, ...] = ()
+
+    def _widths(self) -> list[int]:
+        return [max(len(c), *(len(r[k]) for r in self.rows)) if self.rows else len(c)
+                for k, c in enumerate(self.columns)]
+
+    def text(self) -> str:
+        """The table in aligned columns (two spaces between them), then its notes."""
+        widths = self._widths()
+
+        def line(cells) -> str:
+            return "  ".join(c.ljust(w) for c, w in zip(cells, widths)).rstrip()
+
+        lines = [line(self.columns)] + [line(r) for r in self.rows]
+        return "\n".join(lines + list(self.notes))
+
+    def markdown(self) -> str:
+        lines = ["| " + " | ".join(self.columns) + " |", "|" + "---|" * len(self.columns)]
+        lines += ["| " + " | ".join(r) + " |" for r in self.rows]
+        return "\n".join(lines + ([""] + list(self.notes) if self.notes else []))
+
+    def to_dict(self) -> dict:
+        return {"columns": list(self.columns), "rows": [list(r) for r in self.rows], "notes": list(self.notes)}
+
+
+@dataclass(frozen=True)
 class Answer:
-    """A study's verdict: ``sentences`` (at most five, each holding numbers of ``frame`` with their intervals),
-    ``frame`` (:data:`SCHEMA`), and ``holds_for``: the game, rule variant and players the answer is about."""
+    """A study's verdict: ``headline`` (at most :data:`HEADLINE_SENTENCES` sentences of at most :data:`WIDTH`
+    characters: the answer as a player would say it), ``table`` (the key numbers with their intervals, one row per
+    player count, style or question), ``sentences`` (the details: at most five, each holding numbers of ``frame``
+    with their intervals), ``frame`` (:data:`SCHEMA`), and ``holds_for``: the game, rule variant and players the
+    answer is about."""
 
     study: str
     game: str
     holds_for: str
     sentences: tuple[str, ...]
     frame: pl.DataFrame
+    headline: tuple[str, ...] = ()
+    table: Table | None = None
 
     def text(self) -> str:
-        """What the terminal prints: the sentences, one per line (at most five lines)."""
-        return "\n".join(self.sentences)
+        """What the terminal prints: the headline, one sentence per line, then the table and its notes."""
+        if not self.headline:
+            return "\n".join(self.sentences)
+        return "\n".join(self.headline) + ("\n\n" + self.table.text() if self.table else "")
 
     def to_dict(self) -> dict:
-        """``answer.json``: ``study``, ``game``, ``holds_for``, ``sentences`` and ``numbers`` (the frame's rows;
-        NaN bounds become ``null``)."""
+        """``answer.json``: ``study``, ``game``, ``holds_for``, ``headline``, ``table`` (``columns``, ``rows``,
+        ``notes``), ``sentences`` and ``numbers`` (the frame's rows; NaN bounds become ``null``)."""
         rows = [{k: (None if isinstance(v, float) and math.isnan(v) else v) for k, v in r.items()}
                 for r in self.frame.iter_rows(named=True)]
         return {"study": self.study, "game": self.game, "holds_for": self.holds_for,
+                "headline": list(self.headline), "table": self.table.to_dict() if self.table else None,
                 "sentences": list(self.sentences), "numbers": rows}
 
     def json(self) -> str:
@@ -113,6 +194,10 @@ class Answer:
         """``answer.md``: the verdict, what it holds for, then every number with its interval and n."""
         lines = [_("# {study}: the answer").format(study=self.study), "",
                  _("Holds for: {what}.").format(what=self.holds_for), ""]
+        if self.headline:
+            lines += [" ".join(self.headline), ""]
+        if self.table:
+            lines += [self.table.markdown(), "", _("## Details"), ""]
         lines += [f"- {s}" for s in self.sentences]
         lines += ["", "| " + " | ".join([_("question"), _("subject"), _("measure"), _("value (95% interval)"), "n",
                                          _("status")]) + " |", "|---|---|---|---|---|---|"]

@@ -48,14 +48,15 @@ from pathlib import Path
 import polars as pl
 from scipy import stats as scipy_stats
 
-from analysis.answers import Answer, equivalence, frame_of, number, rules_text, say, significance, stored_frames
+from analysis.answers import (WIDTH, Answer, Table, certainty, certainty_word, equivalence, frame_of, number, rules_text,
+                             say, significance, stored_frames)
 from analysis.batches import NO_EFFECT, batch_frames, cell_effects, cell_wins, rank_strategies
 from analysis.stats import mean_interval, wilson
 from simulator.core.batch import cell_dir, load_batch, read_batch
 from simulator.core.designs import sweep_batch, tournament_batch
 from simulator.core.errors import SpecError
 from simulator.core.game import TEAM_KEYS, GamePlugin
-from simulator.core.i18n import _, number as written, percent, significant_figures
+from simulator.core.i18n import _, ngettext, number as written, percent, significant_figures
 from simulator.core.plan import (Part, Plan, check_games, check_study_rules, check_study_settings,
                                  check_study_strategies, load_study_file)
 from simulator.core.presets import plays_alike, tuned_preset
@@ -723,10 +724,93 @@ def answer(out):
     for numbers, text in parts:
         rows += numbers
         sentences.append(text)
+    headline, table = _headline_and_table(parts, plugin, skill_level)
     holds = _("{game}, {rules}, {players} players").format(game=game, rules=rules_text(game, inputs.get("rules")),
                                                            players=inputs["players"])
     if tuned:
         holds += _("; played by the tuned player, {preset}").format(preset=tuned["preset"]) + (
             _(" (which plays as {name})").format(name=tuned["played_as"]) if tuned["played_as"] != tuned["preset"]
             else "")
-    return Answer(STUDY_NAME, game, holds, tuple(sentences), frame_of(rows))
+    return Answer(STUDY_NAME, game, holds, tuple(sentences), frame_of(rows), headline=headline, table=table)
+
+
+SHARE_MARGIN = 0.02
+"""A share within ±2 points of what equal chances give (a fair seat, an even match) is even."""
+
+
+def _headline_and_table(parts, plugin: GamePlugin, level: str) -> tuple[tuple[str, ...], Table]:
+    """The headline (at most three sentences of at most :data:`analysis.answers.WIDTH` characters: are the seats
+    fair, does skill pay, do the rule options matter) and the table (one row per question: the answer in words,
+    the number it rests on with its 95% interval, and how many units), from the rows of each question."""
+    seat_rows, skill_rows, length_rows, option_rows = (numbers for numbers, _text in parts[:4])
+    power_rows = parts[4][0] if len(parts) > 4 else []
+    headline, table, notes = [_seats_sentence(seat_rows, plugin)], [], []
+    test, best_seat = seat_rows[-1], max(seat_rows[:-1], key=lambda r: r["value"])
+    seat_answer = (best_seat["subject"] if test["status"] == "significant"
+                   else _("fair (p = {p})").format(p=significant_figures(test["value"])))
+    table.append((_("seats"), seat_answer, say(best_seat), f"{written(best_seat['n'], 0)} {_(plugin.levels[0])}"))
+    if skill_rows:
+        best = skill_rows[0]["subject"].split(" against ")[0]
+        weakest = [r for r in skill_rows if r["subject"].startswith(f"{best} against ")][-1]
+        other = weakest["subject"].split(" against ")[1]
+        c = certainty(weakest["low"], weakest["high"], weakest["n"], SHARE_MARGIN, 0.5)
+        words = dict(best=best, share=percent(weakest["value"], 0), level=_(level), other=other,
+                     n=written(weakest["n"], 0))
+        if c.decided and weakest["value"] > 0.5:
+            headline.append(_("Skill pays: {best} wins {share} of decided {level} against {other}.").format(**words))
+        elif c.word == "tentative":
+            headline.append(_("Skill against luck is not settled: {best} won {share} of {n} {level} against {other}.")
+                            .format(**words))
+            notes.append(_tentative(_("skill"), c, _(level)))
+        else:
+            headline.append(_("Luck rules: {best} wins only {share} of decided {level} against {other}.").format(**words))
+        table.append((_("skill"), _("{best} vs {other}").format(best=best, other=other),
+                      f"{say(weakest)} {certainty_word(c)}".rstrip(), f"{written(weakest['n'], 0)} {_(level)}"))
+    for median in length_rows[::3]:
+        table.append((_("length"), _("{unit}, median").format(unit=_(median["subject"].split(" ", 1)[1])),
+                      say(median), f"{written(median['n'], 0)} {_(median['unit'])}"))
+    if option_rows:
+        matter = sorted((r for r in option_rows if r["status"] == "matters"), key=lambda r: -abs(r["value"]))
+        still = sum(1 for r in option_rows if r["status"].startswith("undecided"))
+        calm = len(option_rows) - len(matter) - still
+        if matter:
+            headline.append(ngettext("{count} rule option value changes the first player's chances; {calm} do not.",
+                                     "{count} rule option values change the first player's chances; {calm} do not.",
+                                     len(matter)).format(count=len(matter), calm=calm))
+            notes.append(_("rule options: the largest effect is {option} ({value}).").format(
+                option=matter[0]["subject"], value=say(matter[0], interval=False)))
+        else:
+            headline.append(_("No rule option changes the first player's chances by a point or more.") if not still
+                            else _("No rule option is shown to matter; {count} undecided at this n.").format(count=still))
+        table.append((_("options"), _("{matter} matter, {calm} do not, {still} open").format(
+            matter=len(matter), calm=calm, still=still), say(matter[0]) if matter else "–",
+            f"{written(max(r['n'] for r in option_rows), 0)} {_('games')}"))
+    if power_rows:
+        values = sorted(power_rows[::2], key=lambda r: -abs(r["value"]))
+        matter = [r for r in values if r["status"] == "matters"]
+        names = ", ".join(r["subject"] for r in matter[:2]) + (", …" if len(matter) > 2 else "")
+        table.append((_("card powers"), _("{count} of {all} matter").format(count=len(matter), all=len(values))
+                      + (f" ({names})" if matter else ""), say(values[0]), f"{written(values[0]['n'], 0)} {_('games')}"))
+    columns = (_("question"), _("answer"), _("value [95%]"), _("based on"))
+    return tuple(headline), Table(columns, tuple(table), tuple(notes))
+
+
+def _seats_sentence(seat_rows: list[dict], plugin: GamePlugin) -> str:
+    """Seats matter (the chi-square test says so), are fair (every position's share within
+    :data:`SHARE_MARGIN` of equal chances), or look fair on too few units to tell."""
+    test, best = seat_rows[-1], max(seat_rows[:-1], key=lambda r: r["value"])
+    fair = 1 / max(1, len(seat_rows) - 1)
+    if test["status"] == "significant":
+        sentence = _("Seats matter: the {position} wins {share} of decided {level}, not {fair}.").format(
+            position=best["subject"], share=percent(best["value"], 0), level=_(plugin.levels[0]),
+            fair=percent(fair, 0))
+        return sentence if len(sentence) <= WIDTH else _("Seats matter: one position wins more often (see the table).")
+    if all(fair - SHARE_MARGIN <= r["low"] and r["high"] <= fair + SHARE_MARGIN for r in seat_rows[:-1]):
+        return _("The seats are fair: no position wins significantly more than another.")
+    return _("The seats look fair, but {n} decided {level} are too few to be sure.").format(
+        n=written(test["n"], 0), level=_(plugin.levels[0]))
+
+
+def _tentative(what: str, c, unit: str) -> str:
+    return _("{what}: tentative ({n} {unit}; about {more} more would settle it).").format(
+        what=what, n=written(c.n, 0), unit=unit, more=written(c.more, 0))

@@ -26,14 +26,15 @@ from pathlib import Path
 import numpy as np
 import polars as pl
 
-from analysis.answers import Answer, frame_of, number, rules_text, say, significance, stored_frames
+from analysis.answers import (WIDTH, Answer, Table, certainty, certainty_word, frame_of, number, rules_text, say,
+                             significance, stored_frames)
 from analysis.stats import mean_interval, wilson
 from analysis.batches import batch_frames, tournament_frames
 from simulator.core.designs import tournament_batch
 from simulator.core.plan import (Part, Plan, Step, check_games, check_players, check_study_rules, check_study_settings,
                                  check_study_strategies, load_study_file)
 from simulator.core.errors import SpecError
-from simulator.core.i18n import _, ngettext, number as written
+from simulator.core.i18n import _, ngettext, number as written, spoken_list
 from simulator.kamoul.codes import (FC_SPEC_MAX, OUT_FALSE, OUTCOMES, RANK_CODE_BLACK_KING, RANK_CODE_RED_KING,
                                    RANK_CODES)
 from simulator.kamoul.counterfactual import COLUMNS, Situation, advise_kernel, sample_kernel
@@ -540,4 +541,142 @@ def answer(out):
     strategy = "/".join(dict.fromkeys(played.values())) or data["inputs"]["strategy"]
     holds = _("Kamoul, {rules}, {strategy} play").format(rules=rules_text("kamoul", data["inputs"].get("rules")),
                                                          strategy=strategy)
-    return Answer(STUDY_NAME, "kamoul", holds, tuple(sentences), frame_of(rows))
+    limits = _limits(out, data["inputs"]["players"], policy, gain, played)
+    return Answer(STUDY_NAME, "kamoul", holds, tuple(sentences), frame_of(rows), headline=_headline(limits),
+                  table=_table(limits))
+
+
+POINTS_MARGIN = 0.25
+"""Points per hand within which calling and playing on are even: a saving whose 95% interval lies inside ±0.25 is
+break-even; one whose interval is wider and holds 0 is tentative (a quarter point a hand is about 5 points over a
+manche of twenty hands, less than one card)."""
+SHARE_MARGIN = 0.02
+"""A share of decided manches within 50% ± 2 points is even between two players."""
+
+
+def _limits(out, players_list, policy: pl.DataFrame, gain: pl.DataFrame, played: dict) -> list[dict]:
+    """Per player count, what the headline and the table say: ``rule`` ({unseen: threshold}), ``limit`` (the
+    :data:`analysis.answers.SCHEMA`-like row of the points calling saves at the highest all-seen total the rule
+    calls at, or ``None`` when it never calls) with its :class:`Certainty`, and ``own`` (the rule's share of decided
+    manches against the player it was derived from, or ``None`` when both played the same games)."""
+    by_known = stored_frames(out, ("by_known",)).get("by_known")
+    if by_known is None:
+        by_known = call_value(scan_samples(out), keys=KNOWN_KEYS)
+    limits = []
+    for players in players_list:
+        rule = {r["unseen"]: r["threshold"] for r in policy.filter(pl.col("players") == players).iter_rows(named=True)}
+        limit = certain = None
+        if rule.get(0, -1) >= 0:
+            cell = by_known.filter((pl.col("players") == players) & (pl.col("unseen") == 0)
+                                   & (pl.col("known_cell") == rule[0]))
+            if cell.height:
+                c = cell.row(0, named=True)
+                limit = number("call rule", f"{players} players", "points per hand calling saves at the limit",
+                               c["gain"], c["gain_low"], c["gain_high"], n=c["n"], unit="sampled decisions",
+                               kind="delta")
+                certain = certainty(c["gain_low"], c["gain_high"], c["n"], POINTS_MARGIN)
+        own = None
+        sampled = played.get(str(players))
+        rows = gain.filter((pl.col("players") == players) & (pl.col("preset") == strategy_label(sampled))) \
+            if sampled else gain.head(0)
+        if rows.height:
+            g = rows.row(0, named=True)
+            same = g["points_gap"] == 0 and g["gap_low"] == 0 and g["gap_high"] == 0
+            if not same:
+                own = number("against the presets", f"{players} players", "share of decided manches the rule wins",
+                             g["win_rate"], g["low"], g["high"], n=g["decided"], unit="decided manches", kind="share")
+                own["certainty"] = certainty(g["low"], g["high"], g["decided"], SHARE_MARGIN, 0.5)
+        limits.append({"players": players, "rule": rule, "limit": limit, "certainty": certain, "own": own})
+    return limits
+
+
+def _at_most(threshold: int) -> str:
+    return _("never") if threshold < 0 else _("{total} or less").format(total=threshold)
+
+
+def _where(players: list[int]) -> str:
+    return _("heads-up") if players == [2] else _("at {players} players").format(players=spoken_list(players))
+
+
+def _headline(limits: list[dict]) -> tuple[str, ...]:
+    """At most three sentences of at most :data:`analysis.answers.WIDTH` characters: the all-seen rule (the most
+    common one, the other player counts in brackets), the rule with unseen cards, and where the limit is break-even
+    or tentative."""
+    seen: dict[int, list[int]] = {}
+    for item in limits:
+        seen.setdefault(item["rule"].get(0, -1), []).append(item["players"])
+    common = max(seen, key=lambda t: (len(seen[t]), 4 in seen[t], t))
+    others = [_("{rule} {where}").format(rule=_at_most(t), where=_where(ps)) for t, ps in seen.items() if t != common]
+    if common < 0:
+        first = _("Never call KAMOUL, even with every own card seen")
+    else:
+        first = _("Call KAMOUL once all your cards are seen and total {total} or less").format(total=common)
+    sentence = first + (" (" + "; ".join(others) + ")." if others else ".")
+    if len(sentence) > WIDTH:
+        sentence = first + _(" (other table sizes: see below).")
+    sentences = [sentence, _unseen_sentence(limits)]
+    even = [i["players"] for i in limits if i["certainty"] and i["certainty"].word == "even"]
+    unsure = [i["players"] for i in limits if i["certainty"] and i["certainty"].word == "tentative"]
+    if even and unsure:
+        sentences.append(_("Break-even at the limit at {even} players; tentative at {unsure}: too few decisions.")
+                         .format(even=spoken_list(even), unsure=spoken_list(unsure)))
+    elif even:
+        sentences.append(_("At the limit it is break-even at {players} players: calling or playing on, the same.")
+                         .format(players=spoken_list(even)))
+    elif unsure:
+        sentences.append(_("Tentative at {players} players: too few decisions to be sure (see below).").format(
+            players=spoken_list(unsure)))
+    return tuple(sentences)
+
+
+def _unseen_sentence(limits: list[dict]) -> str:
+    """The rule with unseen own cards: "Never with an unseen card." or each unseen count's limit."""
+    counts = sorted({u for i in limits for u in i["rule"] if u > 0})
+    calling = [u for u in counts if any(i["rule"].get(u, -1) >= 0 for i in limits)]
+    if not calling:
+        return _("Never with an unseen card.")
+    parts = []
+    for u in calling:
+        by_total: dict[int, list[int]] = {}
+        for i in limits:
+            by_total.setdefault(i["rule"].get(u, -1), []).append(i["players"])
+        where = "; ".join(_("{rule} {where}").format(rule=_at_most(t), where=_where(ps)) if len(by_total) > 1
+                          else _at_most(t) for t, ps in by_total.items())
+        parts.append(ngettext("with {count} unseen card: {rule}", "with {count} unseen cards: {rule}", u).format(
+            count=u, rule=where))
+    sentence = "; ".join(parts)
+    sentence = sentence[0].upper() + sentence[1:] + "."
+    return sentence if len(sentence) <= WIDTH else _("With unseen cards the limit is lower: see the table.")
+
+
+def _table(limits: list[dict]) -> Table:
+    """One row per player count: the limit with every own card seen, with unseen cards, what calling saves at the
+    limit (95% interval, even or tentative) and the rule's share of decided manches against the tuned player it was
+    derived from; the notes say what a tentative cell needs."""
+    rows, notes = [], []
+    for i in limits:
+        unseen = [(u, t) for u, t in sorted(i["rule"].items()) if u > 0 and t >= 0]
+        limit, own = i["limit"], i["own"]
+        saved = "–"
+        if limit is not None:
+            saved = f"{say(limit)} {certainty_word(i['certainty'])}".rstrip()
+            if i["certainty"].word == "even":
+                notes.append(_("{players} players: at {total} it is even: calling saves {saved} points a hand.").format(
+                    players=i["players"], total=i["rule"][0], saved=say(limit)))
+            elif i["certainty"].word == "tentative":
+                notes.append(_tentative_note(i["players"], i["certainty"], _("decisions")))
+        against = _("same play")
+        if own is not None:
+            against = f"{say(own)} {certainty_word(own['certainty'])}".rstrip()
+            if own["certainty"].word == "tentative":
+                notes.append(_tentative_note(i["players"], own["certainty"], _("manches")))
+        rows.append((str(i["players"]), "≤ " + str(i["rule"][0]) if i["rule"].get(0, -1) >= 0 else _("never"),
+                     ", ".join(f"{u}: ≤ {t}" for u, t in unseen) or _("never"), saved, against,
+                     written(limit["n"], 0) if limit is not None else "0"))
+    columns = (_("players"), _("all seen"), _("unseen"), _("saved at the limit (points)"), _("vs own rule"), _("decisions"))
+    return Table(columns, tuple(rows), tuple(notes))
+
+
+def _tentative_note(players: int, certain, unit: str) -> str:
+    return _("{players} players: tentative ({n} {unit}; about {more} more would settle it).").format(
+        players=players, n=written(certain.n, 0), unit=unit, more=written(certain.more, 0))

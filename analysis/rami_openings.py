@@ -28,11 +28,12 @@ from pathlib import Path
 
 import polars as pl
 
-from analysis.answers import Answer, frame_of, number, rules_text, say, significance, stored_frames
+from analysis.answers import (HEADLINE_SENTENCES, WIDTH, Answer, Table, certainty, certainty_word, frame_of, number,
+                             rules_text, say, significance, stored_frames)
 from analysis.batches import batch_frames, leader, tournament_frames
 from analysis.metagame import BOOTSTRAP, SUPPORT_TOL, metagame
 from analysis.stats import mean_interval, wilson
-from simulator.core.i18n import _, number as written, percent, share_interval
+from simulator.core.i18n import N_, _, number as written, percent, share_interval, spoken_list
 from simulator.core.designs import sweep_batch, tournament_batch
 from simulator.core.plan import (Part, Plan, check_games, check_players, check_study_rules, check_study_settings,
                                  check_study_strategies, load_study_file)
@@ -211,7 +212,7 @@ def answer(out):
     (the meta-game's equilibrium weights, 95% bootstrap intervals)."""
     data = load_study(out)
     mixes = stored_frames(out, ["equilibrium"]).get("equilibrium")
-    rows, sentences, clauses = [], [], []
+    rows, sentences, clauses, tops = [], [], [], []
     for players in data["inputs"]["players"]:
         folder = tournament_dir(out, players)
         names = style_names(data["inputs"], players)
@@ -231,6 +232,9 @@ def answer(out):
                         status=significance(pair["low"], pair["high"], 0.5))
         rows += ranked + [margin]
         elo = next(r for r in ranked if r["subject"].endswith(f", {best}"))
+        tops.append({"players": players, "best": best, "second": second, "elo": elo, "margin": margin,
+                     "certainty": certainty(margin["low"], margin["high"], margin["n"], SHARE_MARGIN, 0.5),
+                     "mix": None})
         verdict = (_("{best} wins") if margin["status"] == "significant" and pair["win_rate"] > 0.5
                    else _("{best} leads, not significantly")).format(best=best)
         sentences.append(_("{players} players: {verdict} (Elo {elo}), then {others}; against {second} it wins {share} "
@@ -240,6 +244,7 @@ def answer(out):
         if mixes is not None:
             mix = named(mixes.filter(pl.col("players") == players), names, ("strategy", "best_reply"))
             mix_rows, clause = _equilibrium(mix, players)
+            tops[-1]["mix"] = [(r["subject"].split(", ", 1)[1], r["value"]) for r in mix_rows if r["value"] > SUPPORT_TOL]
             rows += mix_rows
             clauses.append(clause)
     if clauses:
@@ -254,7 +259,69 @@ def answer(out):
         holds += _("; every style plays the rest of the game as the tuned player ({tuned})").format(
             tuned=", ".join(_("{preset} at {players} players").format(preset=k, players=", ".join(v))
                             for k, v in by_preset.items()))
-    return Answer(STUDY_NAME, "rami", holds, tuple(sentences), frame_of(rows))
+    return Answer(STUDY_NAME, "rami", holds, tuple(sentences), frame_of(rows), headline=_headline(tops),
+                  table=_table(tops))
+
+
+SHARE_MARGIN = 0.02
+"""Two styles whose share of decided games against each other lies within 50% ± 2 points are even."""
+STYLE_ADVICE = {
+    "open-asap": N_("Open as soon as you reach 51"),
+    "open-big": N_("Wait for an opening of 80 points or more"),
+    "rami-sec-hunter": N_("Hold everything for a rami sec"),
+    "joker-keeper": N_("Keep your jokers in hand"),
+    "open-small": N_("Open with the fewest cards that reach 51"),
+    "open-all": N_("Open with all you can lay down"),
+    "joker-saver": N_("Open without your jokers when you can"),
+    "meld-holder": N_("Open small, then hold your melds back"),
+}
+"""Each named opening style as a player would say it (the headline's advice)."""
+
+
+def _headline(tops: list[dict]) -> tuple[str, ...]:
+    """At most three sentences of at most :data:`analysis.answers.WIDTH` characters: the best style (as advice,
+    per player count where they differ), where that is even or tentative, and where no single style is safe."""
+    by_best: dict[str, list[int]] = {}
+    for t in tops:
+        by_best.setdefault(t["best"], []).append(t["players"])
+    if len(by_best) == 1:
+        best, counts = next(iter(by_best.items()))
+        advice = STYLE_ADVICE.get(best)
+        sentence = (_("{advice} ({best}): the best opening style at {players} players.").format(
+            advice=_(advice), best=best, players=spoken_list(counts)) if advice else
+            _("{best} is the best opening style at {players} players.").format(best=best, players=spoken_list(counts)))
+    else:
+        sentence = _("Best opening style: {styles}.").format(styles="; ".join(
+            _("{best} at {players}").format(best=b, players=spoken_list(ps)) for b, ps in by_best.items()))
+    if len(sentence) > WIDTH:
+        sentence = _("The best opening style depends on the table size: see below.")
+    sentences = [sentence]
+    for word, template in (("even", _("At {players} players {best} and {second} are even.")),
+                           ("tentative", _("At {players} players it is tentative: {best} leads {second} by little."))):
+        for t in (t for t in tops if t["certainty"].word == word):
+            text = template.format(players=t["players"], best=t["best"], second=t["second"])
+            if len(sentences) < HEADLINE_SENTENCES and len(text) <= WIDTH:
+                sentences.append(text)
+    mixed = [t["players"] for t in tops if t["mix"] and len(t["mix"]) > 1]
+    if mixed and len(sentences) < HEADLINE_SENTENCES:
+        sentences.append(_("No single style is safe {where}: mixing styles is (see answer.md).").format(
+            where=_("at {players} players").format(players=spoken_list(mixed))))
+    return tuple(sentences)
+
+
+def _table(tops: list[dict]) -> Table:
+    """One row per player count: the best style, its rating, its share of decided games against the second best
+    (95% interval, even or tentative) and the second best; the notes say what a tentative cell needs."""
+    rows, notes = [], []
+    for t in tops:
+        c = t["certainty"]
+        rows.append((str(t["players"]), t["best"], say(t["elo"]), f"{say(t['margin'])} {certainty_word(c)}".rstrip(),
+                     t["second"]))
+        if c.word == "tentative":
+            notes.append(_("{players} players: tentative ({n} decided games; about {more} more would settle it).")
+                         .format(players=t["players"], n=written(c.n, 0), more=written(c.more, 0)))
+    columns = (_("players"), _("best style"), _("Elo"), _("wins vs second"), _("second"))
+    return Table(columns, tuple(rows), tuple(notes))
 
 
 def _equilibrium(mix: pl.DataFrame, players: int) -> tuple[list[dict], str]:

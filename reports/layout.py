@@ -65,7 +65,8 @@ class Section:
 @dataclass
 class Page:
     """A whole report: the ``verdict`` sentences (and what they hold for), the ``headline`` chart beside them,
-    the ``sections``, the folded ``appendix`` (``(summary, table)``) and a closing ``note``."""
+    the ``verdict_table`` under them and the ``verdict_details`` (longer sentences) folded, the ``sections``, the
+    folded ``appendix`` (``(summary, table)``) and a closing ``note``."""
     title: str
     verdict: list[str]
     sections: list[Section]
@@ -73,6 +74,9 @@ class Page:
     holds_for: str = ""
     appendix: list[tuple[str, Markup]] = field(default_factory=list)
     note: str = ""
+    verdict_table: Markup | None = None
+    verdict_notes: list[str] = field(default_factory=list)
+    verdict_details: list[str] = field(default_factory=list)
 
 
 def figure(id: str, caption: str, draw, figsize=(7.0, 4.0)) -> Figure:

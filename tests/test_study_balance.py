@@ -14,6 +14,7 @@ import pytest
 from polars.testing import assert_frame_equal
 
 from analysis import balance
+from analysis.answers import say
 from analysis.batches import NO_EFFECT
 from analysis.balance import (option_effects, pooled_exposure, position_rows,
                               position_table, power_values, rank_strategies, seat_test, skill_by_level, upsets)
@@ -27,6 +28,7 @@ from test_reports import browser, check_first_screen, parse, render, run_cli  # 
 GAMES = ("kamoul", "rami", "kems")
 N, SEED = 6, 3
 UNITS = {"kamoul": 4, "rami": 4, "kems": 2}  # positions at the default player count (Kem's: teams)
+UNIT_WORD = {"kamoul": "hands", "rami": "rounds", "kems": "manches"}  # what the seats run decides
 
 
 @pytest.fixture(scope="module")
@@ -390,7 +392,7 @@ def test_an_option_the_strategies_never_reach_is_marked_no_effect(tmp_path):
     assert marks["40"] == NO_EFFECT and marks["51"] == "baseline" and marks["61"] == "changes play", marks
     row = next(r for r in result["answer"].frame.iter_rows(named=True) if r["subject"] == "opening_points=40")
     assert row["status"] == NO_EFFECT and "1 have no effect, the strategies never reach them (opening_points=40)" in \
-        result["answer"].text()
+        " ".join(result["answer"].sentences)
     html = (out / "report.html").read_text(encoding="utf-8")
     assert NO_EFFECT in html
 
@@ -401,3 +403,32 @@ def test_the_verdict_in_french(studies, game):
     from analysis import balance
 
     check_french(balance.answer, studies[game])
+
+
+@pytest.mark.parametrize("game", GAMES)
+def test_the_headline_says_whether_the_seats_are_fair_and_the_table_rests_on_the_numbers(studies, game):
+    from analysis.answers import certainty
+    from analysis.balance import SHARE_MARGIN
+
+    data = json.loads((studies[game] / "answer.json").read_text())
+    test = next(r for r in numbers(data, "seat advantage") if r["subject"] == "all positions")
+    seats = [r for r in numbers(data, "seat advantage") if r["subject"] != "all positions"]
+    fair = 1 / len(seats)
+    first = data["headline"][0]
+    if test["status"] == "significant":
+        assert first.startswith("Seats matter: the ")
+    elif all(fair - SHARE_MARGIN <= r["low"] and r["high"] <= fair + SHARE_MARGIN for r in seats):
+        assert first == "The seats are fair: no position wins significantly more than another."
+    else:  # a few games: not a claim of fairness
+        assert first == f"The seats look fair, but {test['n']:,} decided {UNIT_WORD[game]} are too few to be sure."
+    rows = {r[0]: r for r in data["table"]["rows"]}
+    assert rows["seats"][1].startswith("fair (p = ") == (test["status"] != "significant")
+    skill = numbers(data, "luck against skill")
+    if skill:
+        best = skill[0]["subject"].split(" against ")[0]
+        weakest = [r for r in skill if r["subject"].startswith(f"{best} against ")][-1]
+        c = certainty(weakest["low"], weakest["high"], weakest["n"], SHARE_MARGIN, 0.5)
+        assert rows["skill"][2].startswith(say(weakest))
+        start = {"tentative": "Skill against luck is not settled: ", "even": "Luck rules: "}.get(
+            c.word, "Skill pays: " if weakest["value"] > 0.5 else "Luck rules: ")
+        assert data["headline"][1].startswith(start), data["headline"]

@@ -207,3 +207,67 @@ def test_the_verdict_in_french(study):
     from analysis import kamoul_call
 
     check_french(kamoul_call.answer, study)
+
+
+def _limit(players, rule, word=None, n=1000, more=0):
+    from analysis.answers import Certainty
+
+    return {"players": players, "rule": rule, "limit": None, "own": None,
+            "certainty": Certainty(word, n, more) if word else None}
+
+
+def test_the_headline_says_the_rule_as_a_player_would_with_the_other_table_sizes_in_brackets():
+    from analysis.kamoul_call import _headline
+
+    never = {1: -1, 2: -1, 3: -1}
+    limits = [_limit(2, {0: 5, **never}, "even"), _limit(3, {0: 4, **never}, "decided"),
+              _limit(4, {0: 4, **never}, "decided"), _limit(6, {0: 4, **never}, "even")]
+    assert _headline(limits) == (
+        "Call KAMOUL once all your cards are seen and total 4 or less (5 or less heads-up).",
+        "Never with an unseen card.",
+        "At the limit it is break-even at 2 and 6 players: calling or playing on, the same.")
+    limits = [_limit(3, {0: 3, 1: 1, 2: -1}, "tentative"), _limit(4, {0: 4, 1: 1, 2: -1}, "decided"),
+              _limit(6, {0: 4, 1: -1, 2: -1}, "even")]
+    assert _headline(limits) == (
+        "Call KAMOUL once all your cards are seen and total 4 or less (3 or less at 3 players).",
+        "With 1 unseen card: 1 or less at 3 and 4 players; never at 6 players.",
+        "Break-even at the limit at 6 players; tentative at 3: too few decisions.")
+
+
+def test_certainty_is_decided_even_or_tentative_with_the_units_that_would_settle_it():
+    from analysis.answers import certainty
+    from analysis.stats import games_for_half_width
+
+    assert certainty(0.1, 0.3, 500, 0.25).word == "decided"
+    assert certainty(-0.4, -0.1, 500, 0.25).word == "decided"
+    assert certainty(-0.05, 0.06, 10_692, 0.25).word == "even"
+    unsure = certainty(-0.38, 0.48, 143, 0.25)
+    assert unsure.word == "tentative" and unsure.n == 143
+    assert unsure.more == games_for_half_width(0.43, 143, 0.25) - 143 > 0
+    assert certainty(0.49, 0.515, 4000, 0.02, null=0.5).word == "even"
+
+
+def test_the_table_gives_each_player_counts_limit_with_its_certainty(study):
+    from analysis.answers import certainty
+    from analysis.kamoul_call import POINTS_MARGIN
+
+    data = json.loads((study / "answer.json").read_text())
+    policy = pl.read_parquet(study / "policy.parquet")
+    by_known = pl.read_parquet(study / "by_known.parquet")
+    table = data["table"]
+    assert [r[0] for r in table["rows"]] == [str(p) for p in PLAYERS]
+    for row in table["rows"]:
+        players = int(row[0])
+        threshold = policy.filter((pl.col("players") == players) & (pl.col("unseen") == 0))["threshold"].item()
+        assert row[1] == (f"≤ {threshold}" if threshold >= 0 else "never")
+        if threshold < 0:
+            continue
+        cell = by_known.filter((pl.col("players") == players) & (pl.col("unseen") == 0)
+                               & (pl.col("known_cell") == threshold)).row(0, named=True)
+        c = certainty(cell["gain_low"], cell["gain_high"], cell["n"], POINTS_MARGIN)
+        assert row[-1] == f"{cell['n']:,}"
+        assert row[3].endswith({"decided": "]", "even": "] even", "tentative": "] tentative"}[c.word]), row
+        if c.word == "tentative":
+            assert (f"{players} players: tentative ({c.n:,} decisions; about {c.more:,} more would settle it)."
+                    in table["notes"])
+    assert data["headline"][0].startswith("Call KAMOUL once all your cards are seen and total ")

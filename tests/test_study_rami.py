@@ -200,3 +200,29 @@ def test_the_study_gives_the_mix_of_styles_no_style_can_exploit(study):
         clause = sentence.split(f"at {p} players ")[1].split("; at ")[0]
         for r in mix.filter(pl.col("weight") > 1e-6).iter_rows(named=True):
             assert clause.startswith(r["strategy"]) or f"+ {r['strategy']} " in clause
+
+
+def test_the_headline_names_the_best_style_and_the_table_its_margin(study):
+    from analysis.answers import certainty
+    from analysis.rami_openings import SHARE_MARGIN, STYLE_ADVICE
+
+    data = json.loads((study / "answer.json").read_text())
+    margins = {int(r["subject"].split(" ")[0]): r for r in numbers(data, "margin")}
+    rows = {int(r[0]): r for r in data["table"]["rows"]}
+    assert sorted(rows) == list(PLAYERS)
+    for p, margin in margins.items():
+        best, second = margin["subject"].split(", ", 1)[1].split(" against ")
+        c = certainty(margin["low"], margin["high"], margin["n"], SHARE_MARGIN, 0.5)
+        assert rows[p][1] == best and rows[p][4] == second
+        assert rows[p][3].endswith({"decided": "]", "even": "] even", "tentative": "] tentative"}[c.word])
+        if c.word == "tentative":
+            assert any(note.startswith(f"{p} players: tentative ({c.n:,} decided games; about {c.more:,} more")
+                       for note in data["table"]["notes"])
+    bests = {r[1] for r in rows.values()}
+    first = data["headline"][0]
+    if len(bests) == 1:
+        (best,) = bests
+        assert first.startswith(f"{STYLE_ADVICE[best]} ({best}): the best opening style at ") or \
+            first.startswith(f"{best} is the best")
+    else:
+        assert first.startswith("Best opening style: ") and all(b in first for b in bests)

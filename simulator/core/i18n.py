@@ -145,3 +145,11 @@ def share_interval(rate, low, high, digits: int = 1) -> str:
 def bounds(low: str, high: str) -> str:
     """An interval from its written bounds: ``[1.20, 1.45]`` / ``[1,20 ; 1,45]``."""
     return f"[{low} ; {high}]" if current_language() == "fr" else f"[{low}, {high}]"
+
+
+def spoken_list(items) -> str:
+    """``items`` as a sentence lists them: ``2, 3 and 4`` / ``2, 3 et 4`` (babel)."""
+    from babel.lists import format_list
+
+    items = [str(i) for i in items]
+    return format_list(items, locale=current_language()) if items else ""
