@@ -67,12 +67,35 @@ def _seat_options(f):
     f = click.option("--option", "options", multiple=True, shell_complete=_complete_option, metavar="K=V",
                      help="A rule option, repeatable (see `cardsim rules GAME`).")(f)
     f = click.option("--strategy", "strategies", multiple=True, shell_complete=_complete_strategy, metavar="NAME[:k=v,...]",
-                     help="Strategy for all seats, or repeat once per seat (see `cardsim strategies GAME`).")(f)
+                     help="Strategy for all seats, or repeat once per seat (see `cardsim strategies GAME`; default: "
+                          "the tuned player for the table size, tuned-2p at 2 players, tuned-4p from 3).")(f)
     f = click.option("--level", default=None, metavar="LEVEL",
                      help="What one game is: hands | manches | parties | tops (Kamoul; default hands); "
                           "rounds | games (Rami; default rounds); manches | games (Kem's; default manches).")(f)
     f = click.option("--players", type=int, default=None, help="Number of players (Kamoul: 2-6, Rami: 2-8, Kem's: 4 or 6; default 4).")(f)
     return f
+
+
+def _terminal_width() -> int | None:
+    """The terminal's width in columns when stdout is one, else ``None`` (a pipe or a file: lines kept whole)."""
+    import shutil
+
+    return max(40, shutil.get_terminal_size((100, 24)).columns - 1) if sys.stdout.isatty() else None
+
+
+def _echo_wrapped(text: str) -> None:
+    """``text`` with each long line wrapped to the terminal's width, its continuation indented under it; written to
+    a pipe or a file, as it is."""
+    import textwrap
+
+    width = _terminal_width()
+    if width is None:
+        click.echo(text)
+        return
+    for line in text.splitlines():
+        indent = " " * (len(line) - len(line.lstrip()))
+        click.echo(textwrap.fill(line, width, subsequent_indent=indent + "    ", break_on_hyphens=False,
+                                 break_long_words=False) if len(line) > width else line)
 
 
 def _choose_language(ctx, param, value):
@@ -87,7 +110,36 @@ LANG_OPTION = dict(type=click.Choice(LANGUAGES), default=None, expose_value=Fals
                         "the locale, else en). The game's own words stay French.")
 
 
-@click.group(context_settings={"help_option_names": ["-h", "--help"], "max_content_width": 100},
+COMMAND_GROUPS = (
+    ("The answers", ("study", "advise", "duel")),
+    ("Simulating", ("simulate", "replay", "tournament", "sweep")),
+    ("Strong play", ("tune", "metagame", "new-strategy")),
+    ("Data and reports", ("report", "verify", "plan")),
+    ("Tools", ("strategies", "rules", "rami", "warm")),
+)
+"""How ``cardsim --help`` lists the commands: by what a user comes for, the answers first."""
+
+
+class GroupedCommands(click.Group):
+    """A group whose help lists its commands under the headings of :data:`COMMAND_GROUPS`, in that order."""
+
+    def list_commands(self, ctx):
+        ordered = [name for _heading, names in COMMAND_GROUPS for name in names if name in self.commands]
+        return ordered + sorted(set(self.commands) - set(ordered))
+
+    def format_commands(self, ctx, formatter):
+        limit = formatter.width - 6 - max(len(name) for name in self.commands)
+        listed = set()
+        for heading, names in COMMAND_GROUPS + (("Other", tuple(sorted(self.commands))),):
+            rows = [(name, self.commands[name].get_short_help_str(limit)) for name in names
+                    if name in self.commands and name not in listed and not self.commands[name].hidden]
+            listed.update(name for name, _help in rows)
+            if rows:
+                with formatter.section(heading):
+                    formatter.write_dl(rows)
+
+
+@click.group(cls=GroupedCommands, context_settings={"help_option_names": ["-h", "--help"], "max_content_width": 100},
              invoke_without_command=True)
 @click.version_option(__version__, prog_name="cardsim")
 @click.option("--lang", **LANG_OPTION)
@@ -96,25 +148,22 @@ def cli(ctx):
     """Monte-Carlo strategy simulator for Kamoul, Rami "Kracouil" and Kem's.
 
     Simulate millions of games with pluggable strategies, store every result as Parquet, replay any
-    game from its seed, and read the answers with their 95% intervals.
+    game from its seed, and read the answers with their 95% intervals. Start with the first example:
+    it answers "when should I call KAMOUL?" (the first run compiles the kernels, a few minutes).
 
     \b
     Examples:
+      cardsim study kamoul-call -n 5000 --seed 1 --out runs/kamoul-call
+      cardsim advise kamoul --known "2 3 RK" --unknown 1 --turn 6 --players 4
+      cardsim study rami-openings -n 200 --out runs/rami-openings
+      cardsim study balance kems -n 1000 --out runs/balance-kems
+      cardsim duel kamoul --strategy aggressive
       cardsim simulate kamoul -n 1000000 --seed 1 --out runs/k1
-      cardsim simulate kamoul -n 20000 --level manches --strategy cautious --strategy aggressive \\
-          --strategy balanced --strategy random --out runs/k2
-      cardsim replay kamoul --seed 1 --game 42
+      cardsim replay kamoul --index 42 --run runs/k1
       cardsim strategies kamoul
       cardsim rules kamoul
-      cardsim verify runs/k1
-      cardsim simulate rami -n 100000 --seed 1 --out runs/r1
       cardsim rami opening --hand "7H 8H 9H KS KH KD JK"
-      cardsim simulate kems -n 100000 --seed 1 --players 6 --out runs/km1
-      cardsim simulate kamoul -n 100000000 --scheduler tcp://head:8786 --out /shared/runs/k9
-      cardsim replay kems --seed 1 --game 7
-      cardsim report runs/k2 --out runs/k2/report.html --pdf runs/k2/report.pdf
-      cardsim advise kamoul --known "2 3 RK" --unknown 1 --turn 6 --players 4
-      cardsim study kamoul-call -n 20000 --out runs/kamoul-call
+      cardsim report runs/k1 --out runs/k1/report.html
     """
     if ctx.invoked_subcommand is None:  # `cardsim` alone: the help, not an error
         click.echo(ctx.get_help())
@@ -140,7 +189,7 @@ def cli(ctx):
               help="With --scheduler: who writes the part files; 'workers' needs --out on storage shared "
                    "by the workers and this machine (same path), 'client' brings results back here.")
 @click.option("--json", "as_json", is_flag=True, help="Print the summary's tables as JSON instead of text.")
-@click.option("--quiet", is_flag=True, help="No progress bar and no summary.")
+@click.option("--quiet", is_flag=True, help="No progress bar and no summary printed (summary.md and .png are written).")
 def simulate(game, n, seed, out, players, level, strategies, options, threads, chunk_size, spec_file, scheduler,
              collect, as_json, quiet):
     """Play N games of GAME and write them to a run directory.
@@ -165,7 +214,11 @@ def simulate(game, n, seed, out, players, level, strategies, options, threads, c
     if result.interrupted:
         click.echo(f"interrupted: the finished chunks are kept in {out}; re-run the same command to resume", err=True)
         sys.exit(130)
-    if quiet and not as_json:  # no summary: a game whose finest table has no winner cannot be summarised
+    if quiet and not as_json:  # the same files as without --quiet
+        from analysis.summary import summarisable
+
+        if summarisable(Path(out)):
+            _write_summary(Path(out))
         return
     text, summary = _write_summary(Path(out))
     if as_json:
@@ -268,7 +321,7 @@ def strategies(game, full, as_json, quiet):
 
         click.echo(json.dumps(api.strategies_data(game)))
         return
-    click.echo(api.strategies_text(game, full=full))
+    _echo_wrapped(api.strategies_text(game, full=full))
 
 
 @cli.command("new-strategy")
@@ -286,12 +339,14 @@ def new_strategy(game, name, out, quiet):
     """
     from simulator import api
 
+    from simulator.core.presets import default_player
+
     written = api.new_strategy(game, name, out)
     if quiet:
         return
     click.echo(f"wrote {written.module} and {written.test}\n"
                f"  try it:  cardsim tournament {game} --strategy {written.module}:{name} --strategy "
-               f"{api.get_game(game).default_strategy} -n 20000 --out runs/{name}\n"
+               f"{default_player(api.get_game(game))} -n 20000 --out runs/{name}\n"
                f"  test it: python -m pytest {written.test}")
 
 
@@ -338,7 +393,7 @@ def rules(game, as_json, quiet):
 
         click.echo(json.dumps(api.rules_data(game)))
         return
-    click.echo(api.rules_text(game))
+    _echo_wrapped(api.rules_text(game))
 
 
 @cli.command()
@@ -477,7 +532,8 @@ def _command_line() -> str:
 @cli.command()
 @click.argument("game", shell_complete=_complete_game)
 @click.option("--strategy", "strategies", multiple=True, shell_complete=_complete_strategy, metavar="NAME[:k=v,...]", required=True,
-              help="Strategy A, then strategy B (give --strategy twice).")
+              help="Strategy A, then strategy B (give --strategy twice; once: A against the default player, the "
+                   "tuned player for the table size).")
 @click.option("--delta", type=float, default=0.05, show_default=True,
               help="Smallest edge worth detecting: A's share of won duels away from 50% by this much.")
 @click.option("--alpha", type=float, default=0.05, show_default=True, help="Chance of a false 'beats'.")
@@ -532,7 +588,8 @@ def duel(game, strategies, delta, alpha, beta, max_games, seed, players, level, 
 @click.option("--cumulative", type=int, default=0, show_default=True,
               help="Your cumulative score in the manche (-15 or less / 15 or more: au-score zones).")
 @click.option("--strategy", default=None, shell_complete=_complete_strategy, metavar="NAME[:k=v,...]",
-              help="How everyone plays (and how you play on if you do not call) [default: balanced].")
+              help="How everyone plays (and how you play on if you do not call) [default: the tuned player for "
+                   "the table size, as in the study: tuned-2p at 2 players, tuned-4p from 3].")
 @click.option("--option", "options", multiple=True, shell_complete=_complete_option, metavar="K=V", help="A rule option, repeatable.")
 @click.option("--spec", "spec_file", type=click.Path(path_type=Path), default=None,
               help="A TOML file with any of players, seed, strategies (one) and [options] (flags override it).")
@@ -555,10 +612,10 @@ def advise(game, known, unknown, turn, players, cumulative, strategy, options, s
     rarely arises (late turns at a big table) is sampled from at most 1,000,000 hands and says so.
 
     \b
-    Example:
+    Examples:
       cardsim advise kamoul --known "2 3 RK" --unknown 1 --turn 6 --players 4
-      cardsim duel kamoul --strategy aggressive --strategy balanced
-      cardsim plan --p1 0.55 --p2 0.50
+      cardsim advise kamoul --known "A 2 RK" --turn 3 --players 2 --json
+      cardsim advise kamoul --known "2 3" --unknown 1 --turn 8 --strategy cautious
     """
     from simulator import api
 
@@ -764,7 +821,8 @@ def _metagame_table(result) -> str:
 @cli.command()
 @click.argument("game", metavar="GAME", shell_complete=_complete_game)
 @click.option("--strategy", "strategies", multiple=True, shell_complete=_complete_strategy, required=True, metavar="NAME[:k=v,...]",
-              help="A strategy of the tournament; repeat for each (at least 2).")
+              help="A strategy of the tournament; repeat for each (given once: it plays the default player, the "
+                   "tuned player for the table size).")
 @_batch_options
 def tournament(game, strategies, n, seed, out, players, level, options, threads, chunk_size, quiet, as_json):
     """Play every pair of strategies against each other, seats rotated, on identical deals.

@@ -22,6 +22,7 @@ from __future__ import annotations
 import numpy as np
 import polars as pl
 
+from analysis.labels import shown
 from analysis.ratings import ratings_frame
 from analysis.stats import mean_interval, wilson
 from analysis.summary import outcome_table, side_table
@@ -182,7 +183,9 @@ def margin_call(pair: dict) -> str:
 def tournament_verdict(frames: dict, inputs: dict) -> str:
     """The tournament's answer in two sentences (:func:`leader`): which strategy is strongest by whole games of
     the level played (its share of decided games with its 95% interval, and the count), and how it fares against
-    the next best: share of decided games, whether that is significant, and the mean points gap beside."""
+    the next best: share of decided games, whether that is significant, and the mean points gap beside. Strategies
+    by their short labels (:mod:`analysis.labels`)."""
+    frames, inputs, _labels = shown(frames, inputs)
     plugin = get_game(inputs["game"])
     level = inputs["level"]
     top = leader(frames)
@@ -205,7 +208,8 @@ def tournament_verdict(frames: dict, inputs: dict) -> str:
 
 def format_tournament(frames: dict, inputs: dict) -> str:
     """The verdict (:func:`tournament_verdict`), then the win-rate matrix (row strategy's share of decided games
-    against the column), the points gap and the ratings."""
+    against the column), the points gap and the ratings; strategies by their short labels."""
+    frames, inputs, _labels = shown(frames, inputs)
     names = list(inputs["strategies"])
     m = {(r["strategy"], r["opponent"]): r for r in frames["matrix"].iter_rows(named=True)}
     width = max(12, *(len(s) for s in names)) + 1

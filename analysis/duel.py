@@ -116,6 +116,7 @@ def duel(game: str, *, a: str, b: str, delta: float = 0.05, alpha: float = 0.05,
                     break
             bar.update(deals - bar.n)
             if test.decision is not None:
+                bar.finish()
                 break
     rate, low, high = wilson(a_better, duels)
     gap, gap_low, gap_high = mean_interval(gap_sum, gap_squares, deals)

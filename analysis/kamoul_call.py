@@ -250,7 +250,7 @@ def _run_samples(out, players: int, n: int, seed: int, threads, progress: bool, 
     folder.mkdir(parents=True, exist_ok=True)
     starts = range(0, n, CHUNK)
     try:
-        with progress_of(n, f"{STUDY_NAME} rollouts {players}p {strategy}", "manches", enabled=progress,
+        with progress_of(n, _("{study} rollouts {players}p {strategy}").format(study=STUDY_NAME, players=players, strategy=strategy), "manches", enabled=progress,
                          nested=True) as bar:
             for start in starts:
                 stop = min(n, start + CHUNK)
@@ -425,7 +425,7 @@ def advise(*, known: str, unknown: int, turn: int, players: int, cumulative: int
 
 def format_advice(r: dict) -> str:
     """The answer of :func:`advise` as a few lines of text."""
-    head = f"Kamoul, {r['rules']}, {r['players']} players, {r['strategy']} play: {r['situation']}"
+    head = f"Kamoul, {r['rules']}, {r['players']} players, assuming {r['strategy']} play: {r['situation']}"
     if r["samples"] == 0:
         return f"{head}\n  no answer: {r['reason']}"
 

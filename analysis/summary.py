@@ -72,6 +72,18 @@ def outcome_table(hands: pl.LazyFrame) -> pl.DataFrame:
     return pl.DataFrame(rows)
 
 
+def summarisable(run: str | Path) -> bool:
+    """Whether the run's finest table says who won each row (the plugin's ``row_winner`` reads its columns: every
+    game's does; a test double may not)."""
+    spec = RunSpec.from_dict(read_manifest(run)["spec"])
+    finest = read_table(run, spec.plugin.tables(spec.level)[0]).head(0)
+    try:
+        finest.select(spec.plugin.row_winner(spec.players)).collect()
+    except pl.exceptions.ColumnNotFoundError:
+        return False
+    return True
+
+
 def run_summary(run: str | Path) -> dict:
     """Frames of a finished (or partial) run: ``seats``, ``outcomes`` (from the game's finest table, named by
     ``table``) and, at higher levels, one win table per coarser table (``manches``…, ``games``)."""

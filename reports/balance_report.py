@@ -105,18 +105,19 @@ def _skill_sections(out_dir: Path, frames: dict, better: str) -> list[Section]:
                                   keep=(0, 1, 2),
                                   caption=_("does the BO3-of-BO3 format reward skill? the better strategy's share of "
                                             "decided hands, manches, parties and TOPs"))))
-    sections.append(Section("upsets-section", _("How often the weaker one wins"), blocks=blocks, level=3))
+    sections.append(Section("upsets-section", _("How often the weaker one wins"), blocks=blocks, level=3, folded=True))
     return sections
 
 
 def _options_section(frames: dict, unit: str, skipped: dict) -> Section:
     options = frames["options"]
     rows = [[r["option"], _fmt(r["value"]) + (" " + _("(default)") if r["default"] else ""), fmt.count(r["n"]),
-             fmt.share_cell(r["decided_rate"], r["decided_low"], r["decided_high"]),
-             fmt.share_cell(r["first_share"], r["first_low"], r["first_high"]),
-             fmt.points_cell(r["first_delta"], r["first_delta_low"], r["first_delta_high"]),
-             fmt.mean_cell(r["length"], r["length_low"], r["length_high"]),
-             fmt.mean_cell(r["length_delta"], r["length_delta_low"], r["length_delta_high"], 2, True),
+             *(fmt.stacked(cell) for cell in (  # nine columns: each interval under its value
+                 fmt.share_cell(r["decided_rate"], r["decided_low"], r["decided_high"]),
+                 fmt.share_cell(r["first_share"], r["first_low"], r["first_high"]),
+                 fmt.points_cell(r["first_delta"], r["first_delta_low"], r["first_delta_high"]),
+                 fmt.mean_cell(r["length"], r["length_low"], r["length_high"]),
+                 fmt.mean_cell(r["length_delta"], r["length_delta_low"], r["length_delta_high"], 2, True))),
              "" if r["default"] else r.get("effect", "")] for r in options.iter_rows(named=True)]
     numbers = table([_("option"), _("value"), _("games"), _("decided"), _("first position's share"),
                      _("change in its win rate (points of %)"), _("mean length ({unit})").format(unit=_(unit)),
@@ -207,16 +208,18 @@ def build_report(out_dir: str | Path, out_html: str | Path, *, title: str | None
                       lambda ax: plot_positions(frames["positions"], ax=ax), figsize=(8.0, 4.0))
     run_sections, _headline = result_sections(run_summary(seats_dir), suffix="-seats", headline=False)
     sections = [_seat_section(frames, plugin.side_kind, better)]
-    sections += nested(run_sections, "seats-run", _("The seats run, every level"))
+    sections += nested(run_sections, "seats-run", _("The seats run, every level"), folded=True)
     exposure = exposure_of(seats_dir, spec)
     if exposure is not None:
         sections.append(exposure_section(exposure))
     sections += _skill_sections(out_dir, frames, better)
-    sections.append(length_section(_lengths(frames), "-seats"))
+    lengths = length_section(_lengths(frames), "-seats")
+    lengths.folded = True  # the headline table gives the medians
+    sections.append(lengths)
     sections.append(_options_section(frames, frames["length_means"]["column"][0], data["inputs"]["skipped"]))
     if "powers" in frames:
         sections.append(_powers_section(frames["powers"]))
     if "signs" in frames:
         sections.append(_signs_section(frames["signs"]))
-    title = title or _("cardsim study balance ({game}): {name}").format(game=data["game"], name=out_dir.name)
+    title = title or _("Is this {game} rule set balanced?").format(game=data["game"].capitalize())
     return write_study_page(out, out_dir, "balance", title, sections, headline, _description(data))

@@ -16,6 +16,7 @@ import pandas as pd
 import polars as pl
 
 from analysis.batches import NO_EFFECT, batch_frames, sweep_verdict, tournament_verdict
+from analysis.labels import legend, short_label, short_labels, shown
 from analysis.metagame import metagame
 from reports import formats as fmt
 from reports.batches import plot_ratings, plot_sweep, plot_sweep_outcomes
@@ -68,14 +69,16 @@ def description(data: dict, out: Path, suffix: str = "") -> list[tuple[str, obje
         rows.append([f"option {name}", _value(value)])
     kind = _("tournament") if data["kind"] == "tournament" else _("sweep")
     spec = table([_("field"), _("value")], rows, id=f"spec{suffix}", caption=_("{kind} description").format(kind=kind),
-                 drop_constant=False)
+                 drop_constant=False, code={1})
     return [(_("The {kind}'s description").format(kind=kind), spec),
             (_("Its cells, one run each on the same deals"), _cells_table(data, suffix))]
 
 
 def _cells_table(data: dict, suffix: str):
     if data["kind"] == "tournament":
-        rows = [[c["id"], c["labels"]["a"], c["labels"]["b"], c["labels"]["seating"]] for c in data["cells"]]
+        shown = short_labels(data["inputs"]["strategies"])
+        rows = [[c["id"], shown.get(c["labels"]["a"], c["labels"]["a"]), shown.get(c["labels"]["b"], c["labels"]["b"]),
+                 c["labels"]["seating"]] for c in data["cells"]]
         return table([_("cell"), _("strategy A"), _("strategy B"), _("seating (A/B per seat or team)")], rows,
                      id=f"cells{suffix}", caption=_("cells (one run each, same deals)"), drop_constant=False)
     grid_names = [k for k, _ in data["inputs"]["grids"]]
@@ -84,10 +87,12 @@ def _cells_table(data: dict, suffix: str):
                  drop_constant=False)
 
 
-def tournament_sections(data: dict, frames: dict, suffix: str = "", *, headline: bool = False):
+def tournament_sections(data: dict, frames: dict, suffix: str = "", *, headline: bool = False,
+                        names: dict | None = None):
     """``(verdict sentences, sections, ratings chart)`` of a tournament; the sections leave the ratings chart out
-    when it is the page's ``headline``."""
-    inputs = data["inputs"]
+    when it is the page's ``headline``. Strategies are shown by their short labels, or by ``names`` (a study's
+    names for what its tournament played)."""
+    frames, inputs, labels = shown(frames, data["inputs"], names)
     names = list(inputs["strategies"])
     plugin = get_game(inputs["game"])
     level = inputs["level"]
@@ -108,7 +113,8 @@ def tournament_sections(data: dict, frames: dict, suffix: str = "", *, headline:
                         index=names, columns=names)
     significant = pd.DataFrame([[rate.loc[s, o] if s != o and (m[(s, o)]["low"] > 0.5 or m[(s, o)]["high"] < 0.5)
                                  else float("nan") for o in names] for s in names], index=names, columns=names)
-    text = pd.DataFrame([["—" if s == o else f"{fmt.share_cell(m[(s, o)]['win_rate'], m[(s, o)]['low'], m[(s, o)]['high'])}"
+    text = pd.DataFrame([["—" if s == o else f"{fmt.pct(m[(s, o)]['win_rate'])}\n"  # the interval on a line of its own
+                          f"{fmt.interval(m[(s, o)]['low'], m[(s, o)]['high'], 1, percent=True)}"
                           f"\n{fmt.count(m[(s, o)]['wins'])}/{fmt.count(m[(s, o)]['decided'])}" for o in names]
                          for s in names], index=names, columns=names)
     corner = _("strategy \\ opponent")
@@ -120,14 +126,20 @@ def tournament_sections(data: dict, frames: dict, suffix: str = "", *, headline:
                          for o in names] for s in names], index=names, columns=names)
     gap_sig = pd.DataFrame([[gap.loc[s, o] if s != o and (m[(s, o)]["gap_low"] > 0 or m[(s, o)]["gap_high"] < 0)
                              else float("nan") for o in names] for s in names], index=names, columns=names)
-    gap_text = pd.DataFrame([["—" if s == o else fmt.mean_cell(m[(s, o)]["points_gap"], m[(s, o)]["gap_low"],
-                                                                m[(s, o)]["gap_high"], 2, True) for o in names]
+    gap_text = pd.DataFrame([["—" if s == o else fmt.number(m[(s, o)]["points_gap"], 2, True) + "\n" +
+                              fmt.interval(m[(s, o)]["gap_low"], m[(s, o)]["gap_high"], 2, True) for o in names]
                              for s in names], index=names, columns=names)
     gaps = grid(gap, gap_text, id=f"points-gap{suffix}", colour=gap_sig, corner=corner,
                 caption=_("mean points per {unit} and {side}, row minus column, paired on the same deals ({better}; 95% "
                           "t interval); blue where the row does significantly better").format(
                     unit=_(plugin.finest_unit), side=_(plugin.side_kind), better=better))
-    sections = [Section(f"ratings{suffix}", _("Ratings"), blocks=[Block(None if headline else ratings_chart, ratings, note)]),
+    named = legend(labels)
+    names_table = [(_("The strategies' whole texts"), table([_("label"), _("strategy")], named, id=f"labels{suffix}",
+                                                            caption=_("each short label and what it plays"),
+                                                            drop_constant=False, code={1}))] if named else []
+    shown_chart = [] if headline else [Block(ratings_chart)]  # the chart above its table: both fit their width
+    sections = [Section(f"ratings{suffix}", _("Ratings"), blocks=shown_chart + [Block(None, ratings, note)],
+                        details=names_table),
                 Section(f"win-rates{suffix}", _("Win rates"), blocks=[Block(None, matrix_grid)]),
                 Section(f"points-gap-section{suffix}", _("Points gap"), blocks=[Block(None, gaps)])]
     verdict = [line.strip() for line in tournament_verdict(frames, inputs).splitlines()]
@@ -159,7 +171,7 @@ def sweep_sections(data: dict, frames: dict, suffix: str = "", *, headline: bool
                          plot_sweep(f, ax=ax, x=x, metric=m, series=series, title=t))
                   for metric, what in (("win_rate", _("win rate")), ("mean_points", _("mean points ({better})").format(better=better)))]
         first = first or charts[0]
-        cells = [[r["cell"], *(_value(r[k]) for k in names), r["strategy"], fmt.count(r["n"]),
+        cells = [[r["cell"], *(_value(r[k]) for k in names), short_label(r["strategy"]), fmt.count(r["n"]),
                   fmt.share_cell(r["win_rate"], r["win_low"], r["win_high"]),
                   fmt.mean_cell(r["mean_points"], r["points_low"], r["points_high"]),
                   {"baseline": _("baseline"), NO_EFFECT: _("no effect")}.get(r.get("effect", ""), "")]
@@ -187,9 +199,10 @@ def sweep_sections(data: dict, frames: dict, suffix: str = "", *, headline: bool
     return sweep_verdict(frames, inputs), sections, first
 
 
-def _sections(data: dict, frames: dict, suffix: str = "", *, headline: bool = False):
-    builder = tournament_sections if data["kind"] == "tournament" else sweep_sections
-    return builder(data, frames, suffix, headline=headline)
+def _sections(data: dict, frames: dict, suffix: str = "", *, headline: bool = False, names: dict | None = None):
+    if data["kind"] == "tournament":
+        return tournament_sections(data, frames, suffix, headline=headline, names=names)
+    return sweep_sections(data, frames, suffix, headline=headline)
 
 
 def build_batch_report(out_dir: str | Path, out_html: str | Path, *, title: str | None = None) -> Path:
@@ -209,12 +222,14 @@ def build_batch_report(out_dir: str | Path, out_html: str | Path, *, title: str 
     return write_page(out, page)
 
 
-def batch_part(path: Path, suffix: str, heading: str) -> tuple[list[str], list[Section]]:
-    """A batch's verdict and sections inside a study's page, as parts of a section ``heading``; element ids end
-    with ``-suffix`` to stay unique on the page."""
+def batch_part(path: Path, suffix: str, heading: str, names: dict | None = None,
+               folded: bool = True) -> tuple[list[str], list[Section]]:
+    """A batch's verdict and sections inside a study's page, as parts of a section ``heading`` (``names``: a
+    study's names for the strategies; ``folded``: each part's charts and tables behind its "show" line, its verdict
+    still shown); element ids end with ``-suffix`` to stay unique on the page."""
     data = load_batch(path, "--out")
-    verdict, sections, _headline = _sections(data, batch_frames(path), f"-{suffix}")
+    verdict, sections, _headline = _sections(data, batch_frames(path), f"-{suffix}", names=names)
     sections[0].intro = verdict + sections[0].intro
-    part = nested(sections, f"part-{suffix}", heading)
+    part = nested(sections, f"part-{suffix}", heading, folded)
     part[0].details = description(data, path, f"-{suffix}")
     return verdict, part

@@ -10,7 +10,7 @@ from simulator.core.i18n import bounds, number, percent
 
 MISSING = "–"
 
-__all__ = ["MISSING", "count", "interval", "mean_cell", "number", "pct", "points_cell", "share_cell"]
+__all__ = ["MISSING", "count", "interval", "mean_cell", "number", "pct", "points_cell", "share_cell", "stacked"]
 
 
 def _missing(x) -> bool:
@@ -57,3 +57,8 @@ def points_cell(mean, low, high, digits: int = 2) -> str:
         return MISSING
     scaled = [x if _missing(x) else 100 * x for x in (low, high)]
     return mean_cell(100 * mean, *scaled, digits, True)
+
+
+def stacked(cell: str) -> str:
+    """A value and its interval on two lines (``52.3%`` then ``[51.0, 53.6]``): for a table of many such columns."""
+    return cell.replace(" [", "\n[", 1)

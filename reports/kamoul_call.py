@@ -83,7 +83,8 @@ def plot_policy_gain(gain: pl.DataFrame, *, ax=None):
                yerr=_errors(rows["win_rate"], rows["low"], rows["high"], 100.0), capsize=2)
     ax.axhline(50.0, color="black", linewidth=0.8)
     ax.set_xticks(range(len(counts)), [_("{players} players").format(players=p) for p in counts])
-    ax.set_ylabel(_("% of decided games won by the policy (95% interval)"))
+    ax.set_ylabel(_("% of decided games won (95% interval)"))
     ax.set_title(_("the derived call policy against each preset"))
-    ax.legend(fontsize=8)
+    ax.set_ylim(0, 112)
+    ax.legend(fontsize=8, loc="upper center", bbox_to_anchor=(0.5, -0.1), ncol=min(4, len(presets)), frameon=False)
     return ax

@@ -56,10 +56,9 @@ def _description(inputs: dict, policies: dict):
             ["players", ", ".join(map(str, inputs["players"]))], ["real play (and play on)", _played(inputs)],
             ["presets compared", ", ".join(inputs["presets"])],
             ["tournament level", f"{inputs['tournament_level']} ({fmt.count(inputs['n'])} per seating)"]]
-    rows += [[f"derived policy, {p} players", text.replace(",", ",\u200b")]  # a long text may break after a comma
-             for p, text in policies.items()]
+    rows += [[f"derived policy, {p} players", text] for p, text in policies.items()]
     return [(_("The study's description"), table([_("field"), _("value")], rows, id="spec",
-                                                 caption=_("study description"), drop_constant=False))]
+                                                 caption=_("study description"), drop_constant=False, code={1}))]
 
 
 def _policy_section(frames: dict) -> Section:
@@ -118,14 +117,15 @@ def _value_details(cells: pl.DataFrame, id: str, caption: str, keys: list[str]):
     rows = [[*(str(r[k]) for k in keys), fmt.count(r["n"]),
              fmt.share_cell(r["call_win"], r["call_win_low"], r["call_win_high"]),
              fmt.share_cell(r["play_win"], r["play_win_low"], r["play_win_high"]),
-             fmt.mean_cell(r["call_points"], r["call_points_low"], r["call_points_high"]),
-             fmt.mean_cell(r["play_points"], r["play_points_low"], r["play_points_high"]),
+             fmt.mean_cell(r["call_points"], r["call_points_low"], r["call_points_high"], 1),
+             fmt.mean_cell(r["play_points"], r["play_points_low"], r["play_points_high"], 1),
              fmt.mean_cell(r["gain"], r["gain_low"], r["gain_high"], 2, True), fmt.pct(r["false_call"]),
              fmt.pct(r["strategy_share"])] for r in cells.iter_rows(named=True)]
     return table([*(_(k) for k in keys), _("samples"), _("win if calling"), _("win if playing on"),
-                  _("points if calling (lower is better)"), _("points if playing on"), _("points saved by calling"),
+                  _("points if calling"), _("points if playing on"), _("points saved by calling"),
                   _("false calls"), _("strategy calls")], rows, id=id,
-                 caption=caption, numeric=set(range(len(keys), len(keys) + 8)), keep=range(len(keys)))
+                 caption=caption + _(" (points: lower is better)"), numeric=set(range(len(keys), len(keys) + 8)),
+                 keep=range(len(keys)))
 
 
 def _players_section(by_known: pl.DataFrame, players: int) -> Section:
@@ -150,7 +150,7 @@ def _players_section(by_known: pl.DataFrame, players: int) -> Section:
                                "(pooled over turns and cumulative zones; 95% intervals)").format(players=players),
                              ["unseen", "known_cell"])
     return Section(f"value-{players}p-section", _("{players} players: the value of calling").format(players=players),
-                   blocks=[Block(gain_chart, values), Block(win_chart)],
+                   blocks=[Block(gain_chart), Block(None, values), Block(win_chart)], folded=True,
                    details=[(_("{players} players: every measure of calling and playing on, 0 or 1 unseen "
                                "card").format(players=players), details)])
 

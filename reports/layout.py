@@ -56,6 +56,7 @@ class Section:
     blocks: list[Block] = field(default_factory=list)
     details: list[tuple[str, Markup]] = field(default_factory=list)
     level: int = 2
+    folded: bool = False  # its blocks and details behind one "show" line (a part few readers open)
 
     @property
     def figures(self) -> list[Figure]:
@@ -104,12 +105,13 @@ def write_page(path: str | Path, page: Page) -> Path:
     return Path(path)
 
 
-def nested(sections: list[Section], id: str, heading: str) -> list[Section]:
+def nested(sections: list[Section], id: str, heading: str, folded: bool = False) -> list[Section]:
     """``sections`` (of a tournament, say) as the parts (level 3) of a new section ``heading`` of another page;
-    their figure captions start with ``heading``. Their element ids must already be unique on that page."""
+    their figure captions start with ``heading``; ``folded``: each part behind its "show" line. Their element ids
+    must already be unique on that page."""
     def moved(block: Block) -> Block:
         fig = block.figure
         return Block(fig and Figure(fig.id, f"{heading}: {fig.caption}", fig.png), block.table, block.note)
 
-    return [Section(id, heading)] + [Section(s.id, s.heading, s.intro, [moved(b) for b in s.blocks], s.details, level=3)
-                                     for s in sections]
+    return [Section(id, heading)] + [Section(s.id, s.heading, s.intro, [moved(b) for b in s.blocks], s.details, level=3,
+                                             folded=folded) for s in sections]

@@ -4,12 +4,14 @@ each chart beside its numbers, every number with its 95% interval."""
 
 from __future__ import annotations
 
+from dataclasses import replace
 from pathlib import Path
 
 import matplotlib.pyplot as plt
 import polars as pl
 
 from analysis.batches import tournament_frames
+from analysis.labels import relabelled, short_labels
 from analysis.metagame import MetaGame, verdict
 from reports import formats as fmt
 from reports.batches import plot_win_matrix
@@ -52,6 +54,9 @@ def metagame_sections(m: MetaGame, matrix: pl.DataFrame | None, suffix: str = ""
     """The meta-game's section (its verdict, the mixture beside its table, the members' chart, and the ``matrix``
     heatmap unless ``None``, for a page that already draws it) and the mixture's chart, which the section leaves
     out when it is the page's ``headline`` (its verdict too: the page states it); element ids end with ``suffix``."""
+    labels = short_labels(m.names)
+    m = replace(m, names=[labels[n] for n in m.names], mixture=relabelled(m.mixture, labels),
+                members=relabelled(m.members, labels))
     members = {r["strategy"]: r for r in m.members.iter_rows(named=True)}
     rows = []
     for r in m.mixture.sort("weight", descending=True).iter_rows(named=True):
@@ -81,7 +86,8 @@ def metagame_sections(m: MetaGame, matrix: pl.DataFrame | None, suffix: str = ""
         blocks.append(Block(figure(f"fig-metagame-matrix{suffix}", _("The game solved: win rate of the row strategy "
                                                                      "against the column over decided games (95% "
                                                                      "Wilson interval)."),
-                                   lambda ax: plot_win_matrix(matrix, ax=ax, names=m.names), figsize=(size + 1.5, size))))
+                                   lambda ax: plot_win_matrix(relabelled(matrix, labels), ax=ax, names=m.names),
+                                   figsize=(size + 1.5, size))))
     intro = [] if headline else verdict(m)
     return [Section(f"metagame{suffix}", _("Meta-game: what no member can beat"), intro=intro, blocks=blocks)], mixture
 

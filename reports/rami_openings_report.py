@@ -71,10 +71,10 @@ def build_report(out_dir: str | Path, out_html: str | Path, *, title: str | None
     sections = []
     for players in inputs["players"]:
         sections.append(_opening_section(frames, players))
-        sections += batch_part(tournament_dir(out_dir, players), f"{players}p",
-                               _("{players} players: tournament").format(players=players))[1]
-        mix = metagame(tournament_dir(out_dir, players), seed=inputs["seed"])
         names = style_names(inputs, players)
+        sections += batch_part(tournament_dir(out_dir, players), f"{players}p",
+                               _("{players} players: tournament").format(players=players), names=names)[1]
+        mix = metagame(tournament_dir(out_dir, players), seed=inputs["seed"])
         mix = replace(mix, names=[names.get(n, n) for n in mix.names], mixture=named(mix.mixture, names),
                       members=named(mix.members, names, ("strategy", "best_reply")))
         section = metagame_sections(mix, None, f"-{players}p")[0][0]

@@ -8,7 +8,10 @@ from pathlib import Path
 from analysis.studies import study_def
 from reports.layout import Figure, Page, Section, write_page
 from reports.tables import table
-from simulator.core.i18n import _
+from simulator.core.i18n import N_, _
+
+TITLES = {"kamoul-call": N_("When to call KAMOUL"), "rami-openings": N_("Which Rami opening strategy wins")}
+"""Each study page's title, as its question (balance names its game: ``balance_report``)."""
 
 
 def write_study_page(out: Path, out_dir: Path, study: str, title: str | None, sections: list[Section],
@@ -17,7 +20,7 @@ def write_study_page(out: Path, out_dir: Path, study: str, title: str | None, se
     folded under them), then ``sections``, then the folded ``appendix`` (the study's description)."""
     answer = study_def(study).module.answer(out_dir)
     short = answer.table
-    page = Page(title or _("cardsim study {study}: {name}").format(study=study, name=out_dir.name),
+    page = Page(title or _(TITLES.get(study, N_("cardsim study {study}"))).format(study=study),
                 list(answer.headline or answer.sentences), sections, headline=headline, holds_for=answer.holds_for,
                 appendix=appendix, verdict_details=list(answer.sentences) if answer.headline else [],
                 verdict_table=table(short.columns, short.rows, id="verdict-table", caption=_("The answer's numbers"),

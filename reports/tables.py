@@ -32,17 +32,21 @@ def constant_columns(headers: Sequence[str], rows: Sequence[Sequence[str]], keep
 
 
 def table(headers: Sequence[str], rows: Sequence[Sequence[str]], *, id: str, caption: str,
-          numeric: Iterable[int] = (), drop_constant: bool = True, keep: Iterable[int] = (0,)) -> Markup:
-    """One table of text cells. ``numeric``: the columns aligned right (numbers). With ``drop_constant``, a column
-    whose every row holds the same value (but those in ``keep``) is dropped and said once in the caption."""
-    numeric = set(numeric)
+          numeric: Iterable[int] = (), drop_constant: bool = True, keep: Iterable[int] = (0,),
+          code: Iterable[int] = ()) -> Markup:
+    """One table of text cells. ``numeric``: the columns aligned right (numbers); ``code``: columns of strategy
+    texts and settings, in a fixed-width font and broken anywhere (they have no spaces to break at). With
+    ``drop_constant``, a column whose every row holds the same value (but those in ``keep``) is dropped and said
+    once in the caption."""
+    numeric, code = set(numeric), set(code)
     dropped = constant_columns(headers, rows, keep) if drop_constant else []
     said = [f"{headers[k]}: {rows[0][k]}" for k in dropped if rows[0][k] not in ("", MISSING)]
     shown = [k for k in range(len(headers)) if k not in dropped]
     frame = pd.DataFrame([[str(row[k]) for k in shown] for row in rows], columns=range(len(shown)))
     styler = _styled(frame, id, caption + (_("; in every row, {columns}").format(columns="; ".join(said)) if said else ""))
     styler = styler.relabel_index([headers[k] for k in shown], axis=1)
-    classes = pd.DataFrame([["num" if k in numeric else "" for k in shown]] * len(rows), columns=frame.columns,
+    classes = pd.DataFrame([["num" if k in numeric else "code" if k in code else "" for k in shown]] * len(rows),
+                           columns=frame.columns,
                            index=frame.index)
     return Markup(styler.set_td_classes(classes).to_html(doctype_html=False))
 

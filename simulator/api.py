@@ -14,6 +14,7 @@ from pathlib import Path
 import polars as pl
 
 from simulator.core.errors import SpecError
+from simulator.core.presets import default_player
 from simulator.core.outputs import check_output_dir, check_output_file
 from simulator.core.game import reference_note, replay_text, trace_hashes
 from simulator.games import get_game
@@ -194,7 +195,7 @@ def check_strategy(game: str, strategy: str, *, n: int = 40, seed: int = 1, play
         raise SpecError("engines", engines, "'reference', 'compiled' or both")
     players = players or plugin.default_players
     spec = make_spec(game, n=n, seed=seed, players=players,
-                     strategies=[strategy] + [against or plugin.default_strategy] * (players - 1))
+                     strategies=[strategy] + [against or default_player(plugin, players)] * (players - 1))
     if "compiled" in engines and reference_note(spec):
         raise SpecError("--strategy", strategy, "numba functions for the compiled engine",
                         "is plain Python: only the reference engine plays it")
@@ -246,13 +247,30 @@ def warm(games: list[str] | None = None, *, quiet: bool = False) -> list[str]:
         NOTICES["enabled"] = previous
 
 
+def default_players_text(plugin) -> str:
+    """Who plays by default, per table size: ``tuned-2p at 2 players, tuned-4p at 3-6`` (the game's counts)."""
+    counts: dict[str, list[int]] = {}
+    for players in range(2, 9):
+        try:
+            plugin.check_players(players, plugin.options.resolve({}))
+        except SpecError:
+            continue
+        counts.setdefault(default_player(plugin, players), []).append(players)
+    def spans(ps: list[int]) -> str:
+        contiguous = ps == list(range(ps[0], ps[-1] + 1))
+        return f"{ps[0]}-{ps[-1]}" if contiguous and len(ps) > 2 else " and ".join(map(str, ps))
+
+    return ", ".join(f"{name} at {spans(ps)} players" for name, ps in counts.items())
+
+
 def strategies_text(game: str, *, full: bool = False) -> str:
     """Registered strategies of ``game``: each family with its declared parameters once and, per preset, only the
-    parameter values where it differs from its family (``full``: every strategy with every parameter)."""
-    from simulator.core.spec import _fmt
+    parameter values where it differs from its family (``full``: every strategy with every parameter); numbers at
+    three significant digits (the preset files keep every digit)."""
+    from simulator.core.params import shown_value
 
     plugin = get_game(game)
-    lines = [f"{game} strategies (use --strategy NAME or NAME:param=value,...; default {plugin.default_strategy}):"]
+    lines = [f"{game} strategies (use --strategy NAME or NAME:param=value,...; default: {default_players_text(plugin)})"]
     shown: list = []  # the families listed in full so far
     for s in plugin.strategies.values():
         family = plugin.strategies.get(s.family)
@@ -268,7 +286,7 @@ def strategies_text(game: str, *, full: bool = False) -> str:
             shown.append(s)
             continue
         base = {p.name: p.default for p in family.params.params}
-        changed = [f"{p.name}={_fmt(p.default)}" for p in s.params.params if base.get(p.name) != p.default]
+        changed = [f"{p.name}={shown_value(p.default)}" for p in s.params.params if base.get(p.name) != p.default]
         lines.append(f"\n{s.name}: {s.doc}\n    = {family.name}" + (f" with {', '.join(changed)}" if changed else
                                                                         " (the family's defaults)"))
         if s.provenance:
@@ -449,8 +467,12 @@ def duel(game: str, *, strategies: list[str], delta: float = 0.05, alpha: float 
     from simulator.core.backends import check_threads
 
     check_threads(threads)
+    strategies = list(strategies or [])
+    if len(strategies) == 1:  # A against the default player
+        strategies.append(default_player(get_game(game), players))
     if len(strategies) != 2:
-        raise SpecError("--strategy", len(strategies), "exactly 2 strategies (A then B)", "strategies given")
+        raise SpecError("--strategy", len(strategies), "1 strategy (against the default player) or 2 (A then B)",
+                        "strategies given")
     if isinstance(max_games, bool) or not isinstance(max_games, int) or max_games < 1:
         raise SpecError("--max-games", max_games, "a number of deals >= 1")
     return _duel(game, a=strategies[0], b=strategies[1], delta=delta, alpha=alpha, beta=beta, max_games=max_games,
@@ -484,7 +506,8 @@ def advise(game: str, *, known: str, unknown: int = 0, turn: int, players: int |
     rules.update(_options_dict(options))
     check_threads(threads)
     return _advise(known=known, unknown=unknown, turn=turn, players=players, cumulative=cumulative,
-                   strategy=strategy or (listed[0] if listed else "balanced"), options=rules,
+                   strategy=strategy or (listed[0] if listed else default_player(get_game(game), players)),
+                   options=rules,
                    seed=seed if seed is not None else base.get("seed", 0), samples=samples, threads=threads)
 
 

@@ -36,6 +36,37 @@ def test_every_command_has_help(capsys, command):
     assert code == 0 and "Usage: cardsim" in out and len(out.splitlines()) > 5
 
 
+def test_quiet_simulate_prints_nothing_and_writes_the_same_files(tmp_path, capsys):
+    code, out, _err = run_cli(capsys, "simulate", "kamoul", "-n", "200", "--seed", "2", "--out", str(tmp_path / "q"),
+                              "--quiet")
+    assert code == 0 and out == ""
+    code, loud, _err = run_cli(capsys, "simulate", "kamoul", "-n", "200", "--seed", "2", "--out", str(tmp_path / "l"))
+    assert code == 0 and (tmp_path / "q" / "summary.png").stat().st_size > 0
+    assert (tmp_path / "q" / "summary.md").read_text() == (tmp_path / "l" / "summary.md").read_text().replace(
+        str(tmp_path / "l"), str(tmp_path / "q")) and (tmp_path / "q" / "summary.md").read_text().strip() in loud
+
+
+def test_help_groups_the_commands_and_starts_with_the_main_job(capsys):
+    code, out, _err = run_cli(capsys, "--help")
+    assert code == 0
+    examples = out.split("Examples:")[1].strip().splitlines()
+    assert examples[0].strip() == "cardsim study kamoul-call -n 5000 --seed 1 --out runs/kamoul-call"
+    headings = [line for line in out.splitlines() if line and not line.startswith(" ") and line.endswith(":")]
+    assert headings[-5:] == ["The answers:", "Simulating:", "Strong play:", "Data and reports:", "Tools:"], headings
+    for command in cli.cli.commands:  # each command listed once, under its heading
+        assert sum(line.split()[0] == command for line in out.split("The answers:")[1].splitlines() if line.strip()) == 1
+
+
+def test_strategies_and_rules_fit_the_terminal_and_round_numbers(capsys, monkeypatch):
+    monkeypatch.setattr(cli, "_terminal_width", lambda: 99)  # as in a terminal 100 columns wide
+    for command in (("strategies", "kamoul"), ("rules", "kamoul"), ("strategies", "rami", "--all")):
+        code, out, _err = run_cli(capsys, *command)
+        assert code == 0 and max(len(line) for line in out.splitlines()) <= 99, command
+    code, out, _err = run_cli(capsys, "strategies", "kamoul")
+    import re
+    assert not re.search(r"\d\.\d{4,}", out), "numbers at three significant digits"
+
+
 def test_strategies_and_rules_list_parameters_and_rule_numbers(capsys):
     code, out, _ = run_cli(capsys, "strategies", "kamoul")
     assert code == 0
@@ -75,11 +106,14 @@ def test_simulate_prints_a_summary_with_intervals(tmp_path, capsys):
 
 BAD_INPUTS = [
     (["--strategy", "nope"], "--strategy", "balanced"),
-    (["--option", "nope=1"], "--option", "snap_chain"),
+    (["--option", "nope=1"], "--option", "28 names, listed by `cardsim rules kamoul`"),
     (["--option", "snap_chain=maybe"], "snap_chain", "true or false"),
     (["--option", "p_stick=2"], "p_stick", "[0.0, 1.0]"),
     (["--strategy", "balanced:call_threshold=99"], "call_threshold", "[0.0, 30.0]"),
-    (["--strategy", "balanced:nope=1"], "parameter", "call_threshold"),
+    (["--strategy", "balanced:nope=1"], "parameter", "18 names, listed by `cardsim strategies kamoul`"),
+    (["--strategy", "balanced:call_treshold=1"], "parameter", "did you mean call_threshold or contre_threshold?"),
+    (["--strategy", "balancd"], "--strategy", "did you mean balanced? allowed: random, heuristic"),
+    (["--option", "snap_chian=true"], "--option", "did you mean snap_chain? allowed: 28 names, listed by `cardsim rules kamoul`"),
     (["--players", "1"], "--players", "2 to 6"),
     (["--players", "9"], "--players", "2 to 6"),
     (["--level", "rounds"], "--level", "hands | manches"),

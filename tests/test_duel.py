@@ -67,7 +67,7 @@ def test_identical_strategies_have_no_points_gap():
 
 
 @pytest.mark.parametrize("args, field", [
-    (["kamoul", "--strategy", "balanced"], "--strategy"),
+    (["kamoul", "--strategy", "balanced", "--strategy", "random", "--strategy", "cautious"], "--strategy"),
     (["kamoul", "--strategy", "balanced", "--strategy", "nope"], "--strategy"),
     (["kamoul", "--strategy", "balanced", "--strategy", "random", "--delta", "0.7"], "--delta"),
     (["kamoul", "--strategy", "balanced", "--strategy", "random", "--max-games", "0"], "--max-games"),
@@ -93,3 +93,8 @@ def test_plan_gives_the_textbook_sample_size_and_pairing_halves_it(capsys):
 def test_bad_plan_input_is_one_line_exit_2(capsys, args, field):
     code, out, err = run_cli(capsys, "plan", *args)
     assert code == 2 and out == "" and len(err.strip().splitlines()) == 1 and err.startswith(f"Error: {field}:"), err
+
+
+def test_one_strategy_duels_the_default_player():
+    r = api.duel("kamoul", strategies=["cautious"], max_games=20, players=3, progress=False)
+    assert (r["a"], r["b"], r["players"]) == ("cautious", "tuned-4p", 3)

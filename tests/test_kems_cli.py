@@ -49,7 +49,7 @@ def test_simulate_writes_manches_that_pandas_and_polars_open(kems_run):
     assert (lazy["points_A"] == lazy["total_A"]).all()  # one manche per game at level manches
     assert (lazy["exchanges_0"] + lazy["exchanges_1"] + lazy["exchanges_2"] + lazy["exchanges_3"] == lazy["exchanges"]).all()
     assert lazy["trace"].n_unique() == 600
-    assert set(lazy["strategy_0"]) == {"balanced"}
+    assert set(lazy["strategy_0"]) == {"tuned-4p"}  # the default player
 
 
 def test_games_level_with_six_players_has_three_teams(tmp_path, capsys):
@@ -113,7 +113,7 @@ def test_strategies_and_rules_list_every_name_and_option(capsys):
 
 
 BAD_INPUTS = [
-    (["--option", "nope=1"], "--option", "nope", "lag_ticks"),
+    (["--option", "nope=1"], "--option", "nope", "listed by `cardsim rules kems`"),
     (["--option", "lag_ticks=99"], "lag_ticks", "99", "[0, 6]"),
     (["--option", "deck=36"], "deck", "36", "52 | 32"),
     (["--option", "double_mode=x"], "double_mode", "'x'", "auto | second_call"),
@@ -122,7 +122,7 @@ BAD_INPUTS = [
     (["--strategy", "nope"], "--strategy", "nope", "balanced"),
     (["--strategy", "balanced:sigma=2"], "sigma", "2", "[0.0, 1.0]"),
     (["--strategy", "balanced:visibility=0"], "visibility", "0", "[0.01, 1.0]"),
-    (["--strategy", "balanced:nope=1"], "parameter", "nope", "contre_threshold"),
+    (["--strategy", "balanced:nope=1"], "parameter", "nope", "listed by `cardsim strategies kems`"),
     (["--players", "5"], "--players", "5", "4 or 6"),
     (["--players", "3"], "--players", "3", "4 or 6"),
     (["--level", "hands"], "--level", "hands", "manches | games"),

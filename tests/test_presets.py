@@ -129,3 +129,21 @@ def test_the_tuned_presets_ship_with_their_provenance_and_play(tmp_path, capsys,
     code, _, err = run_cli(capsys, "simulate", game, "-n", "20", "--strategy", name, "--out", str(tmp_path / "r"),
                            "--quiet")
     assert code == 0, err
+
+
+@pytest.mark.parametrize("game", ["kamoul", "rami", "kems"])
+def test_every_command_that_plays_defaults_to_the_tuned_player_for_the_table_size(game):
+    from simulator.core.designs import tournament_batch
+    from simulator.core.presets import default_player, tuned_preset
+    from simulator.core.spec import build_spec
+    from simulator.games import get_game
+
+    plugin = get_game(game)
+    for players in ((2, 3, 4, 6) if game != "kems" else (4, 6)):
+        tuned = tuned_preset(plugin.strategies, players)
+        assert tuned and default_player(plugin, players) == tuned
+        spec = build_spec(game, n=1, seed=0, players=players)
+        assert {s.label() for s in spec.strategies} == {tuned}  # simulate
+        batch = tournament_batch(game, strategies=["random"], n=1, players=players)
+        assert batch.inputs["strategies"] == ["random", tuned]  # a tournament of one strategy
+    assert default_player(plugin) == tuned_preset(plugin.strategies, plugin.default_players)

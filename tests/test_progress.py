@@ -107,3 +107,22 @@ def test_reading_a_run_written_in_slices_is_the_same_table(tmp_path):
     run(spec, tmp_path / "a", chunk_size=1500, progress=False)
     run(spec, tmp_path / "b", chunk_size=1500, progress=True)
     assert pl.read_parquet(tmp_path / "a" / "hands").equals(pl.read_parquet(tmp_path / "b" / "hands"))
+
+
+def test_a_stage_that_ends_early_closes_at_done_with_no_time_left(capsys):
+    """A duel decided after 32 of 200,000 deals closes its progress at done, not at 0% with an hour left."""
+    with LogLines(200_000, "duel kamoul a vs b", "deals") as bar:
+        bar.update(32)
+        bar.finish()
+    last = capsys.readouterr().err.strip().splitlines()[-1]
+    assert "32/32 deals (100%)" in last and last.endswith(", done") and "left" not in last
+
+
+def test_progress_lines_follow_the_language(capsys):
+    from simulator.core.i18n import language
+
+    with language("fr"):
+        with LogLines(10, "study", "deals") as bar:
+            bar.update(10)
+    last = capsys.readouterr().err.strip().splitlines()[-1]
+    assert "10/10 donnes (100%)" in last and last.endswith(", terminé"), last

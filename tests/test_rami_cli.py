@@ -43,7 +43,7 @@ def test_simulate_writes_rounds_that_pandas_and_polars_open(rami_run):
         assert lazy[col].dtype == pl.Int16
     assert ((lazy["open_points_0"] >= 0) == (lazy["open_turn_0"] >= 0)).all()
     assert (lazy["jokers_laid"] >= lazy["jokers_swapped"]).all()
-    assert set(lazy["strategy_0"]) == {"open-asap"}
+    assert set(lazy["strategy_0"]) == {"tuned-4p"}  # the default player at 4 players
 
 
 def test_simulate_prints_a_summary_per_round_and_game(tmp_path, capsys):
@@ -112,8 +112,9 @@ def test_bad_hand_is_one_line_exit_2(capsys, args, words):
 
 
 BAD_INPUTS = [
-    (["--option", "nope=1"], "--option", "opening_points"),
-    (["--strategy", "nope"], "--strategy", "open-asap"),
+    (["--option", "nope=1"], "--option", "listed by `cardsim rules rami`"),
+    (["--strategy", "nope"], "--strategy", "listed by `cardsim strategies rami`"),
+    (["--strategy", "open-asp"], "--strategy", "did you mean open-asap"),
     (["--players", "1"], "--players", "2 to 8"),
     (["--players", "9"], "--players", "2 to 8"),
     (["--option", "opening_cumulative=true"], "opening_cumulative", "false"),

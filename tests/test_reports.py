@@ -127,14 +127,24 @@ FIRST_SCREEN = """() => {
     const wide = Array.from(document.body.querySelectorAll('*')).filter(el => !inScroll(el))
         .map(el => ({tag: el.tagName, id: el.id, right: el.getBoundingClientRect().right}))
         .filter(e => e.right > width + 0.5);
+    const pageHeight = document.documentElement.scrollHeight;  // folded parts closed, as the page opens
+    document.querySelectorAll('details').forEach(d => { d.open = true; });  // then every table, opened
+    const overflowing = Array.from(document.querySelectorAll('table'))
+        .map(t => ({id: t.id, width: t.getBoundingClientRect().width,
+                    room: t.closest('.scroll, .numbers, section, body').clientWidth}))
+        .filter(t => t.width > t.room + 0.5);
+    const splitting = Array.from(document.querySelectorAll('th, td:not(.code)')).map(c => getComputedStyle(c))
+        .filter(s => s.overflowWrap === 'anywhere' || s.wordBreak === 'break-all').length;
     return {verdictBottom: verdict.bottom, verdictTop: verdict.top, firstChartBottom: charts.length ? charts[0].bottom : null,
-            pageWidth: document.documentElement.scrollWidth, width, height, wide: wide.slice(0, 5)};
+            pageWidth: document.documentElement.scrollWidth, width, height, wide: wide.slice(0, 5),
+            pageHeight, overflowing: overflowing.slice(0, 5), splitting};
 }"""
 
 
-def check_first_screen(browser, path: Path) -> dict:
-    """At 1280×900 in headless Chromium: the verdict and at least one whole chart are on the first screen, and no
-    element is wider than the window (a long table scrolls inside its own box)."""
+def check_first_screen(browser, path: Path, max_height: int | None = None) -> dict:
+    """At 1280×900 in headless Chromium: the verdict and at least one whole chart are on the first screen, no
+    element is wider than the window, no table (folded ones opened) wider than its box, no cell that may break a
+    word anywhere; with ``max_height``, the page (folded parts closed) at most that many pixels tall."""
     page = browser.new_page(viewport={"width": 1280, "height": 900})
     page.goto(path.resolve().as_uri(), wait_until="load")
     seen = page.evaluate(FIRST_SCREEN)
@@ -142,6 +152,8 @@ def check_first_screen(browser, path: Path) -> dict:
     assert 0 <= seen["verdictTop"] and seen["verdictBottom"] <= seen["height"], seen
     assert seen["firstChartBottom"] is not None and seen["firstChartBottom"] <= seen["height"], seen
     assert seen["pageWidth"] <= seen["width"] and seen["wide"] == [], seen
+    assert seen["overflowing"] == [] and seen["splitting"] == 0, seen
+    assert max_height is None or seen["pageHeight"] <= max_height, seen
     return seen
 
 

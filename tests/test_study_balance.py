@@ -239,7 +239,7 @@ def _figures(game: str) -> set[str]:
 def test_report_renders_in_headless_chromium_with_every_chart_and_table(studies, browser, game):  # noqa: F811
     html = studies[game] / "report.html"
     assert len(render(browser, html)) == len(_figures(game))
-    check_first_screen(browser, html)
+    check_first_screen(browser, html, max_height=8000)
     page = parse(html)
     assert {f["id"] for f in page.figures} == _figures(game)
     for figure in page.figures:

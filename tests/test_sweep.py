@@ -30,8 +30,9 @@ def test_cells_are_the_cartesian_product_applied_to_the_chosen_seat():
 
 def test_sweep_plays_the_same_deals_and_summarises_each_cell(tmp_path):
     out = tmp_path / "s"
-    result = api.sweep("kamoul", out=out, n=300, seed=4, grids=["call_threshold=3,6"], seats=[1], progress=False)
-    api.simulate("kamoul", out=tmp_path / "plain", n=300, seed=4, progress=False)
+    result = api.sweep("kamoul", out=out, n=300, seed=4, grids=["call_threshold=3,6"], seats=[1],
+                       strategies=["balanced"], progress=False)
+    api.simulate("kamoul", out=tmp_path / "plain", n=300, seed=4, strategies=["balanced"], progress=False)
     default_cell = result.batch.cells[0]  # call_threshold=3 is balanced's default: the plain run
     assert read_table(out / "cells" / f"cell={default_cell.id}", "hands", lazy=False).equals(
         read_table(tmp_path / "plain", "hands", lazy=False))
@@ -71,7 +72,7 @@ def test_resume_and_refuse_another_sweep(tmp_path, capsys):
 
 
 @pytest.mark.parametrize("bad, start", [
-    (["--grid", "nope=1,2"], "Error: --grid: 'nope' is not a parameter of balanced"),
+    (["--grid", "nope=1,2"], "Error: --grid: 'nope' is not a parameter of tuned-4p"),
     (["--grid", "call_threshold=1,99"], "Error: --grid call_threshold: '99'"),
     (["--grid", "au_score=true,maybe"], "Error: --grid au_score: 'maybe'"),
     (["--grid", "call_threshold"], "Error: --grid: 'call_threshold'"),

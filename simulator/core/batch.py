@@ -37,6 +37,7 @@ import polars as pl
 from simulator.core.backends import check_threads
 from simulator.core.dirlock import DirLock
 from simulator.core.errors import MetadataError, SpecError
+from simulator.core.i18n import _
 from simulator.core.ledger import LEDGER_NAME, write_frame
 from simulator.core.sealed import read_sealed, sealed
 from simulator.core.runner import chunk_size_for, run
@@ -233,9 +234,10 @@ def run_batch(batch: Batch, out: str | Path, *, chunk_size: int | None = None, t
         with progress_of(len(batch.cells), stage, "cells", enabled=progress, nested=nested) as bar:
             for k, cell in enumerate(batch.cells):
                 words = ", ".join(f"{key}={value}" for key, value in cell.labels.items())
+                label = _("{stage} cell {k}/{total} ({words})").format(stage=stage, k=k + 1, total=len(batch.cells),
+                                                                      words=words)
                 result = run(cell.spec, cell_dir(path, cell.id), chunk_size=chunk_size, threads=threads,
-                             progress=progress, label=f"{stage} cell {k + 1}/{len(batch.cells)} ({words})",
-                             nested=True)
+                             progress=progress, label=label, nested=True)
                 bar.update(1)
                 games += result.games_done
                 if result.interrupted:

@@ -90,6 +90,9 @@ class Contract:
     belief_snappers: tuple[int, ...] | None = None
     """Kamoul: the built-in families' kernel ids that declare ``SNAPS_ON_BELIEF`` (a file may declare it too,
     ``strategy(snaps_on_belief=True)``); ``None`` in a game whose engines have no such notion."""
+    families: dict | None = None
+    """The built-in families by kernel id (the modules ``builtin`` was generated from): the reference engine calls
+    the same dispatch compiled from generated files, cached on disk (:mod:`simulator.core.generated`)."""
 
 
 def _inlined(function):
@@ -284,6 +287,8 @@ class ReferenceDispatch:
     def __init__(self, contract: Contract):
         self.contract = contract
         self._fault = new_fault()  # reused: a check writes it only on the illegal answer that stops the run
+        self._builtins: dict | None = None
+        self._announced = False  # the compile notice, said once
         self._ask = {name: self._generated(name, "ask") for name in contract.decisions}
         self._checked = {name: self._generated(name, "checked") for name in contract.decisions}
 
@@ -310,13 +315,36 @@ class ReferenceDispatch:
         self._fault[:] = 0
         raise_fault(fault, {me: seat.label or f"kernel id {seat.sid}"}, self.contract.describe)
 
+    def _builtin(self, name: str, env: dict):
+        """Decision ``name``'s built-in dispatch, loaded on the first built-in answer: compiled from generated files
+        (cached on disk, :func:`simulator.core.generated.cached_builtins`) when the contract names its families,
+        else the contract's own. It then replaces itself in ``env``, the generated ``ask``'s globals."""
+        def first(*args):
+            from simulator.core.compiling import needs_compile, say
+
+            if self._builtins is None:
+                from simulator.core.generated import cached_builtins
+
+                families = self.contract.families
+                self._builtins = (cached_builtins(self.contract.game, families, self.contract.decisions)
+                                  if families else self.contract.builtin)
+            env["BUILTIN"] = self._builtins[name]
+            if self.contract.families and not self._announced and needs_compile(env["BUILTIN"]):
+                self._announced = True  # once: the decisions asked first take most of the compile
+                say(f"compiling the {self.contract.game} strategies for the reference engine (first run on this "
+                    "machine, up to a minute)…")
+            return env["BUILTIN"](*args)
+
+        return first
+
     def _generated(self, name: str, which: str):
         """``ask(seat, me, *rest)`` or ``checked(seat, me, a, *rest)`` for decision ``name``, in plain Python: the
         arguments, cast and check of the compiled dispatch (the checks as :func:`python_twin` s)."""
         decision = self.contract.decisions[name]
-        env = {"BUILTIN": self.contract.builtin[name], "BUILTIN_IDS": self.contract.builtin_ids, "np": np,
+        env = {"BUILTIN_IDS": self.contract.builtin_ids, "np": np,
                "cast": _CASTS[decision.kind], "fault": self._fault, "dispatch": self,
                **{k: python_twin(v) for k, v in self.contract.env.items()}}
+        env["BUILTIN"] = self._builtin(name, env)
         builtin_args = "".join(", " + a for a in decision.engine_args)
         rest = "".join(", " + a for a in decision.rest)
         check = f"    if not ({decision.check}):\n        dispatch._illegal(seat, me)\n" if decision.check else ""

@@ -43,13 +43,19 @@ def seatings(units: int) -> list[str]:
 
 def tournament_batch(game: str, *, strategies: list[str], n: int, seed: int = 0, players: int | None = None,
                      level: str | None = None, options: dict | None = None) -> Batch:
-    """Every pair of ``strategies`` (``name[:k=v,…]``, at least two, all different) in every seating, at
+    """Every pair of ``strategies`` (``name[:k=v,…]``, all different; one alone plays the default player,
+    :func:`simulator.core.presets.default_player`) in every seating, at
     ``level`` (default: the level the game is won at, :attr:`GamePlugin.judged_level`)."""
     plugin = get_game(game)
     level = level or plugin.judged_level
     texts = list(strategies or [])
+    if len(texts) == 1:  # one strategy: against the default player
+        from simulator.core.presets import default_player
+
+        texts.append(default_player(plugin, players if isinstance(players, int) else None))
     if len(texts) < 2:
-        raise SpecError("--strategy", len(texts), "at least 2 strategies (repeat --strategy)", "strategies given")
+        raise SpecError("--strategy", len(texts), "at least 1 strategy (played against the default player; repeat "
+                        "--strategy for more)", "strategies given")
     labels = [parse_strategy(plugin, t).label() for t in texts]
     seen: set[str] = set()
     for text, label in zip(texts, labels):

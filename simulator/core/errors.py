@@ -12,17 +12,39 @@
 from __future__ import annotations
 
 
-class SpecError(ValueError):
-    """Bad user input. ``str(err)`` is one line: ``<field>: <value!r> is not allowed; <allowed>``."""
+LISTED = 100  # characters of allowed names listed in full; beyond, the closest ones and where to see them all
 
-    def __init__(self, field: str, value, allowed: str, reason: str | None = None):
+
+class SpecError(ValueError):
+    """Bad user input. ``str(err)`` is one line: ``<field>: <value!r> is not allowed; <allowed>``.
+
+    ``choices``: the names ``value`` should have been one of. The line then says the closest ones ("did you mean
+    balanced?", by :func:`difflib.get_close_matches`), and when listing them all would pass :data:`LISTED`
+    characters, only how many there are and ``see`` (the command that lists them)."""
+
+    def __init__(self, field: str, value, allowed: str, reason: str | None = None, *, choices=None, see: str = ""):
         self.field = field
         self.value = value
+        guess = ""
+        if choices is not None:
+            guess, allowed = closest(value, list(choices), allowed, see)
         self.allowed = allowed
         if value is None:
             super().__init__(f"{field}: {reason or 'is missing'}; allowed: {allowed}")
         else:
-            super().__init__(f"{field}: {value!r} {reason or 'is not allowed'}; allowed: {allowed}")
+            super().__init__(f"{field}: {value!r} {reason or 'is not allowed'}; {guess}allowed: {allowed}")
+
+
+def closest(value, choices: list[str], allowed: str, see: str = "") -> tuple[str, str]:
+    """For a name among ``choices``: ``("did you mean X? ", allowed)``, the closest names (empty when none is
+    close), and ``allowed`` itself when short, else how many names there are and ``see``."""
+    import difflib
+
+    close = difflib.get_close_matches(str(value), [str(c) for c in choices], n=3, cutoff=0.6)
+    guess = f"did you mean {' or '.join(close)}? " if close else ""
+    if len(allowed) <= LISTED:
+        return guess, allowed
+    return guess, f"{len(choices)} names" + (f", listed by `{see}`" if see else "")
 
 
 class DatasetError(RuntimeError):

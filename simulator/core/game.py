@@ -310,7 +310,8 @@ class GamePlugin:
         try:
             return self.strategies[name]
         except KeyError:
-            raise SpecError(field, name, ", ".join(self.strategies), "is not a strategy of " + self.name) from None
+            raise SpecError(field, name, ", ".join(self.strategies), "is not a strategy of " + self.name,
+                            choices=self.strategies, see=f"cardsim strategies {self.name}") from None
 
 
 @dataclass(frozen=True)

@@ -103,7 +103,7 @@ def N_(message: str) -> str:
 #: the games' level and side names, shown inside sentences (``_(level)``); marked here so that the catalog holds them
 GAME_WORDS = (N_("hands"), N_("hand"), N_("manches"), N_("manche"), N_("parties"), N_("partie"), N_("tops"), N_("top"),
               N_("rounds"), N_("round"), N_("games"), N_("game"), N_("seat"), N_("seats"), N_("team"), N_("teams"),
-              N_("turns"), N_("ticks"))
+              N_("turns"), N_("ticks"), N_("deals"), N_("cells"), N_("parts"), N_("trials"))
 
 
 def _missing(x) -> bool:

@@ -54,7 +54,7 @@ class Param:
         if self.kind == "choice":
             if isinstance(raw, str) and raw.strip() in self.choices:
                 return raw.strip()
-            raise SpecError(where, raw, self.allowed())
+            raise SpecError(where, raw, self.allowed(), choices=self.choices)
         try:
             if isinstance(raw, bool):
                 raise ValueError
@@ -73,8 +73,17 @@ class Param:
         return value
 
     def describe(self) -> str:
+        """One line for a person: name, default (:func:`shown_value`), what is allowed, rule number, doc."""
         rule = f" [{self.rule}]" if self.rule else ""
-        return f"{self.name} = {_fmt(self.default)}  ({self.allowed()}){rule}  {self.doc}"
+        return f"{self.name} = {shown_value(self.default)}  ({self.allowed()}){rule}  {self.doc}"
+
+
+def shown_value(v) -> str:
+    """A value as a person reads it: a float at three significant digits (``4.95``, not ``4.9521295047800535``),
+    anything else as :func:`_fmt` writes it."""
+    if isinstance(v, float) and not v.is_integer():
+        return f"{v:.3g}"
+    return _fmt(v)
 
 
 def _fmt(v) -> str:
@@ -113,15 +122,15 @@ class ParamSet:
             raise KeyError(f"parameters already declared: {sorted(clash)}")
         return ParamSet(self.params + tuple(params), self.what)
 
-    def resolve(self, overrides: dict, field_prefix: str = "") -> dict:
-        """Defaults with ``overrides`` applied, every value validated; unknown names are refused."""
+    def resolve(self, overrides: dict, field_prefix: str = "", see: str = "") -> dict:
+        """Defaults with ``overrides`` applied, every value validated; unknown names are refused (the closest
+        named, and ``see``: the command that lists them all)."""
         values = {p.name: p.default for p in self.params}
         for key, raw in overrides.items():
             param = self.by_name.get(key)
             if param is None:
-                raise SpecError(
-                    (field_prefix + self.what).strip(), key, ", ".join(self.names()) or "(none)", "does not exist"
-                )
+                raise SpecError((field_prefix + self.what).strip(), key, ", ".join(self.names()) or "(none)",
+                                "does not exist", choices=self.names(), see=see)
             values[key] = param.parse(raw, f"{field_prefix}{key}")
         return values
 

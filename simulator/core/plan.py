@@ -33,6 +33,7 @@ import polars as pl
 
 from simulator.core.batch import Batch, result_writer, run_batch
 from simulator.core.errors import MetadataError, SpecError, field_text
+from simulator.core.i18n import _
 from simulator.core.ledger import write_frame
 from simulator.core.sealed import read_sealed, sealed
 from simulator.core.spec import RunSpec
@@ -104,7 +105,8 @@ def execute(plan: Plan, out: str | Path, *, threads: int | None = None, chunk_si
         stage = f"study {plan.study} {plan.game}"
         with progress_of(len(plan.parts), stage, "parts", enabled=progress) as bar:
             for k, part in enumerate(plan.parts):
-                label = f"{plan.study} {part.name} (part {k + 1}/{len(plan.parts)})"
+                label = _("{study} {part} (part {k}/{total})").format(study=plan.study, part=part.name, k=k + 1,
+                                                                     total=len(plan.parts))
                 work = part.make()
                 if isinstance(work, Step):
                     done = work.run(progress)

@@ -111,6 +111,14 @@ def tuned_preset(strategies: dict, players: int) -> str | None:
     return tuned[min(tuned, key=lambda k: (abs(k - players), -k))]
 
 
+def default_player(plugin, players: int | None = None) -> str:
+    """The one default player of every command that plays (simulate, advise, duel, tournament, the studies): the
+    shipped tuned preset for a table of ``players`` (:func:`tuned_preset`; the game's default count when ``None``),
+    else the game's default strategy when it ships none."""
+    players = plugin.default_players if players is None else players
+    return tuned_preset(plugin.strategies, players) or plugin.default_strategy
+
+
 def plays_alike(strategies: dict, first: str, second: str) -> bool:
     """Whether the registered strategies ``first`` and ``second`` are one family with the same parameter values
     (a tuned preset that kept a preset's values plays its very games)."""

@@ -2,7 +2,7 @@
 
 tqdm alone draws nothing when stderr is not a terminal (``nohup``, a cluster job's log, a pipe, CI), and a bar
 that moves once per chunk says little. :func:`progress` returns one object with tqdm's ``update``,
-``set_postfix_str`` and ``close`` that is
+``set_postfix_str``, ``finish`` (the stage ended before its total) and ``close`` that is
 
 * in a terminal, or in a Jupyter kernel: a ``tqdm.auto`` bar (a widget in a notebook), labelled with the stage;
   bars of nested stages (a cell of a tournament, a part of a study) vanish when done instead of leaving one
@@ -109,18 +109,25 @@ class LogLines:
     def set_postfix_str(self, text: str = "", refresh: bool = True) -> None:
         self.postfix = text
 
+    def finish(self) -> None:
+        """The stage ended before its total (a duel decided early): it closes at ``done``, with no time left."""
+        self.total = self.n
+
     def _line(self, done: bool = False) -> str:
-        what = f"{self.n:,}" + (f"/{self.total:,}" if self.total else "") + f" {self.unit}"
+        from simulator.core.i18n import _
+
+        unit = _(self.unit)
+        what = f"{self.n:,}" + (f"/{self.total:,}" if self.total else "") + f" {unit}"
         if self.total:
             what += f" ({100 * self.n / self.total:.0f}%)"
         elapsed = time.monotonic() - self._clock
         rate = (self.n - self._clock_n) / elapsed if elapsed > 0 else 0.0
         if rate > 0:
-            what += f", {_count(rate)} {self.unit}/s"
+            what += f", {_count(rate)} {unit}/s"
             if self.total and not done and self.n < self.total:
-                what += f", about {_duration((self.total - self.n) / rate)} left"
+                what += ", " + _("about {duration} left").format(duration=_duration((self.total - self.n) / rate))
         if done:
-            what += ", done"
+            what += ", " + _("done")
         return f"[cardsim] {self.label}: {what}" + (f" [{self.postfix}]" if self.postfix else "")
 
     @staticmethod
@@ -154,6 +161,9 @@ class Silent:
     def restart_clock(self) -> None:
         pass
 
+    def finish(self) -> None:
+        pass
+
     def close(self) -> None:
         pass
 
@@ -172,7 +182,9 @@ def progress(total: int | None, label: str, unit: str, *, enabled: bool = True, 
         return Silent()
     if not draws_bars():
         return LogLines(total, label, unit, initial, nested)
-    bar = _bar_class()(total=total, initial=initial, desc=label, unit=unit, unit_scale=unit_scale,
+    from simulator.core.i18n import _
+
+    bar = _bar_class()(total=total, initial=initial, desc=label, unit=_(unit), unit_scale=unit_scale,
                        dynamic_ncols=True, leave=not nested)
     _ACTIVE.append(bar)
     return bar
@@ -189,6 +201,11 @@ def _bar_class():
             """Count the rate from now (tqdm's rate is ``(n - initial) / (now - start_t)``)."""
             self.start_t = self.last_print_t = self._time()
             self.initial = self.last_print_n = self.n
+
+        def finish(self) -> None:
+            """The stage ended before its total: the bar closes full."""
+            self.total = self.n
+            self.refresh()
 
         def close(self) -> None:
             _forget(self)

@@ -160,7 +160,8 @@ def parse_strategy(plugin: GamePlugin, text: str, field: str = "--strategy") -> 
         user = load_file(plugin, source[0], source[1], field)
         sdef, rest, path, digest = user.definition(-1), source[2], user.path, user.digest
     overrides = parse_assignments(rest, field) if rest else {}
-    values = sdef.params.resolve(overrides, field_prefix=f"{field} {sdef.name}: ")
+    values = sdef.params.resolve(overrides, field_prefix=f"{field} {sdef.name}: ",
+                                 see=f"cardsim strategies {plugin.name}")
     changed = tuple((k, v) for k, v in values.items() if v != sdef.params.by_name[k].default)
     return SeatStrategy(sdef.name, tuple(values.items()), changed, path, digest)
 
@@ -174,7 +175,7 @@ def _preset_strategy(plugin: GamePlugin, text: str, field: str) -> SeatStrategy:
     sdef = preset_definition(plugin.strategies, plugin.name, read_preset(path, field), Path(path).stem, path, field)
     family = plugin.strategies[sdef.family]
     overrides = parse_assignments(rest, field) if rest else {}
-    values = sdef.params.resolve(overrides, field_prefix=f"{field} {path}: ")
+    values = sdef.params.resolve(overrides, field_prefix=f"{field} {path}: ", see=f"cardsim strategies {plugin.name}")
     changed = tuple((k, v) for k, v in values.items() if v != family.params.by_name[k].default)
     return SeatStrategy(family.name, tuple(values.items()), changed)
 
@@ -191,9 +192,12 @@ def build_spec(
 ) -> RunSpec:
     """Validate everything a user can give and return the :class:`RunSpec`.
 
-    ``strategies`` has one entry for all seats or one per seat; ``options`` maps option names to raw
+    ``strategies`` has one entry for all seats or one per seat (none: the default player at every seat,
+    :func:`simulator.core.presets.default_player`); ``options`` maps option names to raw
     values (strings from the CLI or TOML values). Raises :class:`SpecError` on the first bad field.
     """
+    from simulator.core.presets import default_player
+
     plugin = get_game(game)
     n = _int_field("n", n, 1, MAX_N)
     seed = _int_field("seed", seed, 0, MAX_SEED)
@@ -202,12 +206,12 @@ def build_spec(
         raise SpecError("--level", level, " | ".join(plugin.levels))
     if not isinstance(options or {}, dict):
         raise SpecError("--option", options, "name=value settings (see `cardsim rules GAME`)")
-    resolved = plugin.options.resolve(dict(options or {}), field_prefix="--option ")
+    resolved = plugin.options.resolve(dict(options or {}), field_prefix="--option ", see=f"cardsim rules {plugin.name}")
     players = plugin.default_players if players is None else _players_field(plugin, players, resolved)
     plugin.check_players(players, resolved)
     if strategies is not None and not isinstance(strategies, (list, tuple)):
         raise SpecError("--strategy", strategies, '"name:k=v" strategy texts, one for all seats or one per seat')
-    texts = list(strategies or [plugin.default_strategy])
+    texts = list(strategies or [default_player(plugin, players)])
     if len(texts) not in (1, players):
         raise SpecError("--strategy", len(texts), f"1 (for every seat) or {players} (one per seat)", "strategies given")
     seats = [parse_strategy(plugin, t) for t in texts]

@@ -58,6 +58,7 @@ CONTRACT = Contract(
          "legal_slot": answers.legal_slot, "legal_power": answers.legal_power, "legal_snap": answers.legal_snap,
          "legal_rate": answers.legal_rate, "first_own": answers.first_own, "ACT_STOCK": ACT_STOCK,
          "SNAP_NONE": SNAP_NONE, **{f"D_{n.upper()}": code for n, code in answers.D.items()}},
+    families=FAMILIES,
 )
 
 decide_peeks = compiled_decision(CONTRACT, "peeks")

@@ -43,6 +43,7 @@ CONTRACT = Contract(
     view=PlayerView, arg_types=ARG_TYPES,
     env={"PlayerView": PlayerView, "legal_propose": answers.legal_propose, "legal_accuse": answers.legal_accuse,
          "legal_contre": answers.legal_contre},
+    families=FAMILIES,
 )
 
 decide_propose = compiled_decision(CONTRACT, "propose")

@@ -46,6 +46,7 @@ CONTRACT = Contract(
          "legal_rate": answers.legal_rate, "layoff_fallback": answers.layoff_fallback,
          "first_legal_discard": answers.first_legal_discard, "DRAW_STOCK": DRAW_STOCK, "OPEN_NONE": OPEN_NONE,
          "LAY_NONE": LAY_NONE},
+    families=FAMILIES,
 )
 
 decide_draw = compiled_decision(CONTRACT, "draw")
