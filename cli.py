@@ -19,7 +19,7 @@ from pathlib import Path
 import click
 
 from simulator import __version__
-from simulator.core.errors import ClusterError, DatasetError, SpecError
+from simulator.core.errors import ClusterError, DatasetError, SpecError, StrategyCodeError
 from simulator.core.i18n import LANGUAGES, _, set_language
 from simulator.games import GAMES
 
@@ -190,8 +190,10 @@ def cli(ctx):
                    "by the workers and this machine (same path), 'client' brings results back here.")
 @click.option("--json", "as_json", is_flag=True, help="Print the summary's tables as JSON instead of text.")
 @click.option("--quiet", is_flag=True, help="No progress bar and no summary printed (summary.md and .png are written).")
+@click.option("--restart", is_flag=True, help="Clear the run already in --out (of any spec, e.g. made with a "
+              "strategy file you have edited since) and play it afresh.")
 def simulate(game, n, seed, out, players, level, strategies, options, threads, chunk_size, spec_file, scheduler,
-             collect, as_json, quiet):
+             collect, as_json, quiet, restart):
     """Play N games of GAME and write them to a run directory.
 
     The run directory holds one folder per table (Kamoul: hands/, and manches/, parties/, tops/ at higher
@@ -210,7 +212,7 @@ def simulate(game, n, seed, out, players, level, strategies, options, threads, c
         quiet_dask_logs()  # the command prints one line of its own when the cluster fails
     result = api.simulate(game, out=out, n=n, seed=seed, players=players, level=level, strategies=list(strategies),
                           options=list(options), spec_file=spec_file, threads=threads, chunk_size=chunk_size,
-                          progress=not quiet, scheduler=scheduler, collect=collect)
+                          progress=not quiet, scheduler=scheduler, collect=collect, restart=restart)
     if result.interrupted:
         click.echo(f"interrupted: the finished chunks are kept in {out}; re-run the same command to resume", err=True)
         sys.exit(130)
@@ -1070,6 +1072,9 @@ def _main(argv: list[str] | None) -> int:
     except (DatasetError, ClusterError) as err:
         click.echo(f"Error: {err}", err=True)
         return 3 if isinstance(err, ClusterError) else 1
+    except StrategyCodeError as err:
+        click.echo(f"Error: {err}", err=True)
+        return 1
     except click.UsageError as err:
         hint = f" (see `cardsim {err.ctx.command_path.split(' ', 1)[1]} --help`)" if err.ctx and " " in err.ctx.command_path else ""
         click.echo(f"Error: {err.format_message()}{hint}", err=True)

@@ -220,6 +220,9 @@ def rules_text(game: str, options: dict | None) -> str:
 
 
 def stored_frames(out, names) -> dict[str, pl.DataFrame]:
-    """The study's frames as it stored them (``OUT/<name>.parquet``), those of ``names`` that exist."""
-    return {name: pl.read_parquet(Path(out) / f"{name}.parquet") for name in names
-            if (Path(out) / f"{name}.parquet").is_file()}
+    """The study's frames as it stored them (``OUT/<name>.parquet``), those of ``names`` that exist, each checked
+    against the study's ledger first (:func:`simulator.core.ledger.read_checked_frame`)."""
+    from simulator.core.ledger import read_checked_frame
+
+    frames = {name: read_checked_frame(Path(out) / f"{name}.parquet") for name in names}
+    return {name: frame for name, frame in frames.items() if frame is not None}

@@ -354,7 +354,7 @@ def parse_known(text: str) -> tuple[int, ...]:
             raise SpecError("--known", token, "RK (red king, 0 points) or BK (black king, 15 points)",
                             "is ambiguous")
         if t not in RANK_CODES:
-            raise SpecError("--known", token, f"cards among {allowed}, separated by spaces")
+            raise SpecError("--known", token, f"cards among {allowed}, separated by spaces or commas")
         codes.append(RANK_CODES.index(t))
     return tuple(codes)
 

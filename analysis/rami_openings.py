@@ -205,6 +205,18 @@ def plan(out, *, n: int, game: str = "rami", seed: int = 0, players=None, thresh
     return Plan(STUDY_NAME, game, inputs, "same -n, --seed, --players, --option, --strategy", parts, study_frames)
 
 
+def _checked(path) -> pl.DataFrame:
+    """A tournament's result frame, checked against the study's ledger (missing: the line that says what to run)."""
+    from simulator.core.errors import DatasetError
+    from simulator.core.ledger import read_checked_frame
+
+    frame = read_checked_frame(path)
+    if frame is None:
+        raise DatasetError(f"{path} is missing or not recorded; run `cardsim verify {path.parent}`, or the study's "
+                           "command again to write it")
+    return frame
+
+
 def answer(out):
     """The study's verdict (:class:`analysis.answers.Answer`): per player count, the opening styles ranked by
     whole games (Bradley–Terry, Elo scale with 95% intervals), the winner, and its share of decided games against
@@ -216,7 +228,7 @@ def answer(out):
     for players in data["inputs"]["players"]:
         folder = tournament_dir(out, players)
         names = style_names(data["inputs"], players)
-        frames = {name: named(pl.read_parquet(folder / f"{name}.parquet"), names, ("strategy", "opponent"))
+        frames = {name: named(_checked(folder / f"{name}.parquet"), names, ("strategy", "opponent"))
                   for name in ("matrix", "ratings")}
         top = leader(frames)
         ranked = []

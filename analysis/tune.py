@@ -222,7 +222,8 @@ def check_tune(game: str, *, strategy: str, params=(), against, players: int | N
             weights = tuple(float(w) for w in (weights.split(",") if isinstance(weights, str) else weights))
         except (TypeError, ValueError):
             raise SpecError("--weights", weights, allowed) from None
-        if len(weights) != len(labels) or min(weights) < 0 or abs(sum(weights) - 1) > 1e-6:
+        if (len(weights) != len(labels) or not all(math.isfinite(w) and w >= 0 for w in weights)
+                or abs(sum(weights) - 1) > 1e-6):
             raise SpecError("--weights", ",".join(f"{w:g}" for w in weights), allowed)
     players = players or plugin.default_players
     searched = {d.name for d in space}

@@ -20,7 +20,7 @@ from simulator.core.game import reference_note, replay_text, trace_hashes
 from simulator.games import get_game
 from simulator.core.runner import RunResult, run
 from simulator.core.spec import MAX_N, RunSpec, build_spec, read_spec_file
-from simulator.core.store import read_manifest, read_table
+from simulator.core.store import listed_files, read_manifest, read_table
 
 
 def make_spec(game: str, *, n: int | None = None, seed: int | None = None, players: int | None = None,
@@ -66,8 +66,10 @@ def _options_dict(options) -> dict:
 def simulate(game: str, *, out: str | Path, n: int | None = None, seed: int | None = None, players: int | None = None,
              level: str | None = None, strategies: list[str] | None = None, options: dict | list[str] | None = None,
              spec_file: str | Path | None = None, threads: int | None = None, chunk_size: int | None = None,
-             progress: bool = True, backend=None, scheduler: str | None = None, collect: str = "workers") -> RunResult:
-    """Run (or resume) a simulation into the run directory ``out``; see ``cardsim simulate --help``.
+             progress: bool = True, backend=None, scheduler: str | None = None, collect: str = "workers",
+             restart: bool = False) -> RunResult:
+    """Run (or resume) a simulation into the run directory ``out``; see ``cardsim simulate --help``. ``restart``:
+    clear a run already in ``out`` (of any spec, e.g. made with a strategy file since edited) and play it afresh.
 
     ``scheduler``: a Dask scheduler address (``tcp://host:8786``) to play the chunks on that cluster
     (``None`` or ``"local"``: this machine); ``collect``: who writes the part files on a cluster,
@@ -80,11 +82,13 @@ def simulate(game: str, *, out: str | Path, n: int | None = None, seed: int | No
     if note:
         print(note, file=sys.stderr)
     if scheduler is None or scheduler == "local" or backend is not None:
-        return run(spec, out, chunk_size=chunk_size, threads=threads, backend=backend, progress=progress)
+        return run(spec, out, chunk_size=chunk_size, threads=threads, backend=backend, progress=progress,
+                   restart=restart)
     from simulator.core.dask_backend import DaskBackend
 
     with DaskBackend(scheduler, collect) as cluster:  # connects (or refuses) before anything is written
-        return run(spec, out, chunk_size=chunk_size, threads=threads, backend=cluster, progress=progress)
+        return run(spec, out, chunk_size=chunk_size, threads=threads, backend=cluster, progress=progress,
+                   restart=restart)
 
 
 def open_table(run_dir: str | Path, table: str = "hands", lazy: bool = True) -> pl.LazyFrame | pl.DataFrame:
@@ -157,9 +161,12 @@ def _check_against_run(spec: RunSpec, run_dir, index: int) -> tuple[bool | None,
     """Whether the replay's event traces match the stored run's rows of game ``index`` (``None``: nothing to
     check), and the line that says so."""
     plugin = spec.plugin
+    tables = plugin.tables(spec.level)
+    for each in tables:  # every part checked, not only those read: a damaged run is not vouched for
+        listed_files(run_dir, each)
     if plugin.reference_play is None:
         return None, "(this game has no event trace: nothing to check against)"
-    table = plugin.tables(spec.level)[0]
+    table = tables[0]
     stored = read_table(run_dir, table).filter(pl.col("game") == index)
     if table in plugin.row_order:
         stored = stored.sort(plugin.row_order[table])
@@ -365,7 +372,7 @@ def rami_opening(hand_text: str, *, decks: int = 2, opening_points: int = 51) ->
         raise SpecError("--opening-points", opening_points, "an integer in [0, 200]")
     tokens = hand_text.replace(",", " ").split()
     if not tokens:
-        raise SpecError("--hand", hand_text, 'card names separated by spaces, e.g. "7H 8H 9H KS KH KD JK"',
+        raise SpecError("--hand", hand_text, 'card names separated by spaces or commas, e.g. "7H 8H 9H KS KH KD JK"',
                         "holds no card")
     cards, read = [], []
     for tok in tokens:

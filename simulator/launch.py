@@ -9,9 +9,11 @@ a broken installation: one line, exit 1). Everything after start-up is :func:`cl
 
 from __future__ import annotations
 
+import os
 import signal
 import sys
 import warnings
+from pathlib import Path
 
 
 def _say(line: str) -> None:
@@ -22,8 +24,37 @@ def _say(line: str) -> None:
         pass
 
 
+CACHE_ENV = "CARDSIM_CACHE_DIR"
+
+
+def cache_dir_problem() -> str | None:
+    """What makes ``$CARDSIM_CACHE_DIR`` unusable as the compiled kernels' cache (``None``: unset, or a directory
+    cardsim can write, made if missing). A cache that cannot be written would make every run compile again."""
+    value = os.environ.get(CACHE_ENV)
+    if not value:
+        return None
+    path = Path(value).expanduser()
+    if path.exists() and not path.is_dir():
+        return "is a file, not a directory"
+    try:
+        path.mkdir(parents=True, exist_ok=True)
+    except OSError as err:
+        return f"cannot be made ({err.strerror})"
+    if not os.access(path, os.W_OK | os.X_OK):
+        return "is not writable"
+    return None
+
+
 def start(argv: list[str] | None = None) -> int:
     """Import the command line and run it; the exit code, with start-up interruptions and failures as one line."""
+    problem = cache_dir_problem()
+    if problem:
+        _say(f"Error: {CACHE_ENV}: {os.environ[CACHE_ENV]!r} {problem}; allowed: a directory cardsim can write its "
+             "compiled kernels into, or unset (~/.cache/cardsim)")
+        return 2
+    # polars' allocator (jemalloc) starts background threads; under a tight memory limit each failed start printed a
+    # line (36,510 of them in one run): without them it allocates in the calling thread
+    os.environ.setdefault("_RJEM_MALLOC_CONF", "background_thread:false")
     interrupted: list[bool] = []
     previous = sys.unraisablehook
 

@@ -20,7 +20,7 @@ from simulator.kems.engine import raw_kernel, raw_reference
 from simulator.kems.rules import Rules
 from strategies.kems import answers as A
 from strategies.kems.answers import D
-from contract_checks import accepts, assert_both_engines_stop_with_one_line
+from contract_checks import accepts, assert_both_engines_name_the_raise, assert_both_engines_stop_with_one_line
 
 ROOT = Path(__file__).resolve().parents[1]
 MISBEHAVING = f"{ROOT}/tests/strategies/kems_misbehaving.py:misbehaving"
@@ -65,6 +65,13 @@ def test_an_illegal_answer_stops_both_engines_with_the_same_one_line(decision, s
     assert_both_engines_stop_with_one_line(lambda: raw_kernel(rules, seats, 5, 0, 200, "manches"),
                                            lambda: raw_reference(rules, seats, 5, 0, 200, "manches"),
                                            f"misbehaving:bad={D[decision]}", 0, says)
+
+
+def test_a_decision_that_raises_stops_both_engines_naming_it():
+    rules, seats = seats_for([f"{MISBEHAVING}:bad=99", *OTHERS])
+    assert_both_engines_name_the_raise(lambda: raw_kernel(rules, seats, 5, 0, 40, "manches"),
+                                       lambda: raw_reference(rules, seats, 5, 0, 40, "manches"),
+                                       "misbehaving:bad=99", 0, "propose", "kems_misbehaving.py")
 
 
 def test_the_cli_stops_an_illegal_answer_with_exit_2(tmp_path, capsys):

@@ -19,7 +19,7 @@ from simulator.rami.engine import raw_kernel, raw_reference
 from simulator.rami.rules import Rules
 from strategies.rami import answers as A
 from strategies.rami.answers import D
-from contract_checks import assert_both_engines_stop_with_one_line
+from contract_checks import assert_both_engines_name_the_raise, assert_both_engines_stop_with_one_line
 
 ROOT = Path(__file__).resolve().parents[1]
 MISBEHAVING = f"{ROOT}/tests/strategies/rami_misbehaving.py:misbehaving"
@@ -65,6 +65,13 @@ def test_an_illegal_answer_stops_both_engines_with_the_same_one_line(decision, s
     assert_both_engines_stop_with_one_line(lambda: raw_kernel(rules, seats, 5, 0, 200, "rounds"),
                                            lambda: raw_reference(rules, seats, 5, 0, 200, "rounds"),
                                            f"misbehaving:bad={D[decision]}", 0, says)
+
+
+def test_a_decision_that_raises_stops_both_engines_naming_it():
+    rules, seats = seats_for([f"{MISBEHAVING}:bad=99", *SEATING[1:]])
+    assert_both_engines_name_the_raise(lambda: raw_kernel(rules, seats, 5, 0, 20, "rounds"),
+                                       lambda: raw_reference(rules, seats, 5, 0, 20, "rounds"),
+                                       "misbehaving:bad=99", 0, "draw", "rami_misbehaving.py")
 
 
 def test_the_cli_stops_an_illegal_answer_with_exit_2(tmp_path, capsys):

@@ -68,7 +68,7 @@ def test_opponent_near_out_counts_only_opened_opponents():
 
 
 def test_discard_sheds_only_when_an_opponent_is_near_out():
-    prm = default_params("opening")
+    prm = default_params("opening").copy()  # the engines' parameters are read-only
     prm[opening.PARAM.shed_when_opponent_holds] = 2
     hand = counts("KS 2D 3D 8C 9C")  # usefulness: KS 0, 2D 1, 3D 1, 8C 1, 9C 1
     opened = np.array([0, 1], np.int8)

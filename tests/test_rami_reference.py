@@ -454,7 +454,7 @@ def test_R10_forbidden_and_ignored():
 @rule("R10")
 def test_R10_speed_weighted_race_favours_the_fast_player():
     rd = _claim_position()
-    fast, slow = default_params("random"), default_params("random")
+    fast, slow = default_params("random").copy(), default_params("random").copy()
     fast[1], slow[1] = 100.0, 0.01
     rd.seats = [Seat(0, slow), Seat(0, slow), Seat(0, fast)]
     wins = [rd.race([1, 2]) for _ in range(50)]

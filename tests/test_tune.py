@@ -137,7 +137,7 @@ def test_a_mixture_population_scores_the_weighted_share_and_bad_weights_are_refu
     assert spec.score(rows) == pytest.approx(0.25 * 0.4 + 0.75 * 0.8) and spec.to_dict()["weights"] == [0.25, 0.75]
     plain = tune_module.check_tune("kamoul", strategy="heuristic", against="balanced,aggressive", budget=2)
     assert plain.score(rows) == 0.4 and "weights" not in plain.to_dict()  # maximin, and old tunings still resume
-    for weights in ((0.5,), (0.7, 0.7), (-0.5, 1.5), "a,b"):
+    for weights in ((0.5,), (0.7, 0.7), (-0.5, 1.5), "a,b", "nan,1", (float("inf"), 0.0)):
         with pytest.raises(SpecError, match="^--weights: "):
             tune_module.check_tune("kamoul", strategy="heuristic", against="balanced,aggressive", budget=2,
                                    weights=weights)

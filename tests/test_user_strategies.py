@@ -26,7 +26,7 @@ from simulator.kamoul.engine import raw_kernel, raw_reference
 from simulator.kamoul.kernels import simulate as KERNEL
 from strategies.kamoul.answers import D, StrategyError
 from strategies.kamoul.policy import HEURISTIC
-from contract_checks import assert_both_engines_stop_with_one_line
+from contract_checks import assert_both_engines_name_the_raise, assert_both_engines_stop_with_one_line
 
 ROOT = Path(__file__).resolve().parents[1]
 EXAMPLES = ROOT / "examples"
@@ -161,7 +161,8 @@ def test_a_file_missing_decisions_or_for_another_game_is_refused(tmp_path):
     with pytest.raises(SpecError, match="game: 'rami' is another game"):
         spec_of([f"{other}:x"])
     broken = _write(tmp_path, "import no_such_module_here\n", "broken.py")
-    with pytest.raises(SpecError, match="fails to load"):
+    with pytest.raises(SpecError, match=r"^strategy file broken\.py, import \(line 1\): ModuleNotFoundError: No module "
+                                        "named 'no_such_module_here'$"):
         spec_of([f"{broken}:x"])
 
 
@@ -285,6 +286,12 @@ def test_an_illegal_answer_stops_both_engines_with_the_same_one_line(decision, o
                                            f"misbehaving:bad={D[decision]}", 4, says)
 
 
+def test_a_decision_that_raises_stops_both_engines_naming_it(kernel):
+    spec = spec_of([*SEATING[:-1], f"{MISBEHAVING}:bad=99"])
+    assert_both_engines_name_the_raise(lambda: raw_kernel(spec, 0, 60), lambda: raw_reference(spec, 0, 60),
+                                       "misbehaving:bad=99", 4, "turn", "kamoul_misbehaving.py")
+
+
 def test_a_wrong_user_kernel_choice_is_one_line_exit_2_and_nothing_written(tmp_path, capsys, monkeypatch):
     monkeypatch.setenv(ENV, "fast")
     code, out, err = run_cli(capsys, "simulate", "kamoul", "-n", "10", "--players", "2", "--quiet",
@@ -306,13 +313,13 @@ def test_the_legal_misbehaving_seat_plays_and_the_cli_stops_an_illegal_one_with_
 
 
 def test_a_plain_python_strategy_that_answers_illegally_or_with_a_wrong_type_is_stopped(tmp_path):
+    """In the trial games its file gets when loaded, before any run (the reference engine's check of every answer)."""
     for body, says in [("return 9", "answered turn with 9, which is no action"),
                        ("return 'stock'", "answered turn with 'stock', which is not an integer; the answer is K4")]:
         path = _write(tmp_path, PLAIN_PYTHON.replace("return ACT_STOCK  # never calls, never takes: draws every turn",
                                                      body), "drawer.py")
-        spec = spec_of([f"{path}:drawer", "balanced"])
-        with pytest.raises(StrategyError, match=re.escape(says)):
-            raw_reference(spec, 0, 5)
+        with pytest.raises(StrategyError, match=re.escape(says) + r".*\(in a trial game before the run"):
+            spec_of([f"{path}:drawer", "balanced"])
 
 
 PATIENT = f"{EXAMPLES}/rami_patient.py:patient"

@@ -31,7 +31,8 @@ import numpy as np
 from numba.core.dispatcher import Dispatcher
 from numba.extending import overload
 
-from simulator.core.faults import StrategyError, new_fault, raise_fault
+from simulator.core.faults import StrategyError, new_fault, raise_fault, record_raised
+from simulator.core.file_code import GUARD, file_fault
 from simulator.core.game import USER_KERNEL_BASE
 from simulator.core.inlined import InlinedType, inline_function, registered
 from simulator.core.user_table import decision_signature, function_loader
@@ -152,10 +153,11 @@ def compiled_decision(contract: Contract, name: str):
     stub = namespace[f"decide_{name}"]
     env = {"builtin": builtin, "np": np, "USER_KERNEL_BASE": USER_KERNEL_BASE,
            "load": function_loader(decision_signature(contract, name)), **contract.env}
+    env["record_raised"] = record_raised
     lines = [f"def through_table({', '.join(user_args)}):",
              "    k = sid - USER_KERNEL_BASE",
              f"    function = load(user[{index}, k, 0], user[{index}, k, 1], user[{index}, k, 2])",
-             f"    a = {_CAST[decision.kind]}(function({decision.user_call}))"]
+             *_guarded_call(decision, index, "function", "    ")]
     if decision.check:
         lines += [f"    if not ({decision.check}):", f"        a = {decision.fallback}"]
     lines.append("    return a")
@@ -199,6 +201,23 @@ def compiled_decision(contract: Contract, name: str):
 
 _BY_NAME: dict = {}
 
+_DEFAULT_ANSWER = {"int": "np.int64(0)", "bool": "False", "float": "np.float64(0.0)",
+                   "estimate": "(np.float64(0.0), np.int64(0))"}
+
+
+def _guarded_call(decision: Decision, index: int, function: str, indent: str) -> list[str]:
+    """The lines that call a file's ``function`` for ``decision`` (contract position ``index``) into ``a``, cast. An
+    exception the function raises is caught (numba's parallel loop would drop it, and the game would go on with a
+    made-up answer): it is recorded as a fault (:func:`simulator.core.faults.record_raised`), which stops the run
+    after the kernel, and a legal answer lets the block finish."""
+    answer = decision.fallback or _DEFAULT_ANSWER[decision.kind]
+    return [f"{indent}try:",
+            f"{indent}    a = {_CAST[decision.kind]}({function}({decision.user_call}))",
+            f"{indent}except Exception:",
+            f"{indent}    record_raised(fault, {index + 1}, me)",
+            f"{indent}    a = {_CAST[decision.kind]}({answer})"]
+
+
 
 def _by_name(contract: Contract, name: str, strategies_name: str):
     """Decision ``name``'s dispatch in a kernel compiled for the files of ``strategies_name``
@@ -209,17 +228,18 @@ def _by_name(contract: Contract, name: str, strategies_name: str):
         strategies = registered(strategies_name)[1]
         decision = contract.decisions[name]
         user_args = ("user", "sid", "prm", "fault", "me") + decision.rest
-        env = {"np": np, **contract.env}
+        env = {"np": np, "record_raised": record_raised, **contract.env}
+        index = list(contract.decisions).index(name)
         lines = [f"def by_name({', '.join(user_args)}):"]
         for k, strategy in enumerate(strategies):
             env[f"answer_{k}"] = inline_function(strategy.functions[name])
-            call = f"a = {_CAST[decision.kind]}(answer_{k}({decision.user_call}))"
+            call = _guarded_call(decision, index, f"answer_{k}", "    " if len(strategies) == 1 else "        ")
             if len(strategies) == 1:
-                lines.append("    " + call)
+                lines += call
                 continue
             test = ("    else:" if k == len(strategies) - 1
                     else f"    {'if' if k == 0 else 'elif'} sid == {USER_KERNEL_BASE + k}:")
-            lines += [test, "        " + call]
+            lines += [test, *call]
         if decision.check:
             lines += [f"    if not ({decision.check}):", f"        a = {decision.fallback}"]
         lines.append("    return a")
@@ -341,7 +361,7 @@ class ReferenceDispatch:
         """``ask(seat, me, *rest)`` or ``checked(seat, me, a, *rest)`` for decision ``name``, in plain Python: the
         arguments, cast and check of the compiled dispatch (the checks as :func:`python_twin` s)."""
         decision = self.contract.decisions[name]
-        env = {"BUILTIN_IDS": self.contract.builtin_ids, "np": np,
+        env = {"BUILTIN_IDS": self.contract.builtin_ids, "np": np, "GUARD": GUARD, "file_fault": file_fault,
                "cast": _CASTS[decision.kind], "fault": self._fault, "dispatch": self,
                **{k: python_twin(v) for k, v in self.contract.env.items()}}
         env["BUILTIN"] = self._builtin(name, env)
@@ -354,7 +374,14 @@ class ReferenceDispatch:
                   "            dispatch._unknown(seat)\n"
                   f"        a = BUILTIN(seat.sid, prm{builtin_args})\n"
                   "    else:\n"
-                  f"        a = seat.user.functions[{name!r}]({decision.user_call})\n") if which == "ask" else ""
+                  f"        GUARD.inside = {name!r}\n"
+                  "        GUARD.calls += 1\n"
+                  "        try:\n"
+                  f"            a = seat.user.functions[{name!r}]({decision.user_call})\n"
+                  "        except BaseException as err:\n"
+                  f"            file_fault(seat.user.path, {name!r}, err)\n"
+                  "        finally:\n"
+                  "            GUARD.inside = None\n") if which == "ask" else ""
         head = f"def {which}(seat, me{rest}):\n" if which == "ask" else f"def {which}(seat, me, a{rest}):\n"
         exec(head + answer + "    try:\n        a = cast(a)\n"
              "    except (TypeError, ValueError, OverflowError):\n"

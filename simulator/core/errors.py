@@ -7,6 +7,8 @@
   :class:`MetadataError` is the one about a metadata file (a manifest, ``_batch.json``, ``_study.json``,
   ``_checksums.json``): unreadable, failing its own checksum, or a field of the wrong kind.
 * :class:`ClusterError` — the cluster failed a run (exit 3).
+* :class:`StrategyCodeError` — the code of a user's strategy file failed during a run (exit 1, the run kept);
+  :class:`StrategyFileError`, the same before anything was written (exit 2).
 """
 
 from __future__ import annotations
@@ -75,3 +77,18 @@ class ClusterError(RuntimeError):
     """The cluster running a run failed it (the Dask scheduler went away, a chunk killed every worker
     it ran on). ``str(err)`` is one line; what was finished is on disk and the same command resumes.
     The CLI prints it and exits 3."""
+
+
+class StrategyCodeError(RuntimeError):
+    """The code of a user's strategy file raised, exited or ran too long while a run played it. ``str(err)`` is one
+    line naming the file, the decision, the line and what happened (:mod:`simulator.core.file_code`); what the run
+    finished is kept. The CLI prints it and exits 1."""
+
+
+class StrategyFileError(SpecError):
+    """A user's strategy file failed when loaded or tried, before anything was written. ``str(err)`` is the one
+    line of its :class:`StrategyCodeError`; the CLI exits 2."""
+
+    def __init__(self, line: str, field: str = "--strategy"):
+        ValueError.__init__(self, line)
+        self.field, self.value, self.allowed = field, None, ""

@@ -57,8 +57,11 @@ class Seat:
 
 
 def params_array(strategy: StrategyDef, values: dict) -> np.ndarray:
-    """``float64[K]``: the parameter values in the order the kernel indexes them (booleans as 0/1)."""
-    return np.array([float(values[p.name]) for p in strategy.params.params], dtype=np.float64)
+    """``float64[K]``: the parameter values in the order the kernel indexes them (booleans as 0/1), read-only (a
+    strategy that wrote them would make a game depend on the games played before it in the same chunk)."""
+    prm = np.array([float(values[p.name]) for p in strategy.params.params], dtype=np.float64)
+    prm.flags.writeable = False
+    return prm
 
 
 def default_params(strategy: StrategyDef) -> np.ndarray:
@@ -197,7 +200,8 @@ class GamePlugin:
     * ``level_tables[level]`` names the tables a run at that level writes, the finest first
       (:meth:`tables`); ``chunk_sizes[level]`` the default games per chunk; ``row_order[table]`` the column that
       orders a game's rows in a table when it has several (``hand``, ``round``);
-    * ``reference_play(spec, index, log)`` plays game ``index`` with the reference engine, appending its
+    * ``reference_play(spec, index, log, seats=None)`` plays game ``index`` with the reference engine (its own
+      ``seats`` if given: a strategy file's trial, :mod:`simulator.core.strategy_trial`), appending its
       play-by-play to ``log`` (a list, or ``None``), and returns the event-trace hash of each row of its finest
       table; ``replay_legend(spec)`` is the line that explains the play-by-play's notation.
 
@@ -342,9 +346,10 @@ class EnginePair:
             raw = self.kernel(self.rules_of(dict(spec.options)), seats, spec.seed, start, stop, spec.level, threads)
         return self.frames(raw, spec.players, [s.label() for s in spec.strategies], spec.level)
 
-    def reference_play(self, spec, index: int, log: list[str] | None) -> list[int]:
+    def reference_play(self, spec, index: int, log: list[str] | None, seats: list[Seat] | None = None) -> list[int]:
         game = self.reference()
-        return game(self.rules_of(dict(spec.options)), seats_of(spec), spec.seed, index, spec.level, log).play().traces
+        return game(self.rules_of(dict(spec.options)), seats or seats_of(spec), spec.seed, index, spec.level,
+                    log).play().traces
 
 
 def declare_game(home: str, *, rules, records, strategies, engines, **fields) -> GamePlugin:

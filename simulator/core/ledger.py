@@ -138,3 +138,13 @@ def checked_files(paths) -> list[Path]:
             raise DatasetError(f"{root}: {path.relative_to(root)} is {problem}; " + VERIFY_HINT.format(dir=root))
         out.append(path)
     return out
+
+
+def read_checked_frame(path) -> pl.DataFrame | None:
+    """The result frame at ``path`` once :func:`checked_files` has checked it (``None`` when it is absent or its
+    intact ledger does not list it; :class:`DatasetError` when its bytes are not the recorded ones)."""
+    path = Path(path)
+    if not path.is_file() and not path.is_symlink():
+        return None
+    files = checked_files([path])
+    return pl.read_parquet(files[0]) if files else None

@@ -5,7 +5,8 @@ directory (which refuses a different spec before anything is written), split the
 disk into chunks, hand them to a backend, write every finished chunk, and mark the run complete.
 
 Interrupting is safe at any moment. Ctrl-C lets the chunk in flight finish and be written, then the
-run stops with ``interrupted=True``; a second Ctrl-C stops at once. A killed run loses at most the
+run stops with ``interrupted=True``; a second Ctrl-C stops at once, within a second even while a compiled
+kernel holds the main thread (:mod:`simulator.core.stuck`). A killed run loses at most the
 chunks in flight. Re-running the same spec on the same directory plays only the missing games (with
 any chunk size), so the final dataset is the one an uninterrupted run writes.
 """
@@ -15,17 +16,20 @@ from __future__ import annotations
 import signal
 import threading
 import time
-from contextlib import closing, contextmanager
+from contextlib import closing, contextmanager, nullcontext
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Iterator
 
 from simulator.core.backends import Backend, ChunkTask, LocalBackend, WrittenParts, check_threads
-from simulator.core.errors import SpecError
+from simulator.core.errors import SpecError, StrategyCodeError
+from simulator.core.file_code import GUARD, Interrupted, watched
+from simulator.core.game import runs_on_reference, seats_of
 from simulator.core.progress import Silent
 from simulator.core.progress import progress as progress_of
 from simulator.core.spec import RunSpec
-from simulator.core.store import open_run
+from simulator.core.store import TMP_NAME, open_run
+from simulator.core.stuck import Presses, watching
 
 
 @dataclass
@@ -86,26 +90,34 @@ def check_execution(spec: RunSpec, chunk_size: int | None, threads, backend=None
 
 
 class _StopFlag:
-    """Set by the first Ctrl-C; the second one raises ``KeyboardInterrupt``."""
+    """Set by the first Ctrl-C, which lets the chunk in play finish; the second one, or the first while a strategy
+    file's code is running (a chunk on the reference engine could take long), raises
+    :class:`~simulator.core.file_code.Interrupted`: what was finished is kept."""
 
     def __init__(self):
         self.set = False
+        self.presses = Presses()
 
     def handle(self, signum, frame):
-        if self.set:
-            raise KeyboardInterrupt
+        self.presses.handled += 1
+        if self.set or GUARD.inside is not None:
+            raise Interrupted
         self.set = True
 
 
 @contextmanager
-def _sigint_sets(flag: _StopFlag):
-    """Route SIGINT to ``flag`` for the duration (main thread only), then restore the old handler."""
+def _sigint_sets(flag: _StopFlag, out: Path):
+    """Route SIGINT to ``flag`` for the duration (main thread only), then restore the old handler; a second Ctrl-C
+    that compiled code keeps from the handler ends the process (:mod:`simulator.core.stuck`)."""
     if threading.current_thread() is not threading.main_thread():
         yield
         return
     previous = signal.signal(signal.SIGINT, flag.handle)
+    line = (f"aborted: the chunk in flight was dropped, the finished ones are kept in {out}; re-run the same command "
+            "to resume")
     try:
-        yield
+        with watching(flag.presses, out / TMP_NAME, line):
+            yield
     finally:
         signal.signal(signal.SIGINT, previous)
 
@@ -120,6 +132,7 @@ def run(
     progress: bool = True,
     label: str | None = None,
     nested: bool = False,
+    restart: bool = False,
 ) -> RunResult:
     """Play every game of ``spec`` not yet stored in ``out`` and store it; see the module doc.
 
@@ -127,14 +140,20 @@ def run(
     ``backend`` defaults to :class:`LocalBackend`. Raises :class:`SpecError` on bad settings or a
     directory that cannot hold this run, before anything is written. ``label`` names the stage in the progress
     (default: the game and level), ``nested`` says it runs inside another stage (a batch's cell, a study's part).
+    ``restart``: a run already in ``out`` (of any spec) is cleared and played afresh.
     """
     began = time.perf_counter()
     chunk_size, threads = check_execution(spec, chunk_size, threads, backend)
-    store = open_run(out, spec, spec.plugin.tables(spec.level))
+    store = open_run(out, spec, spec.plugin.tables(spec.level), restart=restart)
     try:
         bar = progress_of(spec.n, label or f"{spec.game} {spec.level}", spec.level, enabled=progress,
                           initial=store.games_done(), nested=nested, unit_scale=True)
-        games, written, interrupted = _play(store, spec, chunk_size, threads, backend or LocalBackend(), bar)
+        try:
+            games, written, interrupted = _play(store, spec, chunk_size, threads, backend or LocalBackend(), bar)
+        except StrategyCodeError as err:
+            again = "use a new --out" if nested else "run the same command with --restart (or a new --out)"
+            raise StrategyCodeError(f"{err}; the games finished before it are kept in {out}: fix the file, then "
+                                    f"{again}") from None
         if interrupted:
             store.close()
         else:
@@ -159,7 +178,9 @@ def _play(store, spec: RunSpec, chunk_size: int, threads, backend, bar) -> tuple
 
     task = ChunkTask(spec, store.path.resolve())
     sliced = {"on_games": on_games} if isinstance(backend, LocalBackend) and not isinstance(bar, Silent) else {}
-    with bar, _sigint_sets(flag), closing(backend.run(task, chunks, threads, **sliced)) as finished:
+    watchdog = watched(sigint=False) if runs_on_reference(seats_of(spec)) else nullcontext()  # a decision cannot hang
+    playing = closing(backend.run(task, chunks, threads, **sliced))
+    with bar, _sigint_sets(flag, store.path), watchdog, playing as finished:
         for (start, stop), frames in finished:
             if isinstance(frames, WrittenParts):
                 done = store.record_chunk(start, stop, frames.records)

@@ -55,6 +55,7 @@ import pyarrow.parquet as pq
 from simulator import __version__
 from simulator.core.dirlock import LOCK_NAME, DirLock
 from simulator.core.errors import DatasetError, MetadataError, SpecError
+from simulator.core.outputs import OWN_FILES
 from simulator.core.sealed import read_sealed, sealed
 from simulator.core.spec import RunSpec, spec_dict_problem
 
@@ -66,6 +67,7 @@ QUARANTINE_NAME = "_quarantine"
 HOUSEKEEPING = (TMP_NAME, LOCK_NAME)  # what an empty or new run directory may hold
 PART_PATTERN = re.compile(r"^part-(\d{12})-(\d{12})\.parquet$")
 OUT_ALLOWED = "an empty or new directory, or a run with the same spec"
+RESTART_ALLOWED = OUT_ALLOWED + " (a new --out, or --restart to start this one afresh)"
 MANIFEST_INTERVAL = 1.0  # seconds between two manifest rewrites while a run is going (at least)
 VERIFY_HINT = "run `cardsim verify {dir}` to list what is wrong, or re-run the command that wrote it to resume"
 
@@ -149,7 +151,10 @@ def _hash_ahead(paths: list[Path]) -> None:
 
 def part_problem(path: Path, record: dict | None) -> str | None:
     """Why the part at ``path`` does not match its manifest ``record`` (``None`` when it does; a legacy
-    record-less part is only checked to exist)."""
+    record-less part is only checked to exist). A part that is a symbolic link, or lies in a linked folder, is
+    never read: what it points to is not the dataset's (``cardsim verify`` says so too)."""
+    if path.is_symlink() or path.parent.is_symlink():
+        return "a symbolic link, not read"
     try:
         stat = path.stat()
     except FileNotFoundError:
@@ -622,8 +627,10 @@ def apply_inspection(path: Path, tables, found: Inspection) -> list[str]:
 # --- opening -----------------------------------------------------------------------------------------
 
 
-def open_run(out: str | Path, spec: RunSpec, tables: tuple[str, ...] | list[str], field: str = "--out") -> RunStore:
-    """Open (or create) the run directory ``out`` for ``spec`` writing ``tables``, holding its lock.
+def open_run(out: str | Path, spec: RunSpec, tables: tuple[str, ...] | list[str], field: str = "--out",
+             restart: bool = False) -> RunStore:
+    """Open (or create) the run directory ``out`` for ``spec`` writing ``tables``, holding its lock. With
+    ``restart``, a run already there (of any spec) is cleared first, under the lock (:func:`_clear_run`).
 
     Refuses with :class:`SpecError`, changing nothing on disk, when ``out`` is a file, a non-empty
     directory that is not a run (a batch, a study, anything else), a run whose manifest is unreadable,
@@ -635,11 +642,15 @@ def open_run(out: str | Path, spec: RunSpec, tables: tuple[str, ...] | list[str]
     path = Path(out)
     tables = tuple(tables)
     manifest = _existing_manifest(path, field)
-    if manifest is not None:
+    if manifest is not None and not restart:
         _check_same_run(path, manifest, spec, tables, field)
+    if manifest is not None and restart:
+        _strangers_refused(path, manifest, field)
     path.mkdir(parents=True, exist_ok=True)
     lock = DirLock(path, field).acquire()
     try:
+        if restart:
+            _clear_run(path, field)
         store = _open_locked(path, spec, tables, field)
     except BaseException:
         lock.release()
@@ -664,6 +675,36 @@ def _open_locked(path: Path, spec: RunSpec, tables: tuple[str, ...], field: str)
     store.complete = not store.missing_ranges()
     store.write_manifest()
     return store
+
+
+def _own_entries(manifest: dict) -> set[str]:
+    """What a run directory may hold: its tables, manifest, quarantine, housekeeping and the files cardsim writes
+    beside the data."""
+    return {*manifest["tables"], MANIFEST_NAME, QUARANTINE_NAME, TMP_NAME, LOCK_NAME, *OWN_FILES, "report.html"}
+
+
+def _strangers_refused(path: Path, manifest: dict, field: str) -> None:
+    strangers = sorted(e.name for e in path.iterdir() if e.name not in _own_entries(manifest)
+                       and not is_housekeeping(e.name))
+    if strangers:
+        raise SpecError(field, str(path), "a run directory holding only what cardsim wrote there",
+                        f"holds {', '.join(strangers[:3])}, which --restart would not remove: move it first")
+
+
+def _clear_run(path: Path, field: str) -> None:
+    """Remove the run at ``path`` (``--restart``; the lock held): its table folders and files, then its manifest
+    last, so that a restart killed half-way leaves a run that is resumed or restarted again."""
+    manifest = _existing_manifest(path, field)
+    if manifest is None:
+        return
+    _strangers_refused(path, manifest, field)
+    for name in sorted(_own_entries(manifest) - {MANIFEST_NAME, LOCK_NAME}):
+        entry = path / name
+        if entry.is_symlink() or entry.is_file():
+            entry.unlink()
+        elif entry.is_dir():
+            shutil.rmtree(entry)
+    (path / MANIFEST_NAME).unlink()
 
 
 def _existing_manifest(path: Path, field: str = "--out") -> dict | None:
@@ -734,8 +775,17 @@ def _manifest_problem(data) -> str | None:
 def _check_same_run(path: Path, manifest: dict, spec: RunSpec, tables: tuple[str, ...], field: str = "--out") -> None:
     stored = json.dumps(manifest["spec"], sort_keys=True, separators=(",", ":"))
     if stored != spec.to_json():
-        differs = ", ".join(spec_differences(manifest["spec"], spec.to_dict())) or "formatting"
-        raise SpecError(field, str(path), OUT_ALLOWED, f"holds a run with a different spec (differs in: {differs})")
+        differences = spec_differences(manifest["spec"], spec.to_dict())
+        changed = [d for d in differences if d.endswith(".sha256")]
+        if changed and changed == differences:
+            index = int(re.match(r"strategies\[(\d+)\]", changed[0]).group(1))
+            seat, now = manifest["spec"]["strategies"][index], spec.to_dict()["strategies"][index]
+            raise SpecError(field, str(path), RESTART_ALLOWED,
+                            f"holds a run of strategy file {Path(str(seat.get('source'))).name} as it was (sha256 "
+                            f"{str(seat.get('sha256'))[:12]}…); the file has changed since (sha256 "
+                            f"{str(now.get('sha256'))[:12]}…)")
+        differs = ", ".join(differences) or "formatting"
+        raise SpecError(field, str(path), RESTART_ALLOWED, f"holds a run with a different spec (differs in: {differs})")
     if list(manifest["tables"]) != list(tables):
         raise SpecError(
             field, str(path), OUT_ALLOWED,
@@ -770,6 +820,7 @@ def _strategy_differences(old: list, new: list) -> list[str]:
             continue
         pa, pb = a.get("params") or {}, b.get("params") or {}
         out += [f"strategies[{seat}].params.{k}" for k in sorted(set(pa) | set(pb)) if pa.get(k) != pb.get(k)]
+        out += [f"strategies[{seat}].{k}" for k in ("source", "sha256", "label") if a.get(k) != b.get(k)]
     return out
 
 

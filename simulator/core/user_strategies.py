@@ -22,7 +22,9 @@ from functools import lru_cache
 from importlib.metadata import entry_points
 from pathlib import Path
 
-from simulator.core.errors import SpecError
+from simulator.core.errors import SpecError, StrategyFileError
+from simulator.core import file_code
+from simulator.core.file_code import GUARD, Interrupted, fault_line, watched
 from simulator.core.game import StrategyDef, registered_games
 from simulator.core.inlined import user_kernel_mode
 from simulator.core.params import ParamSet
@@ -95,11 +97,16 @@ def _load_module(path: str, digest: str):
     module = importlib.util.module_from_spec(spec)
     sys.modules[module_name] = module
     try:
-        spec.loader.exec_module(module)
-    except Exception as err:  # a user's file: any error it raises is reported in one line
+        with watched(file_code.IMPORT_SECONDS):
+            GUARD.inside, GUARD.calls = "import", GUARD.calls + 1
+            spec.loader.exec_module(module)
+    except BaseException as err:  # a user's file: whatever it raises or exits with is one line, exit 2
         del sys.modules[module_name]
-        raise SpecError("--strategy", path, "a Python file that imports cleanly",
-                        f"fails to load ({type(err).__name__}: {err})") from None
+        if isinstance(err, Interrupted):
+            raise
+        raise StrategyFileError(fault_line(path, "import", err, file_code.IMPORT_SECONDS)) from None
+    finally:
+        GUARD.inside = None
     return module
 
 
@@ -156,9 +163,11 @@ def _is_numba(fn) -> bool:
 
 
 def load_file(plugin, path_text: str, name: str, field_name: str = "--strategy",
-              expect_digest: str | None = None) -> UserStrategy:
+              expect_digest: str | None = None, trial: bool = True) -> UserStrategy:
     """The strategy ``name`` of the file at ``path_text`` (the only one when ``name`` is empty), validated for
-    ``plugin``'s game. With ``expect_digest``, refuse a file whose content changed."""
+    ``plugin``'s game and, with ``trial``, tried (:mod:`simulator.core.strategy_trial`: its code's faults and
+    illegal answers in a few games, before anything is written). With ``expect_digest``, refuse a file whose
+    content changed."""
     user_kernel_mode()  # which compiled kernel plays the file: a wrong choice is refused before anything is written
     path = Path(path_text).expanduser()
     if not path.is_file():
@@ -185,7 +194,12 @@ def load_file(plugin, path_text: str, name: str, field_name: str = "--strategy",
         if not matches:
             raise SpecError(field_name, name, ", ".join(names), f"is not a strategy of {path.name}")
         decl = matches[0]
-    return _validate(decl, plugin, str(path), digest, field_name)
+    user = _validate(decl, plugin, str(path), digest, field_name)
+    if trial:
+        from simulator.core.strategy_trial import try_strategy
+
+        try_strategy(plugin, user, field_name)
+    return user
 
 
 @lru_cache(maxsize=None)
@@ -206,4 +220,5 @@ def installed(game: str) -> dict[str, tuple[str, str]]:
 
 def load_seat_strategy(plugin, seat_strategy) -> UserStrategy:
     """The :class:`UserStrategy` behind a spec's seat (its ``source`` file, checked against its ``digest``)."""
-    return load_file(plugin, seat_strategy.source, seat_strategy.name, expect_digest=seat_strategy.digest)
+    return load_file(plugin, seat_strategy.source, seat_strategy.name, expect_digest=seat_strategy.digest,
+                     trial=False)

@@ -48,8 +48,9 @@ RETURN_TYPES = {"int": types.int64, "bool": types.boolean, "float": types.float6
                 "estimate": types.Tuple((types.float64, types.int64))}
 """The numba type a decision's function returns, by the decision's ``kind``."""
 
-PRM_TYPE = types.float64[::1]
-"""``prm``: the seat's parameters, ``float64[K]`` (index them with the strategy's declared ``ParamSet``)."""
+PRM_TYPE = types.Array(types.float64, 1, "C", readonly=True)
+"""``prm``: the seat's parameters, ``float64[K]``, read-only (index them with the strategy's declared ``ParamSet``;
+a function that writes them does not compile: its rows would depend on the games before it in its chunk)."""
 
 # numba calls first-class functions "experimental"; the engine-agreement tests are what this code relies on
 warnings.filterwarnings("ignore", category=NumbaExperimentalFeatureWarning,
@@ -127,6 +128,8 @@ def _compiled(path: str, digest: str, strategy_name: str, name: str, function, s
         return numba.njit(signature, cache=True, **options)(py_func)
     except NumbaError as err:
         reason, where = _numba_reason(str(err))
+        if "setitem(readonly array" in str(err):
+            reason = "writes into prm, its parameters, which are read-only during a run"
         raise SpecError(f"--strategy {label}: {name}", reason,
                         f"a numba function {name}({user_signature}) returning {signature.return_type}, for the "
                         f"argument types of ARG_TYPES in strategies/{game}/contract.py",

@@ -40,10 +40,10 @@ def rules_of(spec: RunSpec) -> Rules:
     return Rules.from_options(dict(spec.options))
 
 
-def reference_play(spec: RunSpec, index: int, log: list[str] | None) -> list[int]:
-    """Game ``index`` of ``spec`` played by the reference engine (play-by-play into ``log``); its hands' trace
-    hashes."""
-    return Game(rules_of(spec), seats_of(spec), spec.seed, index, spec.level, log).play().traces
+def reference_play(spec: RunSpec, index: int, log: list[str] | None, seats: list | None = None) -> list[int]:
+    """Game ``index`` of ``spec`` played by the reference engine (play-by-play into ``log``; ``seats``: the spec's
+    unless given); its hands' trace hashes."""
+    return Game(rules_of(spec), seats or seats_of(spec), spec.seed, index, spec.level, log).play().traces
 
 
 def run_rows(n_blocks: int, caps: np.ndarray, n_cols: np.ndarray) -> BlockRows:

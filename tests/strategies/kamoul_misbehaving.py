@@ -16,8 +16,9 @@ from strategies.kamoul.answers import D_FORGET, D_KEEP, D_MEMORY_NOISE, D_PEEKS,
 from strategies.kamoul.heuristic import H
 from strategies.kamoul.views import own_estimate
 
+RAISES = 99  # bad=99: its first decision of a turn raises ZeroDivisionError (the file's own fault)
 PARAMS = heuristic.PARAMS.extended(
-    Param("bad", "int", 0, "the decision answered illegally (1-based in DECISION_ORDER; 0: none)", 0, 9),
+    Param("bad", "int", 0, "the decision answered illegally (1-based in DECISION_ORDER; 0: none; RAISES: raises)", 0, RAISES),
 )
 BAD = len(heuristic.PARAMS.params)
 
@@ -33,6 +34,8 @@ def peeks(prm, view, n, rng, out):
 def turn(prm, view, top, can_call, can_contre, can_take, cum_me, au_ge, rng):
     if prm[BAD] == D_TURN:
         return 9  # no such action
+    if prm[BAD] == RAISES:
+        return 1 // int(prm[BAD] - prm[BAD])  # ZeroDivisionError
     if prm[BAD] == D_TAKE_SLOT and can_take:
         return ACT_TAKE  # take the discard, so that take_slot is asked
     return heuristic.turn(prm, view.me, view.know, view.occ, view.nslots, top, can_call, can_contre, can_take, cum_me,

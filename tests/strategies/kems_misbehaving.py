@@ -13,8 +13,9 @@ from strategies.kems import heuristic
 from strategies.kems.answers import D_CONTRE, D_INFER_CONTRE, D_PROPOSE
 from strategies.kems.common import contre_on_sign
 
+RAISES = 99  # bad=99: its first decision of a turn raises ZeroDivisionError (the file's own fault)
 PARAMS = heuristic.PARAMS.with_defaults(attention_opponents=0.35, attention_partner=0.3).extended(
-    Param("bad", "int", 0, "the decision answered illegally (1-based in DECISION_ORDER; 0: none)", 0, 5),
+    Param("bad", "int", 0, "the decision answered illegally (1-based in DECISION_ORDER; 0: none; RAISES: raises)", 0, RAISES),
 )
 BAD = len(heuristic.PARAMS.params)
 
@@ -23,6 +24,8 @@ BAD = len(heuristic.PARAMS.params)
 def propose(prm, view, seen, loc, pub, multi, mem, work, out, rng):
     if prm[BAD] == D_PROPOSE:
         return 5  # more exchanges than a hand has cards
+    if prm[BAD] == RAISES:
+        return 1 // int(prm[BAD] - prm[BAD])  # ZeroDivisionError
     return heuristic.propose(prm, view.me, view.players, view.hand, seen, loc, pub, multi, mem, work, out)
 
 

@@ -14,8 +14,9 @@ from strategies.rami import opening
 from strategies.rami.answers import D_DISCARD, D_DRAW, D_LAY, D_LAYOFF, D_OPEN, D_OPEN_WITH, D_SPEED
 from strategies.rami.opening import PARAM
 
+RAISES = 99  # bad=99: its first decision of a turn raises ZeroDivisionError (the file's own fault)
 PARAMS = opening.PARAMS.extended(
-    Param("bad", "int", 0, "the decision answered illegally (1-based in DECISION_ORDER; 0: none)", 0, 7),
+    Param("bad", "int", 0, "the decision answered illegally (1-based in DECISION_ORDER; 0: none; RAISES: raises)", 0, RAISES),
 )
 BAD = len(opening.PARAMS.params)
 
@@ -24,6 +25,8 @@ BAD = len(opening.PARAMS.params)
 def draw(prm, view, top, can_take, take_points, own_turn, stock_n, rng):
     if prm[BAD] == D_DRAW and not can_take:
         return DRAW_DISCARD  # the discard when R5 forbids it
+    if prm[BAD] == RAISES:
+        return 1 // int(prm[BAD] - prm[BAD])  # ZeroDivisionError
     return opening.draw(prm, view.opened[view.me] != 0, can_take, take_points, own_turn, stock_n)
 
 

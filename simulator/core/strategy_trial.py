@@ -1,0 +1,80 @@
+"""A strategy file tried before a run writes anything: a few games on the reference engine with the file's strategy
+at every seat, until each of its decisions has been asked at least once (or the trial's budget is spent).
+
+What the file's code would do wrong in its first games (raise, exit, loop, write its parameters, answer illegally)
+is then one line and exit 2 with nothing on disk, instead of a run stopped after its directory was made. The
+trial plays its own seeds, so it changes no result; a numba file plays as its Python twin
+(:func:`simulator.core.decisions.python_twin`), after its functions are compiled for their signatures (what the
+run would do first: a function that does not compile, e.g. one writing its read-only ``prm``, is one line too).
+"""
+
+from __future__ import annotations
+
+import time
+from dataclasses import replace
+
+import numpy as np
+
+from simulator.core.errors import StrategyCodeError, StrategyFileError
+from simulator.core.faults import StrategyError
+from simulator.core.file_code import watched
+
+TRIAL_GAMES = 40
+"""At most this many games (of the game's finest level)."""
+
+TRIAL_SECONDS = 2.0
+"""The trial stops after the game that passes this many seconds, every decision asked or not."""
+
+TRIAL_SEED = 0x7E57
+
+
+def try_strategy(plugin, user, field: str = "--strategy") -> None:
+    """Play ``user`` (a :class:`~simulator.core.user_strategies.UserStrategy` of ``plugin``'s game) at every seat of a
+    default table until each decision has been asked; its fault is a :class:`StrategyFileError` (one line) and an
+    illegal answer a :class:`~simulator.core.faults.StrategyError`. Once per file content and strategy in a
+    process."""
+    key = (plugin.name, user.path, user.digest, user.name)
+    if key not in _TRIED:
+        if user.compiled:  # each numba function compiled for its signature first: one that does not is one line
+            from simulator.core.user_table import compiled_function
+
+            for name in plugin.contract.decisions:
+                compiled_function(plugin.contract, user, name)
+        _play_trial(plugin, user, field)
+        _TRIED.add(key)
+
+
+_TRIED: set[tuple] = set()
+
+
+def _play_trial(plugin, user, field: str) -> None:
+    from simulator.core.decisions import python_twin
+    from simulator.core.game import USER_KERNEL_BASE, Seat, params_array
+    from simulator.core.spec import build_spec
+
+    asked: set[str] = set()
+    functions = {name: _recording(name, python_twin(fn), asked) for name, fn in user.functions.items()}
+    tried = replace(user, functions=functions)
+    sdef = user.definition(USER_KERNEL_BASE)
+    prm = params_array(sdef, {p.name: p.default for p in sdef.params.params})
+    spec = build_spec(plugin.name, n=TRIAL_GAMES, seed=TRIAL_SEED, level=plugin.levels[0])
+    seats = [Seat(USER_KERNEL_BASE, prm, tried, user.label) for _ in range(spec.players)]
+    began = time.perf_counter()
+    try:
+        with watched(), np.errstate(over="ignore"):  # a twin's uint64 arithmetic wraps, as compiled
+            for index in range(TRIAL_GAMES):
+                plugin.reference_play(spec, index, None, seats)
+                if asked >= set(user.functions) or time.perf_counter() - began > TRIAL_SECONDS:
+                    break
+    except StrategyCodeError as err:
+        raise StrategyFileError(str(err), field) from None
+    except StrategyError as err:
+        raise StrategyError(f"{err} (in a trial game before the run: nothing was written)") from None
+
+
+def _recording(name: str, function, asked: set):
+    def call(*args):
+        asked.add(name)
+        return function(*args)
+
+    return call
