@@ -45,6 +45,24 @@ def cache_dir_problem() -> str | None:
     return None
 
 
+ADDRESS_SPACE_FLOOR = 1_800_000 * 1024
+"""The least address space (``ulimit -v``) cardsim starts with: measured on 2026-12-07, ``simulate`` and ``report``
+run at 1,800,000 KB and fail at 1,536,000 (polars cannot start its threads, an image codec cannot load)."""
+
+
+def memory_problem() -> str | None:
+    """What makes the address-space limit too low to start (``None``: no limit, or enough)."""
+    try:
+        import resource
+    except ImportError:  # not a POSIX system: no such limit
+        return None
+    soft, _hard = resource.getrlimit(resource.RLIMIT_AS)
+    if soft == resource.RLIM_INFINITY or soft >= ADDRESS_SPACE_FLOOR:
+        return None
+    return (f"the address-space limit (ulimit -v) is {soft // 1024:,} KB; cardsim needs at least "
+            f"{ADDRESS_SPACE_FLOOR // 1024:,} KB: raise it (ulimit -v {ADDRESS_SPACE_FLOOR // 1024}), then re-run")
+
+
 def start(argv: list[str] | None = None) -> int:
     """Import the command line and run it; the exit code, with start-up interruptions and failures as one line."""
     problem = cache_dir_problem()
@@ -52,9 +70,15 @@ def start(argv: list[str] | None = None) -> int:
         _say(f"Error: {CACHE_ENV}: {os.environ[CACHE_ENV]!r} {problem}; allowed: a directory cardsim can write its "
              "compiled kernels into, or unset (~/.cache/cardsim)")
         return 2
+    problem = memory_problem()
+    if problem:
+        _say(f"Error: {problem}")
+        return 1
     # polars' allocator (jemalloc) starts background threads; under a tight memory limit each failed start printed a
-    # line (36,510 of them in one run): without them it allocates in the calling thread
+    # line (55,396 in one run): without them it allocates in the calling thread. OpenBLAS reserves a buffer per
+    # thread when numpy loads (a report failed at 1.5 GB for it); cardsim's linear algebra is small.
     os.environ.setdefault("_RJEM_MALLOC_CONF", "background_thread:false")
+    os.environ.setdefault("OPENBLAS_NUM_THREADS", "1")
     interrupted: list[bool] = []
     previous = sys.unraisablehook
 

@@ -21,22 +21,27 @@ from simulator.core.store import part_name, read_table
 from simulator.core.verify import verify
 
 
-def flip_byte(path: Path) -> None:
+def flip_byte(path: Path, where: float = 0.5) -> None:
     data = bytearray(path.read_bytes())
-    data[len(data) // 2] ^= 0x10
+    data[int(len(data) * where)] ^= 0x10
     path.write_bytes(bytes(data))
 
 
-def test_a_study_frame_replaced_by_other_bytes_is_refused(tmp_path):
+@pytest.mark.parametrize("damage", ["random bytes", 0.01, 0.3, 0.6, 0.99])
+def test_a_damaged_study_frame_is_refused_by_the_reader_as_by_verify(tmp_path, damage):
     study = tmp_path / "study"
     study.mkdir()
     (study / "_study.json").write_text('{"study": "kamoul-call", "inputs": {}}')
-    write_frame(study / "policy.parquet", pl.DataFrame({"players": [2, 3], "threshold": [4, 4]}))
+    frame = study / "policy.parquet"
+    write_frame(frame, pl.DataFrame({"players": [2, 3], "threshold": [4, 4]}))
     assert stored_frames(study, ("policy",))["policy"].height == 2
-    (study / "policy.parquet").write_bytes(os.urandom((study / "policy.parquet").stat().st_size))
+    if damage == "random bytes":
+        frame.write_bytes(os.urandom(frame.stat().st_size))
+    else:
+        flip_byte(frame, damage)
+    assert not verify(study)["sound"]
     with pytest.raises(DatasetError, match=r"policy\.parquet is damaged; run `cardsim verify"):
         stored_frames(study, ("policy",))
-    assert not verify(study)["sound"]
 
 
 def test_a_listed_part_that_is_a_symlink_is_refused_by_readers_as_by_verify(tmp_path, monkeypatch):
@@ -54,16 +59,22 @@ def test_a_listed_part_that_is_a_symlink_is_refused_by_readers_as_by_verify(tmp_
 
 
 def test_replay_refuses_a_run_whose_other_tables_are_damaged(tmp_path, capsys):
-    """A Kamoul run at the manches level: the replay reads the hands, and refuses a damaged manches part too."""
+    """A Kamoul run at the manches level: the replay reads the hands, and refuses a damaged manches part too, at
+    every flipped position that verify reports."""
     out = tmp_path / "run"
     assert cli.main(["simulate", "kamoul", "-n", "3", "--seed", "2", "--players", "2", "--level", "manches",
                      "--quiet", "--out", str(out)]) == 0
     assert cli.main(["replay", "kamoul", "--index", "1", "--run", str(out)]) == 0
     capsys.readouterr()
-    flip_byte(next((out / "manches").glob("part-*.parquet")))
-    code = cli.main(["replay", "kamoul", "--index", "1", "--run", str(out)])
-    err = capsys.readouterr().err
-    assert code == 1 and len(err.strip().splitlines()) == 1 and "manches/part-" in err and "damaged" in err, err
+    part = next((out / "manches").glob("part-*.parquet"))
+    whole = part.read_bytes()
+    for where in (0.01, 0.25, 0.5, 0.75, 0.99):
+        flip_byte(part, where)
+        assert not verify(out)["sound"]
+        code = cli.main(["replay", "kamoul", "--index", "1", "--run", str(out)])
+        err = capsys.readouterr().err
+        assert code == 1 and len(err.strip().splitlines()) == 1 and "manches/part-" in err and "damaged" in err, err
+        part.write_bytes(whole)
 
 
 def test_a_cache_directory_that_is_a_file_is_one_line_before_anything_runs(tmp_path, capsys, monkeypatch):
@@ -76,4 +87,26 @@ def test_a_cache_directory_that_is_a_file_is_one_line_before_anything_runs(tmp_p
     err = capsys.readouterr().err
     assert code == 2 and err.count("\n") == 1, err
     assert err.startswith(f"Error: CARDSIM_CACHE_DIR: '{blocker}' is a file, not a directory; allowed: a directory")
+    assert not (tmp_path / "run").exists()
+
+
+@pytest.mark.parametrize("limit_kb", [307_200, 1_000_000])
+def test_an_address_space_too_small_to_start_is_one_line(tmp_path, limit_kb):
+    """Under ``ulimit -v`` below the measured floor: one line, exit 1, nothing written (polars' allocator printed
+    55,396 lines at 300 MB; its thread pool panicked with a traceback at 1 GB)."""
+    import resource
+    import subprocess
+    import sys
+
+    def limited():
+        resource.setrlimit(resource.RLIMIT_AS, (limit_kb * 1024, resource.RLIM_INFINITY))
+
+    root = Path(__file__).resolve().parents[1]
+    done = subprocess.run([sys.executable, "-c", f"import sys; sys.path[:0] = [{str(root)!r}]\n"
+                           "from simulator.launch import console\nconsole()",
+                           "simulate", "kems", "-n", "4", "--out", str(tmp_path / "run")],
+                          preexec_fn=limited, capture_output=True, text=True, timeout=120)
+    assert done.returncode == 1 and done.stderr.count("\n") == 1, done.stderr[-500:]
+    assert done.stderr.startswith(f"Error: the address-space limit (ulimit -v) is {limit_kb:,} KB; cardsim needs at "
+                                  "least 1,800,000 KB")
     assert not (tmp_path / "run").exists()

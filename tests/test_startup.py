@@ -47,14 +47,16 @@ def test_ctrl_c_during_start_up_is_one_line(delay):
 
 def test_a_memory_limit_at_start_up_is_one_line_exit_1():
     """450 MB of address space is too little to load numba's LLVM (measured: 350-700 MB fail in the imports;
-    lower, polars' own allocator aborts the process, which no Python code can catch)."""
+    lower, polars' own allocator aborts the process, which no Python code can catch): the launcher says so before
+    importing anything (the floor, 1.8 GB, is measured: simulator.launch.ADDRESS_SPACE_FLOOR)."""
     def limit():
         resource.setrlimit(resource.RLIMIT_AS, (450 * 2**20, 450 * 2**20))
 
     child = subprocess.run([CARDSIM, "strategies", "kamoul"], capture_output=True, text=True, preexec_fn=limit,
                            timeout=120)
     assert child.returncode == 1 and "Traceback" not in child.stderr, child.stderr
-    assert len(child.stderr.strip().splitlines()) == 1 and child.stderr.startswith("Error: cardsim could not start")
+    assert len(child.stderr.strip().splitlines()) == 1
+    assert child.stderr.startswith("Error: the address-space limit (ulimit -v) is 460,800 KB")
 
 
 def _launch_with_fake_cli(fake_dir: Path, launch: str) -> subprocess.CompletedProcess:

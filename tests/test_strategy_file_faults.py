@@ -68,22 +68,29 @@ def test_a_decision_that_raises_is_named_in_one_line_before_anything_is_written(
     assert "internal error" not in line
 
 
-@pytest.mark.parametrize("where", ["import", "decision"])
-def test_a_file_that_exits_never_decides_cardsims_exit_code(tmp_path, capsys, where):
+@pytest.mark.parametrize("game, where", [("kems", "import"), ("kamoul", "decision"), ("rami", "decision"),
+                                         ("kems", "decision")])
+def test_a_file_that_exits_never_decides_cardsims_exit_code(tmp_path, capsys, game, where):
+    decision = FIRST_DECISION[game]
     if where == "import":
-        path, says = plain_file(tmp_path, "kems", "quitter", head="import sys\nsys.exit(3)\n"), r"import \(line 2\)"
+        path, says = plain_file(tmp_path, game, "quitter", head="import sys\nsys.exit(3)\n"), r"import \(line 2\)"
     else:
-        path, says = plain_file(tmp_path, "kems", "quitter", "raise SystemExit(0)", "propose"), r"propose\(\) \(line \d+\)"
-    assert_refused_before_writing(capsys, tmp_path, "kems", path,
+        path = plain_file(tmp_path, game, "quitter", "raise SystemExit(0)", decision)
+        says = rf"{decision}\(\) \(line \d+\)"
+    assert_refused_before_writing(capsys, tmp_path, game, path,
                                   rf"strategy file quitter\.py, {says}: SystemExit\((3|0)\): a strategy file may not "
                                   "end cardsim")
 
 
-def test_an_illegal_answer_is_refused_before_the_run_directory_exists(tmp_path, capsys):
-    path = plain_file(tmp_path, "kems", "accuser", "return 99", "infer_contre")
-    assert_refused_before_writing(capsys, tmp_path, "kems", path,
-                                  r"answered infer_contre with 99, which is not -1 or an opponent's seat.*\(in a "
-                                  r"trial game before the run: nothing was written\)$")
+@pytest.mark.parametrize("game, decision, says", [
+    ("kems", "infer_contre", r"answered infer_contre with 99, which is not -1 or an opponent's seat"),
+    ("kamoul", "turn", r"answered turn with 99, which is no action"),
+    ("rami", "draw", r"answered draw with 99, which is no choice"),
+])
+def test_an_illegal_answer_is_refused_before_the_run_directory_exists(tmp_path, capsys, game, decision, says):
+    path = plain_file(tmp_path, game, "accuser", "return 99", decision)
+    assert_refused_before_writing(capsys, tmp_path, game, path,
+                                  says + r".*\(in a trial game before the run: nothing was written\)$")
 
 
 def test_a_looping_decision_or_import_is_stopped_and_named(tmp_path, capsys, monkeypatch):
@@ -98,13 +105,15 @@ def test_a_looping_decision_or_import_is_stopped_and_named(tmp_path, capsys, mon
                                   r"hanger\.py, import \(line [12]\): still running after 1 s .*an import may take")
 
 
-@pytest.mark.parametrize("chunk_size", ["40", "5"])
-def test_a_file_that_writes_its_parameters_is_refused_whatever_the_chunk_size(tmp_path, capsys, chunk_size):
+@pytest.mark.parametrize("game, decision, chunk_size", [("kems", "sign", "40"), ("kems", "sign", "5"),
+                                                         ("kamoul", "turn", "5"), ("rami", "draw", "5")])
+def test_a_file_that_writes_its_parameters_is_refused_whatever_the_chunk_size(tmp_path, capsys, game, decision,
+                                                                             chunk_size):
     """Its rows would otherwise depend on the games before them in their chunk (the parameters are read-only)."""
-    path = plain_file(tmp_path, "kems", "writer", "args[0][0] = args[0][0] * 0.5 + 0.01\n    return True", "sign")
-    assert_refused_before_writing(capsys, tmp_path, "kems", path,
-                                  r"writer\.py, sign\(\) \(line \d+\): writes into prm, its parameters, which are "
-                                  "read-only during a run$", "--chunk-size", chunk_size)
+    path = plain_file(tmp_path, game, "writer", "args[0][0] = args[0][0] * 0.5 + 0.01\n    return 0", decision)
+    assert_refused_before_writing(capsys, tmp_path, game, path,
+                                  rf"writer\.py, {decision}\(\) \(line \d+\): writes into prm, its parameters, which "
+                                  "are read-only during a run$", "--chunk-size", chunk_size)
 
 
 def test_a_numba_file_that_writes_its_parameters_does_not_compile(tmp_path, capsys):

@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import signal
 import threading
+import time
 import traceback
 from contextlib import contextmanager
 from pathlib import Path
@@ -38,6 +39,10 @@ class OverTime(BaseException):
     Exception`` does not swallow it)."""
 
 
+class BudgetSpent(BaseException):
+    """Raised into cardsim's own code when a watched block's budget is spent (:func:`watched`)."""
+
+
 class Guard:
     """Which file call is running (``inside``: a description, ``None`` between calls), counted by ``calls``; the
     watchdog reads both."""
@@ -51,17 +56,22 @@ GUARD = Guard()
 
 
 @contextmanager
-def watched(limit: float | None = None, sigint: bool = True):
+def watched(limit: float | None = None, sigint: bool = True, budget: float | None = None):
     """While the block runs (in the main thread; elsewhere it is not watched), a file's call that has run ``limit``
     seconds (default :data:`DECISION_SECONDS`) is interrupted with :class:`OverTime`, and, with ``sigint``, a Ctrl-C
-    raises :class:`Interrupted` (the user's, not the file's). Nested blocks keep the outer watchdog."""
+    raises :class:`Interrupted` (the user's, not the file's). With ``budget``, cardsim's own code (between the file's
+    calls) is interrupted with :class:`BudgetSpent` once the block has run that many seconds. Nested blocks keep
+    the outer watchdog."""
     limit = DECISION_SECONDS if limit is None else limit
     if threading.current_thread() is not threading.main_thread() or _WATCH["on"]:
         yield
         return
-    state = {"calls": -1, "since": 0.0}
+    state = {"calls": -1, "since": 0.0, "ends": None if budget is None else time.monotonic() + budget}
 
     def tick(signum, frame):
+        if GUARD.inside is None and state["ends"] is not None and time.monotonic() >= state["ends"]:
+            state["ends"] = None  # once
+            raise BudgetSpent
         if GUARD.inside is None or GUARD.calls != state["calls"]:
             state["calls"], state["since"] = GUARD.calls, 0.0
             return
@@ -123,6 +133,6 @@ def _line_in(path: str, err: BaseException) -> int | None:
 def file_fault(path: str, decision: str, err: BaseException):
     """Raise the :class:`StrategyCodeError` of ``err``, raised by the file at ``path`` in ``decision``; a real Ctrl-C
     goes on as it is."""
-    if isinstance(err, Interrupted):
+    if isinstance(err, (Interrupted, BudgetSpent)):
         raise err
     raise StrategyCodeError(fault_line(path, f"{decision}()", err)) from None
