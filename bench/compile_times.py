@@ -10,7 +10,8 @@ Per family: the wall time of its first call (what a user waits for) and, from nu
 and to lower and optimise (``native_lowering``, which runs LLVM on the function's module), each as its own time
 (the nested compiles of the functions it calls taken out). The families: ``kamoul`` (the simulation kernels),
 ``kamoul-rollouts`` (the counterfactual rollouts of ``advise`` and the kamoul-call study), ``rami``, ``kems`` and
-``user-file`` (the Kem's kernel that plays a strategy file through the function table). ``NUMBA_OPT`` is left as
+``user-file`` (the Kem's kernel that plays a strategy file at every seat through the function table), each with
+nothing else compiled before it in its process. ``NUMBA_OPT`` is left as
 a user has it (3). Prints a Markdown table for docs/architecture.md.
 """
 
@@ -43,7 +44,8 @@ stack, own = [], {}
 
 class Passes(event.Listener):
     def on_start(self, ev):
-        stack.append([ev.data["name"], ev.data["qualname"], time.perf_counter(), 0.0])
+        name = ev.data["name"].split(" [")[0]  # numba names a pass "<pass> [<qualname>]"
+        stack.append([name, ev.data["qualname"], time.perf_counter(), 0.0])
 
     def on_end(self, ev):
         name, qualname, began, children = stack.pop()
@@ -54,12 +56,29 @@ class Passes(event.Listener):
         own[key] = own.get(key, 0.0) + spent - children
 
 
+class LlvmLock(event.Listener):
+    """Time spent holding numba's LLVM lock: optimising and emitting machine code, also outside any pass."""
+
+    def __init__(self):
+        self.began, self.seconds = [], 0.0
+
+    def on_start(self, ev):
+        self.began.append(time.perf_counter())
+
+    def on_end(self, ev):
+        began = self.began.pop()
+        if not self.began:
+            self.seconds += time.perf_counter() - began
+
+
+llvm = LlvmLock()
+
+
 def compile_family():
     if family == "kamoul-rollouts":
         plugin = get_game("kamoul")
-        plugin.simulate_chunk(build_spec("kamoul", n=1, seed=0, level=plugin.levels[0]), 0, 1, 1)  # not timed
         began = time.perf_counter()
-        with event.install_listener("numba:run_pass", Passes()):
+        with event.install_listener("numba:run_pass", Passes()), event.install_listener("numba:llvm_lock", llvm):
             for _label, warm in plugin.warm_extra:
                 warm()
         return time.perf_counter() - began
@@ -67,17 +86,15 @@ def compile_family():
     plugin = get_game(game)
     strategies = [USER_FILE] if family == "user-file" else None
     spec = build_spec(game, n=1, seed=0, level=plugin.levels[0], strategies=strategies)
-    if family == "user-file":
-        plugin.simulate_chunk(build_spec(game, n=1, seed=0, level=plugin.levels[0]), 0, 1, 1)  # built-ins: not timed
     began = time.perf_counter()
-    with event.install_listener("numba:run_pass", Passes()):
+    with event.install_listener("numba:run_pass", Passes()), event.install_listener("numba:llvm_lock", llvm):
         plugin.simulate_chunk(spec, 0, 1, 1)
     return time.perf_counter() - began
 
 
 seconds = compile_family()
 rows = [{"pass": k[0], "function": k[1], "seconds": v} for k, v in own.items()]
-print("RESULT " + json.dumps({"seconds": seconds, "passes": rows}))
+print("RESULT " + json.dumps({"seconds": seconds, "passes": rows, "llvm": llvm.seconds}))
 '''
 
 
@@ -117,11 +134,21 @@ def main_job(work: Path) -> float:
 
 
 def table(results: dict, top: int) -> str:
-    lines = ["| family | first call (s) | process (s) | typing (s) | lowering + LLVM (s) |", "|---|---|---|---|---|"]
+    lines = ["| family | first call (s) | process (s) | typing (s) | lowering pass (s) | all passes (s) | "
+             "holding the LLVM lock (s) |", "|---|---|---|---|---|---|---|"]
     for family, r in results.items():
         typing = sum(p["seconds"] for p in r["passes"] if p["pass"] == "nopython_type_inference")
         lowering = sum(p["seconds"] for p in r["passes"] if p["pass"] == "native_lowering")
-        lines.append(f"| {family} | {r['seconds']:.1f} | {r['process']:.1f} | {typing:.1f} | {lowering:.1f} |")
+        passes = sum(p["seconds"] for p in r["passes"])
+        lines.append(f"| {family} | {r['seconds']:.1f} | {r['process']:.1f} | {typing:.1f} | {lowering:.1f} | "
+                     f"{passes:.1f} | {r['llvm']:.1f} |")
+    for family, r in results.items():
+        by_pass: dict[str, float] = {}
+        for p in r["passes"]:
+            by_pass[p["pass"]] = by_pass.get(p["pass"], 0.0) + p["seconds"]
+        costly = sorted(by_pass.items(), key=lambda kv: -kv[1])[:top]
+        lines += ["", f"{family}: the {top} costliest compiler passes (own time, every function)", "",
+                  "| pass | seconds |", "|---|---|"] + [f"| {name} | {sec:.1f} |" for name, sec in costly]
     for family, r in results.items():
         for name, label in (("nopython_type_inference", "to type"), ("native_lowering", "to lower and optimise")):
             costly = sorted((p for p in r["passes"] if p["pass"] == name), key=lambda p: -p["seconds"])[:top]

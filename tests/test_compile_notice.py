@@ -65,6 +65,7 @@ def test_needs_compile_reads_the_cache_index(tmp_path, capsys, monkeypatch):
     from simulator.core.compiling import NOTICES
 
     monkeypatch.setitem(NOTICES, "enabled", True)
+    monkeypatch.setenv("CARDSIM_CACHE_DIR", str(tmp_path / "cache"))  # its own compile-seconds.json
     numba.config.CACHE_DIR = str(tmp_path)
 
     @numba.njit(cache=True)
@@ -78,4 +79,37 @@ def test_needs_compile_reads_the_cache_index(tmp_path, capsys, monkeypatch):
     assert err.splitlines()[0] == "compiling the Test kernels (first run on this machine, about 1 s)…" and err.splitlines()[1].startswith(
         "compiled in ")
     assert not needs_compile(twice)  # compiled in this process and saved to its cache
+    monkeypatch.undo()
     numba.config.CACHE_DIR = str(jit.cache_root())
+
+
+def test_the_estimate_is_what_the_last_compile_took_on_this_machine(tmp_path, capsys, monkeypatch):
+    """The first notice on a machine says the reference machine's time; each compile keeps its own time beside the
+    cache (compile-seconds.json), and the next notice of the same kernels says that instead."""
+    import time as clock
+
+    import numba
+
+    from simulator.core import compiling, jit
+
+    monkeypatch.setitem(compiling.NOTICES, "enabled", True)
+    monkeypatch.setenv("CARDSIM_CACHE_DIR", str(tmp_path / "cache"))
+    previous, numba.config.CACHE_DIR = numba.config.CACHE_DIR, str(tmp_path / "numba")
+    try:
+        assert compiling.estimate("Test", 40) == 40 and compiling.last_seconds("Test") is None
+
+        def slow(x):
+            clock.sleep(1.2)
+            return x
+
+        for expected in (40, 1):
+            fresh = numba.njit(cache=False)(lambda x: x + 1)  # never compiled: the notice is said
+            with compiling.compile_notice(fresh, "Test", 40):
+                slow(fresh(1))
+            assert capsys.readouterr().err.splitlines()[0] == (
+                f"compiling the Test kernels (first run on this machine, about {expected} s)…")
+        assert 1.2 <= compiling.last_seconds("Test") < 3
+        assert (jit.cache_root() / compiling.TIMES_FILE).is_file()
+        assert compiling.last_seconds("Other") is None  # by label
+    finally:
+        numba.config.CACHE_DIR = previous

@@ -5,16 +5,19 @@ silent frozen progress bar is what makes a new user give up.
 numba's on-disk cache (its index file, :mod:`simulator.core.jit`), it prints one line at once, "compiling the
 Kamoul kernels (first run on this machine, about N s)…", and "compiled in X s" when the call returns. Each game's
 engine names its kernels and gives ``N``, measured on the 2-core reference machine (docs/architecture.md,
-"Compile times"). ``cardsim warm`` (``simulator.api.warm``) compiles ahead, with the same lines. :data:`NOTICES` turns the lines
+"Compile times"); once a family has compiled on this machine, ``N`` is what it took here (kept beside the cache,
+``compile-seconds.json``). ``cardsim warm`` (``simulator.api.warm``) compiles ahead, with the same lines. :data:`NOTICES` turns the lines
 off (``--quiet``).
 """
 
 from __future__ import annotations
 
+import json
 import os
 import sys
 import time
 from contextlib import contextmanager
+from pathlib import Path
 
 from simulator.core.progress import compile_finished
 
@@ -38,16 +41,65 @@ def needs_compile(dispatcher) -> bool:
     return index is None or not os.path.exists(index)
 
 
+TIMES_FILE = "compile-seconds.json"
+"""Beside the cache: how long each family of kernels last took to compile on this machine, by label."""
+
+
+def _times_path() -> Path:
+    from simulator.core.jit import cache_root
+
+    return cache_root() / TIMES_FILE
+
+
+def last_seconds(label: str) -> float | None:
+    """How long the ``label`` kernels last took to compile on this machine (``None``: never measured here)."""
+    try:
+        value = json.loads(_times_path().read_text(encoding="utf-8")).get(label)
+    except (OSError, ValueError, AttributeError):
+        return None
+    return float(value) if isinstance(value, (int, float)) and not isinstance(value, bool) and value > 0 else None
+
+
+def remember_seconds(label: str, seconds: float) -> None:
+    """Keep what the ``label`` compile took, for the next notice (a cache that cannot be written keeps nothing)."""
+    path = _times_path()
+    try:
+        data = json.loads(path.read_text(encoding="utf-8"))
+        data = data if isinstance(data, dict) else {}
+    except (OSError, ValueError):
+        data = {}
+    data[label] = round(seconds, 1)
+    try:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        temporary = path.with_name(f".{path.name}.{os.getpid()}.tmp")
+        temporary.write_text(json.dumps(data, sort_keys=True), encoding="utf-8")
+        os.replace(temporary, path)
+    except OSError:
+        pass
+
+
+def estimate(label: str, seconds: int) -> int:
+    """The notice's "about N s": what the last compile of ``label`` took on this machine, else ``seconds`` (what it
+    took on the 2-core reference machine, docs/architecture.md)."""
+    return round(last_seconds(label) or seconds)
+
+
 @contextmanager
-def compile_notice(dispatcher, label: str, seconds: int, line: str | None = None):
+def compile_notice(dispatcher, label: str, seconds: int, line: str | None = None, key: str | None = None):
     """Around the first call of ``dispatcher``: the compile notice and the time it took (see the module doc);
-    ``label`` names the kernels ("Kamoul"), ``seconds`` is what they take to compile on the reference machine.
-    ``line``: a compile the cache check cannot see (a kernel compiled for a user's files), announced so."""
+    ``label`` names the kernels ("Kamoul"), ``seconds`` is what they take to compile on the reference machine
+    (the notice says what they last took on this one when known, :func:`estimate`). ``line``: a compile the cache
+    check cannot see (a kernel compiled for a user's files), announced so. ``key``: what the time is remembered
+    under when the same kernels take different times in different cases (default ``label``)."""
     if line is None and not needs_compile(dispatcher):
         yield
         return
-    say(line or f"compiling the {label} kernels (first run on this machine, about {seconds} s)…")
+    key = key or label
+    say(line or f"compiling the {label} kernels (first run on this machine, about {estimate(key, seconds)} s)…")
     begin = time.perf_counter()
     yield
-    say(f"compiled in {time.perf_counter() - begin:.0f} s")
+    took = time.perf_counter() - begin
+    say(f"compiled in {took:.0f} s")
+    if line is None:
+        remember_seconds(key, took)
     compile_finished()  # the rate and ETA of open progress count from here

@@ -206,7 +206,18 @@ def _advise_game(game, seed, rules, seats, template, cum_focal, state, work, rol
 
 
 SAMPLE, ADVISE = 0, 1
-ROLLOUT_COMPILE_SECONDS = 190  # measured (193 s, 2026-12-05, empty cache, 2 cores): the compile notice's "about N s"
+ROLLOUT_COMPILE_SECONDS = {True: 35, False: 224}
+"""The rollout kernels' compile (2026-12-07, bench/compile_times.py): 34.6 s right after the Kamoul kernels were
+compiled in the same process (they share its typed helpers), 224 s alone."""
+
+
+def _rollout_notice():
+    """The compile notice of the rollout kernels, its estimate for the case at hand."""
+    from simulator.kamoul import kernels
+
+    after = kernels.simulate.stats.cache_misses and any(kernels.simulate.stats.cache_misses.values())
+    return compile_notice(_rollout_blocks, "Kamoul rollout", ROLLOUT_COMPILE_SECONDS[bool(after)],
+                          key="Kamoul rollout" + (" after the Kamoul kernels" if after else ""))
 
 
 @njit(parallel=True)
@@ -252,7 +263,7 @@ def sample_kernel(rules: Rules, seats, seed: int, start: int, stop: int, threads
     n_blocks = block_count(stop - start, threads)
     cap = 16 * -(-(stop - start) // n_blocks)
     while True:
-        with compile_notice(_rollout_blocks, "Kamoul rollout", ROLLOUT_COMPILE_SECONDS):
+        with _rollout_notice():
             rows, counts = _rollout_blocks(SAMPLE, seed, start, stop, kernel_rules, seats, new_force(), 0, n_blocks,
                                            cap)
         first_fault_in_game_order(seats.fault, lambda: _rollout_blocks(
@@ -270,7 +281,7 @@ def advise_kernel(rules: Rules, seats, situation: Situation, seed: int, start: i
     kernel_rules, seats = _arrays(rules, seats)
     n_blocks = block_count(stop - start, threads)
     cap = -(-(stop - start) // n_blocks)
-    with compile_notice(_rollout_blocks, "Kamoul rollout", ROLLOUT_COMPILE_SECONDS):
+    with _rollout_notice():
         rows, counts = _rollout_blocks(ADVISE, seed, start, stop, kernel_rules, seats, situation.force(),
                                        situation.cum, n_blocks, cap)
     first_fault_in_game_order(seats.fault, lambda: _rollout_blocks(
