@@ -11,7 +11,9 @@ and to lower and optimise (``native_lowering``, which runs LLVM on the function'
 (the nested compiles of the functions it calls taken out). The families: ``kamoul`` (the simulation kernels),
 ``kamoul-rollouts`` (the counterfactual rollouts of ``advise`` and the kamoul-call study), ``rami``, ``kems`` and
 ``user-file`` (the Kem's kernel that plays a strategy file at every seat through the function table), each with
-nothing else compiled before it in its process. ``NUMBA_OPT`` is left as
+nothing else compiled before it in its process; ``rollouts-after-kamoul`` (the rollout kernels right after the Kamoul
+kernels, in one process: only the rollouts are timed) and ``kamoul-file-inlined`` (the Kamoul kernel compiled for a
+strategy file at every seat, ``CARDSIM_USER_KERNEL=inlined``). The default families are the first five. ``NUMBA_OPT`` is left as
 a user has it (3). Prints a Markdown table for docs/architecture.md.
 """
 
@@ -28,7 +30,7 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
 
-FAMILIES = ("kamoul", "kamoul-rollouts", "rami", "kems", "user-file")
+FAMILIES = ("kamoul", "kamoul-rollouts", "rami", "kems", "user-file", "rollouts-after-kamoul", "kamoul-file-inlined")
 
 CHILD = r'''
 import json, sys, time
@@ -75,16 +77,18 @@ llvm = LlvmLock()
 
 
 def compile_family():
-    if family == "kamoul-rollouts":
+    if family in ("kamoul-rollouts", "rollouts-after-kamoul"):
         plugin = get_game("kamoul")
+        if family == "rollouts-after-kamoul":
+            plugin.kernels.compile()
         began = time.perf_counter()
         with event.install_listener("numba:run_pass", Passes()), event.install_listener("numba:llvm_lock", llvm):
-            for _label, warm in plugin.warm_extra:
-                warm()
+            for extra in plugin.warm_extra:
+                extra.compile()
         return time.perf_counter() - began
-    game = "kems" if family == "user-file" else family
+    game = {"user-file": "kems", "kamoul-file-inlined": "kamoul"}.get(family, family)
     plugin = get_game(game)
-    strategies = [USER_FILE] if family == "user-file" else None
+    strategies = [USER_FILE] if family in ("user-file", "kamoul-file-inlined") else None
     spec = build_spec(game, n=1, seed=0, level=plugin.levels[0], strategies=strategies)
     began = time.perf_counter()
     with event.install_listener("numba:run_pass", Passes()), event.install_listener("numba:llvm_lock", llvm):
@@ -98,10 +102,10 @@ print("RESULT " + json.dumps({"seconds": seconds, "passes": rows, "llvm": llvm.s
 '''
 
 
-def user_file(folder: Path) -> str:
-    """A Kem's strategy file as ``cardsim new-strategy`` writes it (numba functions)."""
+def user_file(folder: Path, game: str) -> str:
+    """A strategy file of ``game`` as ``cardsim new-strategy`` writes it (numba functions)."""
     subprocess.run([sys.executable, "-c", f"import sys; sys.path.insert(0, {str(ROOT)!r}); from simulator import api; "
-                    f"api.new_strategy('kems', 'bench-file', {str(folder)!r})"], check=True, capture_output=True)
+                    f"api.new_strategy({game!r}, 'bench-file', {str(folder)!r})"], check=True, capture_output=True)
     return str(folder / "bench_file.py")
 
 
@@ -111,7 +115,10 @@ def measure(family: str, work: Path) -> dict:
     env = {**os.environ, "CARDSIM_CACHE_DIR": str(cache)}
     env.pop("NUMBA_OPT", None)
     script = CHILD.replace("ROOT", repr(str(ROOT)), 1).replace("FAMILY", repr(family), 1)
-    script = script.replace("USER_FILE", repr(user_file(work / "file")) if family == "user-file" else "None")
+    if family == "kamoul-file-inlined":  # the kernel compiled for the files, not the table's
+        env["CARDSIM_USER_KERNEL"] = "inlined"
+    game = {"user-file": "kems", "kamoul-file-inlined": "kamoul"}.get(family)
+    script = script.replace("USER_FILE", repr(user_file(work / f"file-{family}", game)) if game else "None")
     began = time.perf_counter()
     done = subprocess.run([sys.executable, "-c", script], env=env, capture_output=True, text=True)
     wall = time.perf_counter() - began
@@ -170,7 +177,7 @@ def run() -> None:
     with tempfile.TemporaryDirectory(prefix="cardsim-compile-") as folder:
         work = Path(folder)
         results = {}
-        for family in args.families or FAMILIES:
+        for family in args.families or FAMILIES[:5]:
             results[family] = measure(family, work)
             print(f"{family}: first call {results[family]['seconds']:.1f} s", flush=True)
         if not args.no_main:

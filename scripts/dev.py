@@ -13,7 +13,6 @@ import shutil
 import subprocess
 import sys
 import venv
-from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -36,28 +35,18 @@ def setup() -> None:
 
 def main_job() -> None:
     out = ROOT / "runs" / "kamoul-call"
-    run(str(BIN / "cardsim"), "warm", "kamoul")  # says what it compiles and how long it takes, the first time
     run(str(BIN / "cardsim"), "study", "kamoul-call", "-n", "5000", "--seed", "1", "--out", str(out))
     print(f"\nthe answer: {out / 'answer.md'} (and answer.json)\nreport: {out / 'report.html'}\ndata: {out / 'samples'} (Parquet rollouts), {out / 'call_value.parquet'}, "
           f"{out / 'policy.parquet'}, {out / 'gain.parquet'}, tournaments in {out}/tournament-<P>p/")
 
 
-# two queues of about equal compile time, one per core (measured alone with an empty cache, docs/architecture.md:
-# kamoul 68 s + its rollout kernels 30 s; rami 47 s + kems 50 s). Kernels compiled for users' strategy files are
-# not warmed up: each belongs to one xdist group, so one worker compiles it while the other runs tests.
-WARM_UP_QUEUES = (("kamoul",), ("rami", "kems"))
-
-
 def warm_up() -> None:
-    """Compile every game's kernels into numba's on-disk cache (`cardsim warm`), the queues in parallel."""
-    print("+ compiling the kernels, two queues in parallel:", " | ".join(", ".join(q) for q in WARM_UP_QUEUES), flush=True)
-
-    def queue_ok(queue) -> bool:
-        return subprocess.run([str(BIN / "cardsim"), "warm", *queue], cwd=ROOT).returncode == 0
-
-    with ThreadPoolExecutor(len(WARM_UP_QUEUES)) as pool:
-        if not all(pool.map(queue_ok, WARM_UP_QUEUES)):
-            sys.exit("compiling the kernels failed (the error is printed above)")
+    """Compile every game's kernels into numba's on-disk cache: `cardsim warm` compiles the families side by side,
+    one process per core, longest first. Kernels compiled for users' strategy files are not warmed up: each
+    belongs to one xdist group, so one worker compiles it while the other runs tests."""
+    print("+ compiling the kernels", flush=True)
+    if subprocess.run([str(BIN / "cardsim"), "warm"], cwd=ROOT).returncode != 0:
+        sys.exit("compiling the kernels failed (the error is printed above)")
 
 
 CHROMIUM = Path("/usr/bin/chromium")

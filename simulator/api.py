@@ -231,7 +231,8 @@ def new_strategy(game: str, name: str, out: str | Path):
 
 def warm(games: list[str] | None = None, *, quiet: bool = False) -> list[str]:
     """``cardsim warm``: compile the kernels of ``games`` (default: every game; each game's ``warm_extra`` too, e.g.
-    Kamoul's rollout kernels for ``study kamoul-call`` and ``advise``) into the on-disk cache, each with the compile notice
+    Kamoul's rollout kernels for ``study kamoul-call`` and ``advise``) into the on-disk cache, those not compiled
+    yet side by side, one process per core (:mod:`simulator.core.compile_apart`), with the compile notice
     (:mod:`simulator.core.compiling`); returns what was warmed. A kernel already cached costs a load."""
     from simulator.core.compiling import NOTICES
     from simulator.games import GAMES
@@ -241,17 +242,37 @@ def warm(games: list[str] | None = None, *, quiet: bool = False) -> list[str]:
         get_game(name)  # an unknown game: SpecError before anything compiles
     previous, NOTICES["enabled"] = NOTICES["enabled"], not quiet
     try:
-        done = []
-        for name in names:
+        families = [f for name in names for f in GAMES[name].kernel_families]
+        compile_ahead(names, families)
+        for family in families:
+            family.compile()  # loads what was compiled ahead; compiles, with its notice, what was not
+        for name in names:  # a game that declares no kernel family: one game compiles its simulation kernels
             plugin = GAMES[name]
-            plugin.simulate_chunk(build_spec(name, n=1, seed=0, level=plugin.levels[0]), 0, 1, 1)
-            done.append(name)
-            for label, compile_them in plugin.warm_extra:
-                compile_them()
-                done.append(label)
-        return done
+            if plugin.kernels is None:
+                plugin.simulate_chunk(build_spec(name, n=1, seed=0, level=plugin.levels[0]), 0, 1, 1)
+        return [f.name for f in families] + [name for name in names if GAMES[name].kernels is None]
     finally:
         NOTICES["enabled"] = previous
+
+
+def compile_ahead(games: list[str], families) -> list:
+    """Compile those of ``families`` (kernel families of ``games``) not compiled yet side by side, one process per
+    core, when there are two or more (:func:`simulator.core.compile_apart.compile_apart`); returns those compiled."""
+    from simulator.core.compile_apart import compile_apart
+    from simulator.games import GAMES
+
+    game_of = {f.name: name for name in games for f in GAMES[name].kernel_families}
+    return compile_apart(game_of, list(families))
+
+
+def compile_family(game: str, name: str) -> None:
+    """Compile (or load) the kernel family ``name`` of ``game``, silently: what a child process of
+    :func:`compile_ahead` runs. Its compile time is kept for the next notices (``compile-seconds.json``)."""
+    from simulator.core.compiling import NOTICES
+
+    NOTICES["enabled"] = False
+    family = {f.name: f for f in get_game(game).kernel_families}[name]
+    family.compile()
 
 
 def default_players_text(plugin) -> str:
@@ -665,6 +686,9 @@ def study(name: str, game: str | None = None, *, out: str | Path, n: int | None 
                                   players=players if players is not None else base.get("players"), threads=threads,
                                   chunk_size=chunk_size, rules=rules, strategies=strategies or base.get("strategies"),
                                   **settings)
+    kernels = getattr(definition.module, "KERNEL_FAMILIES", ())
+    if kernels:  # a study that needs several kernel families compiles them side by side first
+        compile_ahead([game], [f for f in get_game(game).kernel_families if f.name in kernels])
     done = execute(plan, out, threads=threads, chunk_size=chunk_size, progress=progress)
     result = {"path": done.path, "interrupted": done.interrupted, "frames": done.frames, "html": None, "answer": None}
     if not done.interrupted:

@@ -113,3 +113,56 @@ def test_the_estimate_is_what_the_last_compile_took_on_this_machine(tmp_path, ca
         assert compiling.last_seconds("Other") is None  # by label
     finally:
         numba.config.CACHE_DIR = previous
+
+
+def test_makespan_places_the_longest_first_on_the_first_free_core():
+    from simulator.core.compile_apart import makespan
+
+    assert makespan([62, 68], 2) == 68
+    assert makespan([62, 68, 75, 55], 2) == 130  # 75 + 55 | 68 + 62
+    assert makespan([10, 10, 10], 1) == 30
+
+
+def test_families_not_compiled_are_compiled_side_by_side_with_one_notice(capsys, monkeypatch):
+    """Two families to compile on two cores: one child process each, at the same time, one notice whose estimate
+    is the longer of the two; a child that fails is left to the caller's own first call."""
+    import time as clock
+
+    from simulator.core import compile_apart as apart
+    from simulator.core.compiling import NOTICES, KernelFamily
+
+    monkeypatch.setitem(NOTICES, "enabled", True)
+    monkeypatch.setattr(apart, "cores", lambda: 2)
+    monkeypatch.setattr(apart, "_CHILD", "import sys, time\ntime.sleep(1.5)\nsys.exit(3 if sys.argv[2] == 'bad' else 0)")
+
+    def family(name, seconds):
+        return KernelFamily(name, name.title(), kernel=lambda: object(), seconds=lambda: seconds, compile=None)
+
+    good, bad = family("good", 40), family("bad", 70)
+    began = clock.perf_counter()
+    done = apart.compile_apart({"good": "g", "bad": "g"}, [good, bad])
+    took = clock.perf_counter() - began
+    assert done == [good]  # in the order started: the longest first
+    assert took < 2.9, took  # side by side: 1.5 s each, not 3 s one after the other
+    lines = capsys.readouterr().err.splitlines()
+    assert lines[0] == "compiling the Good and Bad kernels, 2 at once (first run on this machine, about 70 s)…"
+    assert lines[1].startswith("compiled in ") and len(lines) == 2
+    # one family, or one core: nothing here (the first call compiles it, with its own notice)
+    assert apart.compile_apart({"good": "g"}, [good]) == []
+    monkeypatch.setattr(apart, "cores", lambda: 1)
+    assert apart.compile_apart({"good": "g", "bad": "g"}, [good, bad]) == []
+    assert capsys.readouterr().err == ""
+
+
+def test_warm_of_cached_families_starts_no_process(capsys, monkeypatch):
+    """With the kernels in the cache (the suite's warm-up), warm loads them in this process: no child, no notice."""
+    import subprocess as sp
+
+    from simulator import api
+
+    def refuse(*args, **kwargs):
+        raise AssertionError("a compile process was started for cached kernels")
+
+    monkeypatch.setattr(sp, "Popen", refuse)
+    assert api.warm(["kamoul"]) == ["kamoul", "kamoul rollouts"]
+    assert "compiling" not in capsys.readouterr().err

@@ -17,7 +17,9 @@ import os
 import sys
 import time
 from contextlib import contextmanager
+from dataclasses import dataclass
 from pathlib import Path
+from typing import Callable
 
 from simulator.core.progress import compile_finished
 
@@ -60,20 +62,35 @@ def last_seconds(label: str) -> float | None:
     return float(value) if isinstance(value, (int, float)) and not isinstance(value, bool) and value > 0 else None
 
 
+@contextmanager
+def _times_locked(path: Path):
+    """The times file's lock: families compiled side by side (:mod:`simulator.core.compile_apart`) each keep
+    their time, and none may write over another's."""
+    try:
+        import fcntl
+    except ImportError:  # not a POSIX system: one process at a time is the usual case there
+        yield
+        return
+    path.parent.mkdir(parents=True, exist_ok=True)
+    with open(path.with_name(f".{path.name}.lock"), "a") as lock:
+        fcntl.flock(lock, fcntl.LOCK_EX)
+        yield
+
+
 def remember_seconds(label: str, seconds: float) -> None:
     """Keep what the ``label`` compile took, for the next notice (a cache that cannot be written keeps nothing)."""
     path = _times_path()
     try:
-        data = json.loads(path.read_text(encoding="utf-8"))
-        data = data if isinstance(data, dict) else {}
-    except (OSError, ValueError):
-        data = {}
-    data[label] = round(seconds, 1)
-    try:
-        path.parent.mkdir(parents=True, exist_ok=True)
-        temporary = path.with_name(f".{path.name}.{os.getpid()}.tmp")
-        temporary.write_text(json.dumps(data, sort_keys=True), encoding="utf-8")
-        os.replace(temporary, path)
+        with _times_locked(path):
+            try:
+                data = json.loads(path.read_text(encoding="utf-8"))
+                data = data if isinstance(data, dict) else {}
+            except (OSError, ValueError):
+                data = {}
+            data[label] = round(seconds, 1)
+            temporary = path.with_name(f".{path.name}.{os.getpid()}.tmp")
+            temporary.write_text(json.dumps(data, sort_keys=True), encoding="utf-8")
+            os.replace(temporary, path)
     except OSError:
         pass
 
@@ -82,6 +99,23 @@ def estimate(label: str, seconds: int) -> int:
     """The notice's "about N s": what the last compile of ``label`` took on this machine, else ``seconds`` (what it
     took on the 2-core reference machine, docs/architecture.md)."""
     return round(last_seconds(label) or seconds)
+
+
+@dataclass(frozen=True)
+class KernelFamily:
+    """Kernels that compile together on their first call. ``name`` is what ``cardsim warm`` reports ("kamoul",
+    "kamoul rollouts"); ``label`` names them in the notices ("the Kamoul kernels"); ``kernel()`` is the numba
+    dispatcher whose on-disk cache says whether they are compiled; ``seconds()`` what compiling them alone, in a
+    fresh process, takes on this machine (:func:`estimate`); ``compile()`` compiles them, or loads them."""
+
+    name: str
+    label: str
+    kernel: Callable[[], object]
+    seconds: Callable[[], int]
+    compile: Callable[[], None]
+
+    def compiled(self) -> bool:
+        return not needs_compile(self.kernel())
 
 
 @contextmanager

@@ -94,14 +94,23 @@ class Contract:
     families: dict | None = None
     """The built-in families by kernel id (the modules ``builtin`` was generated from): the reference engine calls
     the same dispatch compiled from generated files, cached on disk (:mod:`simulator.core.generated`)."""
+    inline: str = "numba"
+    """How ``decide_<name>`` and the built-in dispatch reach the kernel (:data:`INLINING`)."""
 
 
-def _inlined(function):
-    """A generated function, inlined where it is called (so not cached on its own: it has no source file)."""
-    return numba.njit(inline="always", _nrt=False, nogil=True)(function)
+INLINING = ("numba", "llvm", "call")
+"""How a generated function reaches its caller: inlined into the caller's numba IR (``numba``), compiled once and
+inlined by LLVM (``llvm``, see :func:`simulator.core.jit.njit`), or called (``call``)."""
 
 
-def _family_answer(game: str, family, name: str, decision: Decision):
+def _inlined(function, inline: str = "numba"):
+    """A generated function, compiled for ``inline`` (:data:`INLINING`); not cached on its own (it has no source
+    file): it lives in its callers' cached code."""
+    options = {"numba": {"inline": "always"}, "llvm": {"forceinline": True}, "call": {}}[inline]
+    return numba.njit(_nrt=False, nogil=True, **options)(function)
+
+
+def _family_answer(game: str, family, name: str, decision: Decision, inline: str):
     """Family ``family``'s answer to decision ``name`` as an inlined numba function of ``(prm, *engine_args)``,
     compiled from its ``ANSWERS`` expression in its own module's names."""
     module = family
@@ -112,27 +121,29 @@ def _family_answer(game: str, family, name: str, decision: Decision):
     args = ", ".join(("prm", *decision.engine_args))
     namespace: dict = {}
     exec(f"def answer_{name}({args}):\n    return {module.ANSWERS[name]}", vars(module), namespace)
-    return _inlined(namespace[f"answer_{name}"])
+    return _inlined(namespace[f"answer_{name}"], inline)
 
 
-def builtin_dispatch(game: str, families: dict, decisions: dict[str, Decision], inline: bool = True) -> dict:
+def builtin_dispatch(game: str, families: dict, decisions: dict[str, Decision], inline: str = "numba") -> dict:
     """``{name: builtin_<name>(sid, prm, *engine_args)}`` for every decision: one branch per family of ``families``
     (kernel id → family module), each the family's ``ANSWERS[name]`` expression (one expression in the engine's
     arguments; a family with ``INHERITS`` takes that module's where it has none); the last family's branch takes
     the remaining id (declaring the game refuses an id with no branch, ``GamePlugin.__post_init__``). A family that
-    misses a decision raises ``TypeError`` here, at import. ``inline``: the dispatch is inlined into the kernel (else
-    it is one call, the answers inlined into it)."""
+    misses a decision raises ``TypeError`` here, at import. ``inline`` (:data:`INLINING`): how the dispatch reaches
+    the kernel; the answers are inlined into it the same way, or into numba's IR when the dispatch is a call."""
     ids = tuple(families)
     builtins = {}
     for name, decision in decisions.items():
         args = ", ".join(("prm", *decision.engine_args))
-        env = {f"answer_{sid}": _family_answer(game, family, name, decision) for sid, family in families.items()}
+        answers_inline = "numba" if inline == "call" else inline
+        env = {f"answer_{sid}": _family_answer(game, family, name, decision, answers_inline)
+               for sid, family in families.items()}
         lines = [f"def builtin_{name}(sid, {args}):"]
         for sid in ids[:-1]:
             lines += [f"    if sid == {sid}:", f"        return answer_{sid}({args})"]
         lines.append(f"    return answer_{ids[-1]}({args})")
         exec("\n".join(lines), env)
-        builtins[name] = (_inlined if inline else numba.njit(_nrt=False, nogil=True))(env[f"builtin_{name}"])
+        builtins[name] = _inlined(env[f"builtin_{name}"], inline)
     return builtins
 
 
@@ -196,7 +207,7 @@ def compiled_decision(contract: Contract, name: str):
          f"    if sid < USER_KERNEL_BASE:\n"
          f"        return builtin(sid, seats.prm[me]{builtin_args})\n"
          f"    return user(seats.user, sid, seats.prm[me], seats.fault, me{rest})", kernel_env)
-    return numba.njit(inline="always", _nrt=False, nogil=True)(kernel_env[f"decide_{name}"])
+    return _inlined(kernel_env[f"decide_{name}"], contract.inline)
 
 
 _BY_NAME: dict = {}

@@ -20,6 +20,7 @@ from typing import Callable
 import numpy as np
 import polars as pl
 
+from simulator.core.compiling import KernelFamily
 from simulator.core.errors import SpecError
 from simulator.core.params import ParamSet
 
@@ -219,8 +220,9 @@ class GamePlugin:
       the finest table (0 = the side that plays first); ``position_names`` = the names of the first position,
       of another one (``{k}`` = its ordinal) and of the last;
     * ``balance``: :class:`BalanceHints`; ``report_sections``: the game's own sections of a run report, by name;
-    * ``warm_extra``: ``(label, compile)`` pairs of the game's other kernels that ``cardsim warm`` compiles beside
-      its simulation kernel (Kamoul: the rollout kernels of its call study and ``advise``).
+    * ``kernels``: the simulation kernels (:class:`~simulator.core.compiling.KernelFamily`, the engine module's
+      ``KERNEL_FAMILY``); ``warm_extra``: the game's other kernel families, which ``cardsim warm`` compiles beside
+      them (Kamoul: the rollout kernels of its call study and ``advise``); :attr:`kernel_families`: all of them.
 
     ``home`` is the name of the module whose ``PLUGIN`` this is: a plugin is pickled as that name, so a run spec
     travels to a cluster's workers without copying the game. :func:`declare_game` builds a plugin from a game
@@ -250,7 +252,8 @@ class GamePlugin:
     position_names: tuple[str, str, str] = ("first to play", "plays {k}", "plays {k} (the dealer)")
     balance: BalanceHints | None = None
     report_sections: tuple[str, ...] = ()
-    warm_extra: tuple[tuple[str, Callable[[], None]], ...] = ()
+    kernels: KernelFamily | None = None
+    warm_extra: tuple[KernelFamily, ...] = ()
     contract: object = None  # the strategy contract (simulator.core.decisions.Contract); None: built-ins only
     strategy_template: str | None = None  # the jinja2 template of `cardsim new-strategy` (a path); None: not yet
     leading_params: tuple[str, ...] = ()  # the parameters a strategy from a file declares first (engines read them)
@@ -270,6 +273,11 @@ class GamePlugin:
     def decisions(self) -> dict:
         """The decisions of the game's strategy contract (name -> Decision); empty for a game without one."""
         return self.contract.decisions if self.contract is not None else {}
+
+    @property
+    def kernel_families(self) -> tuple[KernelFamily, ...]:
+        """Every compiled kernel family of the game: its simulation kernels, then ``warm_extra``."""
+        return ((self.kernels,) if self.kernels is not None else ()) + self.warm_extra
 
     @property
     def judged_level(self) -> str:
@@ -365,7 +373,8 @@ def declare_game(home: str, *, rules, records, strategies, engines, **fields) ->
     derived = dict(name=home.split(".")[-2], levels=tuple(records.TABLES), options=rules.OPTIONS,
                    check_players=rules.check_players, strategies=strategies.STRATEGIES,
                    default_strategy=strategies.DEFAULT_STRATEGY, level_tables=records.TABLES,
-                   simulate_chunk=engines.simulate_chunk, reference_play=engines.reference_play, home=home)
+                   simulate_chunk=engines.simulate_chunk, reference_play=engines.reference_play, home=home,
+                   kernels=getattr(engines, "KERNEL_FAMILY", None))
     return GamePlugin(**{**derived, **fields})
 
 

@@ -30,9 +30,9 @@ from simulator.core.jit import cache_dir_for, user_cache_dir
 CHOICES = ("auto", "table", "inlined")
 ENV = "CARDSIM_USER_KERNEL"
 INLINE_FROM_HANDS = 100_000_000
-"""``auto`` compiles a kernel for the files from this many hands on: it takes about two minutes to compile on two
-cores and then saves about 1.5 µs a hand against the table (733k against 347k hands/s), which pays from some 85
-million hands (docs/architecture.md)."""
+"""``auto`` compiles a kernel for the files from this many hands on: it takes about 70 s to compile (two minutes
+before issue 61) and then saves about 1.5 µs a hand against the table (733k against 347k hands/s), which pays from
+some 47 million hands (docs/architecture.md): the threshold is kept conservative."""
 
 _REGISTRY: dict[str, tuple] = {}
 

@@ -26,7 +26,7 @@ from simulator.core.jit import njit
 from strategies.kamoul.policy import snaps_on_belief
 
 
-@njit(refcount=False, inline="always")
+@njit(inline="llvm")
 def believe(state, o, p, s, card):
     """Player ``o`` now believes ``card`` (``-1``: nothing) lies at ``(p, s)``."""
     if o == p:
@@ -43,7 +43,7 @@ def believe(state, o, p, s, card):
     state.know[o, p, s] = card
 
 
-@njit(refcount=False, inline="always")
+@njit(inline="llvm")
 def everyone_believes(state, p, s, card):
     """Every player now believes ``card`` (``-1``: nothing) lies at ``(p, s)``: the owner through :func:`believe`
     (its snap index), the others by a plain write (no owner test per player)."""
@@ -52,7 +52,7 @@ def everyone_believes(state, p, s, card):
         state.know[o, p, s] = card
 
 
-@njit(refcount=False, inline="always")
+@njit(inline="llvm")
 def only_owner_believes(state, p, s, card):
     """``p`` now believes ``card`` lies at its own ``(p, s)`` and nobody else believes anything there (a card
     drawn from the stock and kept face down)."""
@@ -62,7 +62,7 @@ def only_owner_believes(state, p, s, card):
     state.know[p, p, s] = card
 
 
-@njit(refcount=False, inline="always")
+@njit(inline="llvm")
 def swap_beliefs(state, o, p1, s1, p2, s2):
     """Player ``o`` exchanges what it believes of ``(p1, s1)`` and ``(p2, s2)`` (it saw, or guessed, a swap)."""
     first = state.know[o, p1, s1]
@@ -70,7 +70,7 @@ def swap_beliefs(state, o, p1, s1, p2, s2):
     believe(state, o, p2, s2, first)
 
 
-@njit(refcount=False, inline="always")
+@njit(inline="llvm")
 def forget_all(state):
     """Nobody believes anything (a new hand): ``know`` is reset where a position was used (``s < nslots[p]``,
     the others were never written) and the snap index emptied."""
@@ -97,7 +97,7 @@ def always_asked(seats):
     return mask
 
 
-@njit(refcount=False, inline="always")
+@njit(inline="llvm")
 def askable(rank, caller, use_index, always, state):
     """``int64``: bit ``q`` set for each player a snap window on ``rank`` must ask: every player but the caller
     (``-1``: none) without ``use_index``; with it, those the index says may claim (``holders[rank]``) and the

@@ -40,7 +40,7 @@ CARD_VALUE = np.array(
 DECK_MEAN_VALUE = float(CARD_VALUE.mean())
 
 
-@njit(inline="always")
+@njit(inline="llvm")
 def is_au_score(total, cum, au_ge):
     """K11: a hand total ``total`` at cumulative ``cum`` is a valid au-score (``au_ge``: ``au_score_30=ge``).
     The one statement of the rule: both engines and the strategies call it."""
@@ -49,7 +49,7 @@ def is_au_score(total, cum, au_ge):
     return cum <= AU_SCORE_LOW and (total == AU_SCORE_TOTAL or (au_ge and total >= AU_SCORE_TOTAL))
 
 
-@njit(inline="always")
+@njit(inline="llvm")
 def announcement_class(total, cum, au_ge):
     """K10/K11/K12: ``CLS_NORMAL`` (total <= CALL_MAX), ``CLS_AU`` (a valid au-score) or ``CLS_FALSE``."""
     if total <= CALL_MAX:
@@ -59,7 +59,7 @@ def announcement_class(total, cum, au_ge):
     return CLS_FALSE
 
 
-@njit(inline="always")
+@njit(inline="llvm")
 def ends_manche(cum):
     """K15: a cumulative that ends the manche (above MANCHE_HIGH or at most MANCHE_LOW)."""
     return cum > MANCHE_HIGH or cum <= MANCHE_LOW
@@ -100,7 +100,7 @@ WRONG_RANKS = N_RANKS - 1
 """A misremembered card takes one of the ``WRONG_RANKS`` ranks other than the remembered one, uniformly."""
 
 
-@njit(inline="always")
+@njit(inline="llvm")
 def misremembered(card, k):
     """The card (``int64``) a player wrongly believes it saw instead of ``card`` (``0 <= k < WRONG_RANKS``): the
     same suit, the rank moved on by ``1 + k`` (mod 13), so never the remembered rank. Both engines call it."""

@@ -96,7 +96,7 @@ class Rollout(NamedTuple):
     cum_played: np.ndarray  # int64[P]   the cumulative scores after the natural hand
 
 
-@njit(refcount=False)
+@njit(inline="always")
 def _branch(row, col, mode, dealer, rules, seats, start_rng, state, work):
     """Play the hand from ``start_rng`` with the focal decision ``mode``; write points, won, outcome, others'
     points at ``row[col:col + 4]``. Returns True when the decision was reached (and an imposed layout dealt).
@@ -118,7 +118,7 @@ def _branch(row, col, mode, dealer, rules, seats, start_rng, state, work):
     return force[FC_REACHED] == 1 and force[FC_IMPOSE_FAILED] == 0
 
 
-@njit(refcount=False)
+@njit(inline="always")
 def _both_branches(row, game, hand_no, dealer, rules, seats, start_rng, state, work):
     """Fill ``row`` with the sample's description and both branches; False when the decision was not reached.
     Ten arguments: the sample's facts, then the hand engine's (see Rollout)."""
@@ -206,9 +206,11 @@ def _advise_game(game, seed, rules, seats, template, cum_focal, state, work, rol
 
 
 SAMPLE, ADVISE = 0, 1
-ROLLOUT_COMPILE_SECONDS = {True: 35, False: 224}
-"""The rollout kernels' compile (2026-12-07, bench/compile_times.py): 34.6 s right after the Kamoul kernels were
-compiled in the same process (they share its typed helpers), 224 s alone."""
+ROLLOUT_LABEL = "Kamoul rollout"
+ROLLOUT_COMPILE_SECONDS = {True: 28, False: 68}
+"""The rollout kernels' compile (2026-12-07, bench/compile_times.py): 67.5 s alone (in a process of their own, as
+:mod:`simulator.core.compile_apart` compiles them beside the Kamoul kernels); 28.1 s right after the Kamoul kernels in
+the same process (their helpers are compiled already)."""
 
 
 def _rollout_notice():
@@ -216,8 +218,8 @@ def _rollout_notice():
     from simulator.kamoul import kernels
 
     after = kernels.simulate.stats.cache_misses and any(kernels.simulate.stats.cache_misses.values())
-    return compile_notice(_rollout_blocks, "Kamoul rollout", ROLLOUT_COMPILE_SECONDS[bool(after)],
-                          key="Kamoul rollout" + (" after the Kamoul kernels" if after else ""))
+    return compile_notice(_rollout_blocks, ROLLOUT_LABEL, ROLLOUT_COMPILE_SECONDS[bool(after)],
+                          key=ROLLOUT_LABEL + (" after the Kamoul kernels" if after else ""))
 
 
 @njit(parallel=True)

@@ -125,7 +125,7 @@ def record_focal(force, f, state, natural_act):
     force[FC_NATURAL_CALL] = 1 if natural_act == ACT_CALL else 0
 
 
-@njit(refcount=False, inline="always")
+@njit(inline="llvm")
 def focal_turn(force, p, own_turn, can_call, state, rng):
     """At the start of ``p``'s own turn ``own_turn``: note the turns at which the focal player could call.
     Returns ``(forced, can_call, failed)``: the decision is the forced one; the focal player may call now (it

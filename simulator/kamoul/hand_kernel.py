@@ -162,7 +162,7 @@ def _show_false(p, rules, state, rng, trace):
     _penalty(p, PENALTY_FALSE, rules, state, rng, trace)
 
 
-@njit(refcount=False, inline="always")
+@njit(inline="llvm")
 def _discard_push(state, card):
     state.discard[state.scalars[ST.n_discard]] = card
     state.scalars[ST.n_discard] += 1
@@ -311,7 +311,7 @@ def _race(n, rules, seats, claim_seat, rng):
     return n - 1
 
 
-@njit(refcount=False, inline="always")
+@njit(inline="llvm")
 def _flip_own(q, i, rank, rules, state, claim_out, rng, trace):
     """K6: claimant ``q`` flips the own cards of claim ``i``; a match goes to the discard, a wrong card is shown to
     all and costs a card (K13). Returns True when a card matched. Inlined into the snap window, as is
@@ -337,7 +337,7 @@ def _flip_own(q, i, rank, rules, state, claim_out, rng, trace):
     return matched
 
 
-@njit(refcount=False, inline="always")
+@njit(inline="llvm")
 def _flip_other(q, i, rank, rules, state, claim_out, rng, trace):
     """K6 ``snap_others``: flip an opponent's card; if it matches, give them one of yours in its place."""
     hand, occ, faceup, know = state.hand, state.occ, state.faceup, state.know
@@ -365,7 +365,7 @@ def _flip_other(q, i, rank, rules, state, claim_out, rng, trace):
     return True
 
 
-@njit(refcount=False, inline="always")
+@njit(inline="llvm")
 def _collect_claims(p, rank, caller, locked, always, rules, seats, state, scratch):
     """K6: each player from ``p``'s left (``p`` last, the caller never) says whether it snaps; returns how many.
     A player the snap index says cannot claim is not asked (``simulator.kamoul.beliefs.askable``): when nobody
@@ -394,7 +394,7 @@ def _collect_claims(p, rank, caller, locked, always, rules, seats, state, scratc
     return n
 
 
-@njit(refcount=False, inline="always")
+@njit(inline="llvm")
 def _snap_window(p, card, always, rules, seats, state, scratch):
     """K6: after a card lands on the discard, players may flip matching cards; K7 ULTIME. ``always``: the seats
     the snap index cannot skip (``beliefs.always_asked``)."""
@@ -424,7 +424,7 @@ def _snap_window(p, card, always, rules, seats, state, scratch):
 
 
 # ------------------------------------------------------------------------------ the deal (K1–K3)
-@njit(refcount=False, inline="always")
+@njit(inline="llvm")
 def _clear(state, estimate_out, force, trace):
     """Forget the previous hand: positions at or past ``nslots[p]`` were never used, only those are reset.
     Inlined into its one call site: a call would pass every array of the state, once per hand."""
@@ -486,7 +486,7 @@ def _deal(dealer, rules, seats, state, work):
 
 
 # ------------------------------------------------------------------------------ a turn (K4, K8, K9)
-@njit(refcount=False, inline="always")
+@njit(inline="llvm")
 def _turn_start(p, rules, seats, state, scratch):
     """Before ``p`` acts: others may play out of turn (K13), an empty stock is reshuffled (K14), memory lapses.
     Returns False when the hand ends here (K14: nothing left to draw). Inlined, as are the turn's other steps:
@@ -538,7 +538,7 @@ def _contre(p, rules, state, work):
     return True
 
 
-@njit(refcount=False, inline="always")
+@njit(inline="llvm")
 def _turn_stock(p, own, rules, seats, state, work):
     """K4(c): draw from the stock, keep the card in a position or discard it (power optional, K5). Returns the
     card that lands on the discard. ``own``: ``p``'s summary (``views.own_summary``), made again if cards stuck."""
@@ -567,7 +567,7 @@ def _turn_stock(p, own, rules, seats, state, work):
     return card
 
 
-@njit(refcount=False, inline="always")
+@njit(inline="llvm")
 def _turn_take(p, own, rules, seats, state, scratch):
     """K4(d): take the top discard into a position (compulsory); its identity stays public. Returns the card
     that lands on the discard. ``own``: ``p``'s summary (``views.own_summary``)."""
@@ -587,7 +587,7 @@ def _turn_take(p, own, rules, seats, state, scratch):
     return old
 
 
-@njit(refcount=False, inline="always")
+@njit(inline="llvm")
 def _choose(p, own, forced, can_call, in_final, rules, seats, state, scratch):
     """The turn's action (``ACT_*``); a forced decision (study hooks) records the natural choice and may ask a
     second time. One call site: ``decide_turn`` is inlined. Nine arguments: the turn's flags and the block's

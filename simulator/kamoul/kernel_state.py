@@ -58,7 +58,7 @@ sees :func:`player_view`; the engine reads ``held[p]`` and ``holders`` (made of 
 player who cannot snap."""
 
 
-@njit(inline="always")
+@njit(inline="llvm")
 def player_view(state, p):
     """What player ``p`` may look at (``strategies.kamoul.views``), cut to the run's ``P`` seats: ``know_me``
     ``int16[P, MAX_CARDS]``, ``occ`` ``int8[P, MAX_CARDS]``, ``nslots`` ``int64[P]``, ``faceup`` ``int8[P,
@@ -118,7 +118,7 @@ is not inlined passes (one pointer, where the scratch's eighteen arrays were abo
 :func:`scratch_of` gives the :class:`Scratch` the code reads, cut to the run's ``P`` and ``S``."""
 
 
-@njit(inline="always")
+@njit(inline="llvm")
 def scratch_of(work):
     """The :class:`Scratch` of the record ``work`` (:data:`SCRATCH_TABLE`): C-contiguous views with the shapes
     listed there (``P = work.players``, ``S = work.cards``), nothing copied."""
@@ -152,7 +152,7 @@ class BlockRows(NamedTuple):
     counts: np.ndarray     # int64[4]  rows made per table, in records.LEVELS order (index with records.LEVEL)
 
 
-@njit(inline="always")
+@njit(inline="llvm")
 def block_rows(rows, b):
     """Block ``b``'s :class:`BlockRows` out of the run's: ``rows`` holds the same fields with a leading axis of
     blocks (``hands`` ``int64[B, cap_hands, hand columns]``, ..., ``counts`` ``int64[B, 4]``)."""

@@ -27,7 +27,7 @@ WHO_ALL, WHO_OWN, WHO_OPPONENTS = 0, 1, 2
 """Whose cards :func:`swap_targets` lists."""
 
 
-@njit(refcount=False, inline="always")
+@njit(inline="llvm")
 def turn_actions(can_call, can_contre, can_take, out):
     """K4/K8/K9: KAMOUL if ``can_call``, CONTRE if ``can_contre``, the stock always, the discard if ``can_take``."""
     n = 0
@@ -45,7 +45,7 @@ def turn_actions(can_call, can_contre, can_take, out):
     return n
 
 
-@njit(refcount=False, inline="always")
+@njit(inline="llvm")
 def own_cards(me, occ, nslots, out):
     """K2/K4(d): the own positions holding a card, in position order."""
     n = 0
@@ -56,14 +56,14 @@ def own_cards(me, occ, nslots, out):
     return n
 
 
-@njit(refcount=False, inline="always")
+@njit(inline="llvm")
 def keep_choices(me, occ, nslots, out):
     """K4(c): ``-1`` (discard the drawn card), then each own position holding a card (the card it replaces)."""
     out[0] = -1
     return 1 + own_cards(me, occ, nslots, out[1:])
 
 
-@njit(refcount=False, inline="always")
+@njit(inline="llvm")
 def look_targets(me, kind, occ, nslots, faceup, out_p, out_s):
     """K5 7/8 (``POWER_PEEK_OWN``): own face-down cards; 9/10 (``POWER_PEEK_OPP``): the opponents' face-down
     cards; player order, then position order (the swap targets of that side, no layout locked)."""
@@ -93,7 +93,7 @@ def swap_targets(me, who, occ, nslots, faceup, locked, out_p, out_s):
     return n
 
 
-@njit(refcount=False, inline="always")
+@njit(inline="llvm")
 def snap_targets(me, occ, nslots, faceup, allow_others, locked, out_p, out_s):
     """K6: the face-down cards ``me`` may flip: its own, and with ``allow_others`` (``snap_others``) and an own
     card to give, the opponents' outside the locked layout; player order, then position order."""

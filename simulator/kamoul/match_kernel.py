@@ -45,7 +45,7 @@ def _write_seats(out, r, offset, first, second):
         out[r, offset + P + q] = second[q]
 
 
-@njit(refcount=False, inline="always")
+@njit(inline="llvm")
 def _write_hand(game, in_manche, dealer, block):
     """The ``hands`` row of the hand just played."""
     rows, scalars, counters = block.rows, block.table[0].scalars, block.tally.counters
@@ -205,7 +205,7 @@ def _reached(wins):
 
 
 # ------------------------------------------------------------------------------ levels
-@njit(refcount=False, inline="always")
+@njit(inline="always")
 def play_manche(game, level, rules, seats, block):
     """K15: hands until a cumulative passes 31 or reaches -31 (or the hand guard); writes the rows. Returns the
     winners' mask and credit (nothing at the hands level, which stops after one hand)."""
@@ -238,7 +238,7 @@ def play_manche(game, level, rules, seats, block):
     return winners, credit
 
 
-@njit(refcount=False, inline="always")
+@njit(inline="always")
 def play_partie(game, level, rules, seats, block):
     """K16: first to 2 manches, at most 3; then most manches, goal average, shared. Returns the winners' mask."""
     tally = block.tally
@@ -264,7 +264,7 @@ def play_partie(game, level, rules, seats, block):
     return winners
 
 
-@njit(refcount=False, inline="always")
+@njit(inline="always")
 def play_game(game, level, seed, rules, seats, block):
     """Game ``game`` at ``level`` (``records.LEVEL``) from the stream ``(seed, game)``; appends its rows."""
     tally = block.tally
@@ -294,8 +294,11 @@ def play_game(game, level, seed, rules, seats, block):
 @njit(refcount=False)
 def play_block(first, end, level, seed, rules, seats, block):
     """Games ``[first, end)`` at ``level`` (``records.LEVEL``) into ``block``: the one call a ``prange`` block makes.
-    The loop over the games is here, not in the parallel loop's body, so that :func:`play_game` (inlined) is not a
-    call per game passing every array of the :class:`Block`, and counting each one with atomics: numba compiles
-    the parallel body with reference counting. At the ``hands`` level that was once per hand."""
+    The loop over the games is here, not in the parallel loop's body, so that :func:`play_game` is not a call per
+    game from code compiled with reference counting (numba compiles the parallel body so), counting each array of
+    the :class:`Block` with atomics. The game, partie and manche levels are inlined into numba's IR here (small
+    bodies, typed once more): each function numba compiles on its own links and emits the machine code of all it
+    calls, so a level compiled on its own would emit the whole hand once more (docs/architecture.md, "Where the
+    compile goes")."""
     for game in range(first, end):
         play_game(game, level, seed, rules, seats, block)

@@ -6,6 +6,7 @@ from pathlib import Path
 
 import polars as pl
 
+from simulator.core.compiling import KernelFamily, estimate
 from simulator.core.game import SKIP_ACROSS, SKIP_GUARD, SKIP_PHYSICAL, BalanceHints, declare_game
 from simulator.core.i18n import N_
 from simulator.kamoul import engine, records, rules
@@ -18,6 +19,22 @@ def warm_rollouts() -> None:
     from simulator.kamoul.counterfactual import warm
 
     warm()
+
+
+def rollout_kernel():
+    from simulator.kamoul.counterfactual import _rollout_blocks
+
+    return _rollout_blocks
+
+
+def rollout_seconds() -> int:
+    """What compiling the rollout kernels alone takes (in a process that has not compiled the Kamoul kernels)."""
+    from simulator.kamoul.counterfactual import ROLLOUT_COMPILE_SECONDS, ROLLOUT_LABEL
+
+    return estimate(ROLLOUT_LABEL, ROLLOUT_COMPILE_SECONDS[False])
+
+
+ROLLOUTS = KernelFamily("kamoul rollouts", "Kamoul rollout", rollout_kernel, rollout_seconds, warm_rollouts)
 
 
 def row_position(seat: int, players: int) -> pl.Expr:
@@ -35,7 +52,7 @@ PLUGIN = declare_game(
     strategy_template=str(Path(strategies.__file__).with_name("strategy_template.py.j2")),
     lower_is_better=True,
     row_position=row_position,
-    warm_extra=(("kamoul rollouts", warm_rollouts),),
+    warm_extra=(ROLLOUTS,),
     position_names=(N_("first to play (dealer's left)"), N_("plays {k}"), N_("plays {k} (the dealer)")),
     balance=BalanceHints(
         skill=("random", "balanced", "cautious", "aggressive"),

@@ -22,7 +22,7 @@ NO_SEAT = -1
 ABOVE_ANY_TOTAL = 1 << 30
 
 
-@njit(refcount=False, inline="always")
+@njit(inline="llvm")
 def _totals(state, totals):
     """K1: each player's hand total at the reveal into ``totals``."""
     hand, occ, nslots = state.hand, state.occ, state.nslots
@@ -33,7 +33,7 @@ def _totals(state, totals):
         totals[p] = total
 
 
-@njit(refcount=False, inline="always")
+@njit(inline="llvm")
 def _classify_announcers(n_ann, caller, rules, reveal):
     """K10–K12: the class of each announcer; marks the false ones (an invalid contre is false only with
     ``contre_requires_valid``, K9). Returns how many are false."""
@@ -60,7 +60,7 @@ def _is_announcer(q, n_ann, announcers):
     return False
 
 
-@njit(refcount=False, inline="always")
+@njit(inline="llvm")
 def _contest_order(n_ann, rules, reveal):
     """K10: the contenders in tie order into ``reveal.order``; returns how many. Implicit contenders
     (``implicit_contest``) lose every tie: first when ties go to the latest, last otherwise."""
@@ -84,7 +84,7 @@ def _contest_order(n_ann, rules, reveal):
     return n_order
 
 
-@njit(refcount=False, inline="always")
+@njit(inline="llvm")
 def _contest_winner(n_order, rules, reveal):
     """K10: the best class, then the lowest total, then the latest (``contre_strictly_lower``: the earliest)
     contender. Returns ``(winner, its class)``."""
@@ -121,7 +121,7 @@ def _contest_outcome(winner, best, new_cum, n_false, n_ann, caller, announcers):
     return OUT_BEATEN
 
 
-@njit(refcount=False, inline="always")
+@njit(inline="llvm")
 def _score_contest(caller, rules, state, reveal):
     """K10–K12: a call stands at the reveal. Fills ``points`` and the outcome and winner; returns ``(seat, cum)``
     of an au-score winner whose cumulative is set rather than added to (``(NO_SEAT, 0)`` otherwise)."""

@@ -11,8 +11,9 @@ import numpy as np
 import polars as pl
 
 from simulator.core.blocks import first_fault_in_game_order, gather, play_in_blocks
-from simulator.core.compiling import compile_notice
+from simulator.core.compiling import KernelFamily, compile_notice, estimate
 from simulator.core.game import Seat, kernel_seats, seat_list
+from simulator.core.spec import build_spec
 from simulator.kems import kernels, records
 from simulator.kems.reference import LEVELS, play_games, seat_model
 from simulator.kems.rules import Rules, check_players, rules_arrays
@@ -68,3 +69,14 @@ def raw_kernel(rules: Rules, seats, seed: int, start: int, stop: int, level: str
 def to_frames(raw: dict, players: int, labels: list[str], level: str = "games") -> dict[str, pl.DataFrame]:
     return {table: records.to_frame(table, raw[table], players, labels, raw["traces"] if table == "manches" else None)
             for table in records.TABLES[level]}
+
+
+def warm() -> None:
+    """Compile (or load) the simulation kernels: one game at the finest level."""
+    spec = build_spec("kems", n=1, seed=0, level=LEVELS[0])
+    spec.plugin.simulate_chunk(spec, 0, 1, 1)
+
+
+KERNEL_FAMILY = KernelFamily("kems", KERNELS, kernel=lambda: kernels.simulate,
+                             seconds=lambda: estimate(KERNELS, COMPILE_SECONDS), compile=warm)
+"""The simulation kernels as ``cardsim warm`` and :mod:`simulator.core.compile_apart` see them."""

@@ -10,7 +10,7 @@ from simulator.core.game import (SKIP_ACROSS, SKIP_GUARD, SKIP_PHYSICAL, SKIP_TI
                                  declare_game)
 from simulator.core.i18n import N_
 from simulator.kems import records, rules
-from simulator.kems.engine import raw_kernel, raw_reference, to_frames
+from simulator.kems.engine import KERNEL_FAMILY, raw_kernel, raw_reference, to_frames
 import strategies.kems as strategies
 from strategies.kems.common import COMMON
 from strategies.kems.policy import CONTRACT
@@ -48,7 +48,7 @@ def row_position(team: int, players: int) -> pl.Expr:
 
 
 PLUGIN = declare_game(
-    __name__, rules=rules, records=records, strategies=strategies, engines=ENGINES,
+    __name__, rules=rules, records=records, strategies=strategies, engines=ENGINES, kernels=KERNEL_FAMILY,
     scored_level="games", default_level="manches", default_players=4, chunk_sizes={"manches": 100_000, "games": 10_000},
     replay_legend=lambda spec: (f"one tick = {ENGINES.rules_of(dict(spec.options)).tick:g} s; cards: rank + suit (C D H S); partners sit "
                                 "opposite; every exchange is public, signs are seen only by those listed"),

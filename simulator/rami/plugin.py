@@ -10,7 +10,7 @@ from simulator.core.errors import SpecError
 from simulator.core.game import SKIP_ACROSS, SKIP_GUARD, SKIP_PHYSICAL, BalanceHints, EnginePair, declare_game
 from simulator.core.i18n import N_
 from simulator.rami import records, rules
-from simulator.rami.engine import raw_kernel, raw_reference, to_frames
+from simulator.rami.engine import KERNEL_FAMILY, raw_kernel, raw_reference, to_frames
 import strategies.rami as strategies
 from strategies.rami.policy import CONTRACT
 
@@ -39,7 +39,7 @@ def row_position(seat: int, players: int) -> pl.Expr:
 
 
 PLUGIN = declare_game(
-    __name__, rules=rules, records=records, strategies=strategies, engines=ENGINES, check_players=check_spec,
+    __name__, rules=rules, records=records, strategies=strategies, engines=ENGINES, kernels=KERNEL_FAMILY, check_players=check_spec,
     scored_level="games", default_level="rounds", default_players=4, chunk_sizes={"rounds": 20_000, "games": 200},
     replay_legend=lambda spec: "cards: rank + suit (C D H S), JK = joker (JK=7H: a joker standing for 7H); "
                   "end values A=11, J/Q/K=10, joker 20; lower totals are better",

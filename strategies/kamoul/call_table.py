@@ -46,13 +46,13 @@ def table_text(thresholds) -> str:
     return "call-table:" + ",".join(f"call_known_{u}={int(thresholds.get(u, -1))}" for u in range(MAX_UNSEEN_COLUMN + 1))
 
 
-@njit(refcount=False, inline="always")
+@njit(inline="llvm")
 def turn(prm, me, know_me, occ, nslots, top, can_call, can_contre, can_take, cum_me, au_ge, rng):
     """The turn's action from the player's view (what a strategy file calls): :func:`turn_on` of its summary."""
     return turn_on(prm, own_summary(me, know_me, occ, nslots), top, can_call, can_contre, can_take, cum_me, au_ge)
 
 
-@njit(refcount=False, inline="always")
+@njit(inline="llvm")
 def turn_on(prm, own, top, can_call, can_contre, can_take, cum_me, au_ge):
     """K4/K8/K9 from the own layout's summary ``own``: KAMOUL by the table, CONTRE and the rest as heuristic."""
     est, unknown = summary_estimate(own, prm[H.unknown_value])

@@ -80,7 +80,7 @@ match: the engine may skip asking (``simulator.kamoul.beliefs``; ``tests/test_ka
 this)."""
 
 
-@njit(refcount=False, inline="always")
+@njit(inline="llvm")
 def peeks(prm, me, n, occ, nslots, out):
     k = 0
     for s in range(nslots[me]):
@@ -90,13 +90,13 @@ def peeks(prm, me, n, occ, nslots, out):
     return k
 
 
-@njit(refcount=False, inline="always")
+@njit(inline="llvm")
 def turn(prm, me, know_me, occ, nslots, top, can_call, can_contre, can_take, cum_me, au_ge, rng):
     """The turn's action from the player's view (what a strategy file calls): :func:`turn_on` of its summary."""
     return turn_on(prm, own_summary(me, know_me, occ, nslots), top, can_call, can_contre, can_take, cum_me, au_ge)
 
 
-@njit(refcount=False, inline="always")
+@njit(inline="llvm")
 def turn_on(prm, own, top, can_call, can_contre, can_take, cum_me, au_ge):
     """K4/K8/K9 from the own layout's summary ``own`` (``views.own_summary``): CONTRE or KAMOUL when the estimate
     is low enough with few enough unseen cards, or au score; else draw or take."""
@@ -111,7 +111,7 @@ def turn_on(prm, own, top, can_call, can_contre, can_take, cum_me, au_ge):
     return draw_or_take(prm, top, can_take, slot, worst)
 
 
-@njit(refcount=False, inline="always")
+@njit(inline="llvm")
 def draw_or_take(prm, top, can_take, slot, worst):
     """K4(c)/(d): take the top discard when it is cheap and beats the worst own card (``slot``, believed
     ``worst``), else draw from the stock."""
@@ -122,13 +122,13 @@ def draw_or_take(prm, top, can_take, slot, worst):
     return ACT_STOCK
 
 
-@njit(refcount=False, inline="always")
+@njit(inline="llvm")
 def take_slot(prm, me, know_me, occ, nslots):
     """K4(d): the own card believed worst (what a strategy file calls)."""
     return summary_worst(own_summary(me, know_me, occ, nslots), prm[H.unknown_value])[0]
 
 
-@njit(refcount=False, inline="always")
+@njit(inline="llvm")
 def keep_or_spend(prm, me, drawn, kind, own, know_me, occ, nslots, faceup, rng):
     """K4(c)/K5: -1 to discard the drawn card for its power (``kind``, under the rules) when ``jq_power`` or
     ``red_king_power`` says so and the power has a use; else :func:`keep_on`'s answer (``own``: the summary)."""
@@ -143,13 +143,13 @@ def keep_or_spend(prm, me, drawn, kind, own, know_me, occ, nslots, faceup, rng):
     return keep_on(prm, drawn, own)
 
 
-@njit(refcount=False, inline="always")
+@njit(inline="llvm")
 def keep(prm, me, drawn, know_me, occ, nslots):
     """K4(c) from the player's view (what a strategy file calls): :func:`keep_on` of its summary."""
     return keep_on(prm, drawn, own_summary(me, know_me, occ, nslots))
 
 
-@njit(refcount=False, inline="always")
+@njit(inline="llvm")
 def keep_on(prm, drawn, own):
     """K4(c): the own position (its worst) the drawn card replaces when it is cheap and better, else -1."""
     slot, worst = summary_worst(own, prm[H.unknown_value])
@@ -159,7 +159,7 @@ def keep_on(prm, drawn, own):
     return -1
 
 
-@njit(refcount=False, inline="always")
+@njit(inline="llvm")
 def _first_unknown(p, know_me, occ, nslots, faceup):
     for s in range(nslots[p]):
         if occ[p, s] and faceup[p, s] == 0 and know_me[p, s] < 0:
@@ -167,7 +167,7 @@ def _first_unknown(p, know_me, occ, nslots, faceup):
     return -1
 
 
-@njit(refcount=False, inline="always")
+@njit(inline="llvm")
 def _lowest_known_opponent(me, P, know_me, occ, nslots, faceup, locked):
     """``(player, slot, value)`` of the lowest card it knows in a swappable opponent slot."""
     bp, bs, bv = -1, -1, 99
@@ -180,7 +180,7 @@ def _lowest_known_opponent(me, P, know_me, occ, nslots, faceup, locked):
     return bp, bs, bv
 
 
-@njit(refcount=False, inline="always")
+@njit(inline="llvm")
 def _first_unknown_opponent(me, P, know_me, occ, nslots, faceup, locked):
     for k in range(1, P):
         p = me + k if me + k < P else me + k - P
@@ -192,7 +192,7 @@ def _first_unknown_opponent(me, P, know_me, occ, nslots, faceup, locked):
     return -1, -1
 
 
-@njit(refcount=False, inline="always")
+@njit(inline="llvm")
 def power(prm, me, P, kind, know_me, occ, nslots, faceup, locked, rng, out):
     """Fill ``out`` = (p1, s1, p2, s2) and return True to use the power of ``kind``."""
     if kind == POWER_PEEK_OWN:
@@ -234,13 +234,13 @@ def power(prm, me, P, kind, know_me, occ, nslots, faceup, locked, rng, out):
     return False
 
 
-@njit(refcount=False, inline="always")
+@njit(inline="llvm")
 def _chance(probability, rng):
     """True with ``probability`` (no draw from ``rng`` when it is 1)."""
     return probability >= 1.0 or uniform(rng) < probability
 
 
-@njit(refcount=False, inline="always")
+@njit(inline="llvm")
 def _swap_plan(prm, me, P, know_me, occ, nslots, faceup, locked):
     """A J/Q blind swap's targets ``(own slot, player, slot)``: the worst *known* own card, if worth at least
     ``swap_min_value``, onto an opponent's known lower card, else onto an unseen one if it is worth more than
@@ -260,7 +260,7 @@ def _swap_plan(prm, me, P, know_me, occ, nslots, faceup, locked):
     return ws, p, s
 
 
-@njit(refcount=False, inline="always")
+@njit(inline="llvm")
 def _king_plan(prm, me, P, know_me, occ, nslots, faceup, locked):
     """A king's look-and-swap targets ``(own slot, player, slot)``: an unseen own card (else the worst own one) and
     an opponent's lowest known card (else an unseen one); own slot ``-1`` or player ``-1`` when there is none."""
@@ -277,7 +277,7 @@ def _king_plan(prm, me, P, know_me, occ, nslots, faceup, locked):
     return a, p, s
 
 
-@njit(refcount=False, inline="always")
+@njit(inline="llvm")
 def king_swap(prm, me, pa, ca, pb, cb):
     """After looking at ``ca`` (player ``pa``) and ``cb`` (player ``pb``): swap when it lowers the own layout."""
     if pa == me and pb != me:
@@ -287,7 +287,7 @@ def king_swap(prm, me, pa, ca, pb, cb):
     return False
 
 
-@njit(refcount=False, inline="always")
+@njit(inline="llvm")
 def snap(prm, me, P, top_rank, know_me, occ, nslots, faceup, allow_others, locked, rng, out):
     """``SNAP_OWN`` with out = (count, slots…), ``SNAP_OTHER`` with out = (player, slot, give_slot), or ``SNAP_NONE``."""
     n = 0

@@ -43,13 +43,13 @@ no own card of the discard's rank (their ``SNAPS_ON_BELIEF``); the engine need n
 (``simulator.kamoul.beliefs``). A user's file is asked unless it declares the same (``KernelSeats.snaps_on_belief``)."""
 
 
-@njit(inline="always")
+@njit(inline="llvm")
 def snaps_on_belief(sid):
     """Whether the seat of kernel id ``sid`` is a built-in family of :data:`BELIEF_SNAPPERS`."""
     return sid < BELIEF_SNAPPERS.shape[0] and BELIEF_SNAPPERS[sid]
 
 
-BUILTIN = builtin_dispatch("kamoul", FAMILIES, DECISIONS)
+BUILTIN = builtin_dispatch("kamoul", FAMILIES, DECISIONS, inline="llvm")
 CONTRACT = Contract(
     game="kamoul", decisions=DECISIONS, builtin=BUILTIN, builtin_ids=BUILTIN_IDS, describe=answers.describe,
     view=TableView, arg_types=ARG_TYPES, belief_snappers=tuple(sid for sid in FAMILIES if BELIEF_SNAPPERS[sid]),
@@ -58,7 +58,7 @@ CONTRACT = Contract(
          "legal_slot": answers.legal_slot, "legal_power": answers.legal_power, "legal_snap": answers.legal_snap,
          "legal_rate": answers.legal_rate, "first_own": answers.first_own, "ACT_STOCK": ACT_STOCK,
          "SNAP_NONE": SNAP_NONE, **{f"D_{n.upper()}": code for n, code in answers.D.items()}},
-    families=FAMILIES,
+    families=FAMILIES, inline="llvm",
 )
 
 decide_peeks = compiled_decision(CONTRACT, "peeks")

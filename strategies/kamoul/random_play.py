@@ -47,14 +47,14 @@ ANSWERS = {
 compiles the dispatch from it): it never forgets, and values an unseen card at the deck's mean."""
 
 
-@njit(refcount=False, inline="always")
+@njit(inline="llvm")
 def _halves(tmp):
     """Two ``int64`` lists in ``tmp``: the players and the positions of a list of cards."""
     half = tmp.shape[0] // 2
     return tmp[:half], tmp[half:]
 
 
-@njit(refcount=False, inline="always")
+@njit(inline="llvm")
 def peeks(prm, me, n, occ, nslots, rng, tmp, out):
     """K2: up to ``n`` distinct own positions, each drawn uniformly (a repeat is drawn again)."""
     total = own_cards(me, occ, nslots, tmp)
@@ -73,22 +73,22 @@ def peeks(prm, me, n, occ, nslots, rng, tmp, out):
     return chosen
 
 
-@njit(refcount=False, inline="always")
+@njit(inline="llvm")
 def turn(prm, me, can_call, can_contre, can_take, rng, tmp):
     return tmp[below(rng, turn_actions(can_call, can_contre, can_take, tmp))]
 
 
-@njit(refcount=False, inline="always")
+@njit(inline="llvm")
 def take_slot(prm, me, occ, nslots, rng, tmp):
     return tmp[below(rng, own_cards(me, occ, nslots, tmp))]
 
 
-@njit(refcount=False, inline="always")
+@njit(inline="llvm")
 def keep(prm, me, occ, nslots, rng, tmp):
     return tmp[below(rng, keep_choices(me, occ, nslots, tmp))]
 
 
-@njit(refcount=False, inline="always")
+@njit(inline="llvm")
 def power(prm, me, kind, occ, nslots, faceup, locked, own_vs_opp, rng, tmp, out):
     """Fill ``out`` = (p1, s1) for a look, (p1, s1, p2, s2) for a swap or a king, and return True to use the
     power of ``kind``."""
@@ -133,12 +133,12 @@ def power(prm, me, kind, occ, nslots, faceup, locked, own_vs_opp, rng, tmp, out)
     return False
 
 
-@njit(refcount=False, inline="always")
+@njit(inline="llvm")
 def king_swap(prm, rng):
     return below(rng, 2) == 1
 
 
-@njit(refcount=False, inline="always")
+@njit(inline="llvm")
 def snap(prm, me, occ, nslots, faceup, allow_others, locked, rng, tmp, out):
     """``SNAP_OWN`` with out = (1, slot), ``SNAP_OTHER`` with out = (player, slot, give_slot), or ``SNAP_NONE``."""
     if uniform(rng) >= prm[RP.snap_prob]:

@@ -23,7 +23,7 @@ from simulator.kamoul.codes import CARD_VALUE
 from simulator.kamoul.legal import swappable  # noqa: F401  (a helper strategies from files import from here)
 
 
-@njit(inline="always")
+@njit(inline="llvm")
 def card_value(card):
     """K1: the points of ``card``. Card codes are 0–51 in every variant (a second deck repeats the codes), so the
     table is read directly: the modulo it used to take was a multiply chain in every scan of a layout."""
@@ -84,7 +84,7 @@ first position of the highest of those (``-1``: none) and its value, the first p
 OWN = indices("OwnSummary", OWN_FIELDS)
 
 
-@njit(refcount=False, inline="always")
+@njit(inline="llvm")
 def own_summary(me, know_me, occ, nslots):
     """``UniTuple(int64, 6)`` in :data:`OWN` order: the summary of ``me``'s own layout from its beliefs.
 
@@ -113,14 +113,14 @@ def own_summary(me, know_me, occ, nslots):
     return cards, unseen, points, worst, worst_value, first_unseen
 
 
-@njit(refcount=False, inline="always")
+@njit(inline="llvm")
 def summary_estimate(own, unknown_value):
     """``(float64 estimate, int64 unseen)`` from a summary: the known points plus ``unknown_value`` per unseen card
     (what :func:`own_estimate` sums position by position; the same number when ``unknown_value`` is whole)."""
     return own[OWN.known_points] + own[OWN.unseen] * unknown_value, own[OWN.unseen]
 
 
-@njit(refcount=False, inline="always")
+@njit(inline="llvm")
 def summary_worst(own, unknown_value):
     """:func:`worst_own_slot`'s answer from a summary: an unseen card (valued ``unknown_value``) when it is worth
     more than every known one, else the first known card of the highest value (a sure value wins a tie)."""

@@ -35,7 +35,7 @@ FAMILIES = {RANDOM: random_play, HEURISTIC: heuristic}
 """The built-in families by kernel id (the registry's ``StrategyDef.kernel_id``)."""
 BUILTIN_IDS = tuple(FAMILIES)
 
-BUILTIN = builtin_dispatch("kems", FAMILIES, DECISIONS, inline=False)
+BUILTIN = builtin_dispatch("kems", FAMILIES, DECISIONS, inline="call")
 propose = BUILTIN["propose"]
 infer_contre = BUILTIN["infer_contre"]
 CONTRACT = Contract(

@@ -37,7 +37,7 @@ BUILTIN_IDS = tuple(FAMILIES)
 
 
 # a call from the kernel, not inlined into it, as the hand-written dispatch it replaces was (the same code)
-BUILTIN = builtin_dispatch("rami", FAMILIES, DECISIONS, inline=False)
+BUILTIN = builtin_dispatch("rami", FAMILIES, DECISIONS, inline="call")
 CONTRACT = Contract(
     game="rami", decisions=DECISIONS, builtin=BUILTIN, builtin_ids=BUILTIN_IDS, describe=answers.describe,
     view=PlayerView, arg_types=ARG_TYPES,
