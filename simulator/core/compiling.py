@@ -43,6 +43,9 @@ def needs_compile(dispatcher) -> bool:
     return index is None or not os.path.exists(index)
 
 
+MIN_COMPILE_SECONDS = 2.0
+"""A first call shorter than this loaded kernels that another process compiled meanwhile: not a compile time."""
+
 TIMES_FILE = "compile-seconds.json"
 """Beside the cache: how long each family of kernels last took to compile on this machine, by label."""
 
@@ -59,7 +62,8 @@ def last_seconds(label: str) -> float | None:
         value = json.loads(_times_path().read_text(encoding="utf-8")).get(label)
     except (OSError, ValueError, AttributeError):
         return None
-    return float(value) if isinstance(value, (int, float)) and not isinstance(value, bool) and value > 0 else None
+    valid = isinstance(value, (int, float)) and not isinstance(value, bool) and value >= MIN_COMPILE_SECONDS
+    return float(value) if valid else None
 
 
 @contextmanager
@@ -134,6 +138,6 @@ def compile_notice(dispatcher, label: str, seconds: int, line: str | None = None
     yield
     took = time.perf_counter() - begin
     say(f"compiled in {took:.0f} s")
-    if line is None:
+    if line is None and took >= MIN_COMPILE_SECONDS:  # less: another process compiled them meanwhile, this one loaded
         remember_seconds(key, took)
     compile_finished()  # the rate and ETA of open progress count from here
