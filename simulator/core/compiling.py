@@ -56,12 +56,27 @@ def _times_path() -> Path:
     return cache_root() / TIMES_FILE
 
 
-def last_seconds(label: str) -> float | None:
-    """How long the ``label`` kernels last took to compile on this machine (``None``: never measured here)."""
+def code_of(dispatcher) -> str | None:
+    """Which code a compile time is of: the digest that names ``dispatcher``'s cache directory (its module, every
+    project module that one imports, numba's version: :func:`simulator.core.jit.cache_dir_for`)."""
+    from simulator.core.jit import cache_dir_for
+
     try:
-        value = json.loads(_times_path().read_text(encoding="utf-8")).get(label)
+        return cache_dir_for(dispatcher.py_func).name
+    except (AttributeError, TypeError, OSError):
+        return None
+
+
+def last_seconds(label: str, code: str | None = None) -> float | None:
+    """How long the ``label`` kernels last took to compile on this machine, if that was the same ``code``
+    (:func:`code_of`; an upgrade or an edit changes what a compile takes); ``None``: not measured here."""
+    try:
+        entry = json.loads(_times_path().read_text(encoding="utf-8")).get(label)
     except (OSError, ValueError, AttributeError):
         return None
+    if not isinstance(entry, dict) or entry.get("code") != code:
+        return None
+    value = entry.get("seconds")
     valid = isinstance(value, (int, float)) and not isinstance(value, bool) and value >= MIN_COMPILE_SECONDS
     return float(value) if valid else None
 
@@ -81,8 +96,9 @@ def _times_locked(path: Path):
         yield
 
 
-def remember_seconds(label: str, seconds: float) -> None:
-    """Keep what the ``label`` compile took, for the next notice (a cache that cannot be written keeps nothing)."""
+def remember_seconds(label: str, seconds: float, code: str | None = None) -> None:
+    """Keep what the ``label`` compile of ``code`` took, for the next notice (a cache that cannot be written keeps
+    nothing)."""
     path = _times_path()
     try:
         with _times_locked(path):
@@ -91,7 +107,7 @@ def remember_seconds(label: str, seconds: float) -> None:
                 data = data if isinstance(data, dict) else {}
             except (OSError, ValueError):
                 data = {}
-            data[label] = round(seconds, 1)
+            data[label] = {"seconds": round(seconds, 1), "code": code}
             temporary = path.with_name(f".{path.name}.{os.getpid()}.tmp")
             temporary.write_text(json.dumps(data, sort_keys=True), encoding="utf-8")
             os.replace(temporary, path)
@@ -99,10 +115,10 @@ def remember_seconds(label: str, seconds: float) -> None:
         pass
 
 
-def estimate(label: str, seconds: int) -> int:
-    """The notice's "about N s": what the last compile of ``label`` took on this machine, else ``seconds`` (what it
-    took on the 2-core reference machine, docs/architecture.md)."""
-    return round(last_seconds(label) or seconds)
+def estimate(label: str, seconds: int, code: str | None = None) -> int:
+    """The notice's "about N s": what the last compile of ``label`` took on this machine for the same ``code``,
+    else ``seconds`` (what it took on the 2-core reference machine, docs/architecture.md)."""
+    return round(last_seconds(label, code) or seconds)
 
 
 @dataclass(frozen=True)
@@ -132,12 +148,12 @@ def compile_notice(dispatcher, label: str, seconds: int, line: str | None = None
     if line is None and not needs_compile(dispatcher):
         yield
         return
-    key = key or label
-    say(line or f"compiling the {label} kernels (first run on this machine, about {estimate(key, seconds)} s)…")
+    key, code = key or label, code_of(dispatcher)
+    say(line or f"compiling the {label} kernels (first run on this machine, about {estimate(key, seconds, code)} s)…")
     begin = time.perf_counter()
     yield
     took = time.perf_counter() - begin
     say(f"compiled in {took:.0f} s")
     if line is None and took >= MIN_COMPILE_SECONDS:  # less: another process compiled them meanwhile, this one loaded
-        remember_seconds(key, took)
+        remember_seconds(key, took, code)
     compile_finished()  # the rate and ETA of open progress count from here

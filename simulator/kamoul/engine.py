@@ -11,7 +11,7 @@ import polars as pl
 
 from simulator.core.blocks import first_fault_in_game_order, gather, play_in_blocks
 from simulator.core.buffers import reusable
-from simulator.core.compiling import KernelFamily, compile_notice, estimate
+from simulator.core.compiling import KernelFamily, code_of, compile_notice, estimate
 from simulator.core.game import kernel_seats, runs_on_reference, seats_of  # noqa: F401  (seats_of re-exported for replay and tests)
 from simulator.core.inlined import InlinedStrategies
 from simulator.core.spec import RunSpec, build_spec
@@ -122,5 +122,6 @@ def warm() -> None:
 
 
 KERNEL_FAMILY = KernelFamily("kamoul", KERNELS, kernel=lambda: kernels.simulate,
-                             seconds=lambda: estimate(KERNELS, COMPILE_SECONDS), compile=warm)
+                             seconds=lambda: estimate(KERNELS, COMPILE_SECONDS, code_of(kernels.simulate)),
+                             compile=warm)
 """The simulation kernels as ``cardsim warm`` and :mod:`simulator.core.compile_apart` see them."""

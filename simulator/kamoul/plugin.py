@@ -6,7 +6,7 @@ from pathlib import Path
 
 import polars as pl
 
-from simulator.core.compiling import KernelFamily, estimate
+from simulator.core.compiling import KernelFamily, code_of, estimate
 from simulator.core.game import SKIP_ACROSS, SKIP_GUARD, SKIP_PHYSICAL, BalanceHints, declare_game
 from simulator.core.i18n import N_
 from simulator.kamoul import engine, records, rules
@@ -29,9 +29,9 @@ def rollout_kernel():
 
 def rollout_seconds() -> int:
     """What compiling the rollout kernels alone takes (in a process that has not compiled the Kamoul kernels)."""
-    from simulator.kamoul.counterfactual import ROLLOUT_COMPILE_SECONDS, ROLLOUT_LABEL
+    from simulator.kamoul.counterfactual import ROLLOUT_COMPILE_SECONDS, ROLLOUT_LABEL, _rollout_blocks
 
-    return estimate(ROLLOUT_LABEL, ROLLOUT_COMPILE_SECONDS[False])
+    return estimate(ROLLOUT_LABEL, ROLLOUT_COMPILE_SECONDS[False], code_of(_rollout_blocks))
 
 
 ROLLOUTS = KernelFamily("kamoul rollouts", "Kamoul rollout", rollout_kernel, rollout_seconds, warm_rollouts)

@@ -11,7 +11,7 @@ import numpy as np
 import polars as pl
 
 from simulator.core.blocks import first_fault_in_game_order, gather, play_in_blocks
-from simulator.core.compiling import KernelFamily, compile_notice, estimate
+from simulator.core.compiling import KernelFamily, code_of, compile_notice, estimate
 from simulator.core.game import Seat, kernel_seats, seat_list
 from simulator.core.spec import build_spec
 from simulator.kems import kernels, records
@@ -78,5 +78,6 @@ def warm() -> None:
 
 
 KERNEL_FAMILY = KernelFamily("kems", KERNELS, kernel=lambda: kernels.simulate,
-                             seconds=lambda: estimate(KERNELS, COMPILE_SECONDS), compile=warm)
+                             seconds=lambda: estimate(KERNELS, COMPILE_SECONDS, code_of(kernels.simulate)),
+                             compile=warm)
 """The simulation kernels as ``cardsim warm`` and :mod:`simulator.core.compile_apart` see them."""
