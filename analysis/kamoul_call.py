@@ -43,7 +43,7 @@ from strategies.kamoul.call_table import MAX_UNSEEN_COLUMN, table_text
 STUDY_NAME = "kamoul-call"
 GAMES = ("kamoul",)  # the study and advise
 KERNEL_FAMILIES = ("kamoul", "kamoul rollouts")
-"""The kernels the study plays on: compiled side by side before it starts (``simulator.api.compile_ahead``)."""
+"""The kernels the study plays on: compiled side by side before it starts (``simulator.core.compile_apart``)."""
 PLAYERS = (2, 3, 4, 6)
 STRATEGY = "tuned"
 """The play the states are sampled from by default: the tuned player of each player count (:func:`played_strategy`)."""

@@ -19,7 +19,8 @@ from simulator.core.outputs import check_output_dir, check_output_file
 from simulator.core.game import reference_note, replay_text, trace_hashes
 from simulator.games import get_game
 from simulator.core.runner import RunResult, run
-from simulator.core.spec import MAX_N, RunSpec, build_spec, read_spec_file
+from simulator.core.compile_apart import compile_apart
+from simulator.core.spec import MAX_N, RunSpec, build_spec, play_one_game, read_spec_file
 from simulator.core.store import listed_files, read_manifest, read_table
 
 
@@ -243,31 +244,20 @@ def warm(games: list[str] | None = None, *, quiet: bool = False) -> list[str]:
     previous, NOTICES["enabled"] = NOTICES["enabled"], not quiet
     try:
         families = [f for name in names for f in GAMES[name].kernel_families]
-        compile_ahead(names, families)
+        compile_apart(families)
         for family in families:
             family.compile()  # loads what was compiled ahead; compiles, with its notice, what was not
-        for name in names:  # a game that declares no kernel family: one game compiles its simulation kernels
-            plugin = GAMES[name]
-            if plugin.kernels is None:
-                plugin.simulate_chunk(build_spec(name, n=1, seed=0, level=plugin.levels[0]), 0, 1, 1)
-        return [f.name for f in families] + [name for name in names if GAMES[name].kernels is None]
+        undeclared = [name for name in names if GAMES[name].kernels is None]
+        for name in undeclared:  # a game that declares no kernel family: one game compiles its simulation kernels
+            play_one_game(name)
+        return [f.name for f in families] + undeclared
     finally:
         NOTICES["enabled"] = previous
 
 
-def compile_ahead(games: list[str], families) -> list:
-    """Compile those of ``families`` (kernel families of ``games``) not compiled yet side by side, one process per
-    core, when there are two or more (:func:`simulator.core.compile_apart.compile_apart`); returns those compiled."""
-    from simulator.core.compile_apart import compile_apart
-    from simulator.games import GAMES
-
-    game_of = {f.name: name for name in games for f in GAMES[name].kernel_families}
-    return compile_apart(game_of, list(families))
-
-
 def compile_family(game: str, name: str) -> None:
     """Compile (or load) the kernel family ``name`` of ``game``, silently: what a child process of
-    :func:`compile_ahead` runs. Its compile time is kept for the next notices (``compile-seconds.json``)."""
+    :func:`simulator.core.compile_apart.compile_apart` runs. Its compile time is kept for the next notices (``compile-seconds.json``)."""
     from simulator.core.compiling import NOTICES
 
     NOTICES["enabled"] = False
@@ -688,7 +678,7 @@ def study(name: str, game: str | None = None, *, out: str | Path, n: int | None 
                                   **settings)
     kernels = getattr(definition.module, "KERNEL_FAMILIES", ())
     if kernels:  # a study that needs several kernel families compiles them side by side first
-        compile_ahead([game], [f for f in get_game(game).kernel_families if f.name in kernels])
+        compile_apart([f for f in get_game(game).kernel_families if f.name in kernels])
     done = execute(plan, out, threads=threads, chunk_size=chunk_size, progress=progress)
     result = {"path": done.path, "interrupted": done.interrupted, "frames": done.frames, "html": None, "answer": None}
     if not done.interrupted:

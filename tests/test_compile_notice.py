@@ -144,11 +144,11 @@ def test_families_not_compiled_are_compiled_side_by_side_with_one_notice(capsys,
     monkeypatch.setattr(apart, "_CHILD", "import sys, time\ntime.sleep(1.5)\nsys.exit(3 if sys.argv[2] == 'bad' else 0)")
 
     def family(name, seconds):
-        return KernelFamily(name, name.title(), kernel=lambda: object(), seconds=lambda: seconds, compile=None)
+        return KernelFamily("g", name, name.title(), kernel=lambda: object(), seconds=lambda: seconds, compile=None)
 
     good, bad = family("good", 40), family("bad", 70)
     began = clock.perf_counter()
-    done = apart.compile_apart({"good": "g", "bad": "g"}, [good, bad])
+    done = apart.compile_apart([good, bad])
     took = clock.perf_counter() - began
     assert done == [good]  # in the order started: the longest first
     assert took < 2.9, took  # side by side: 1.5 s each, not 3 s one after the other
@@ -156,9 +156,9 @@ def test_families_not_compiled_are_compiled_side_by_side_with_one_notice(capsys,
     assert lines[0] == "compiling the Good and Bad kernels, 2 at once (first run on this machine, about 70 s)…"
     assert lines[1].startswith("compiled in ") and len(lines) == 2
     # one family, or one core: nothing here (the first call compiles it, with its own notice)
-    assert apart.compile_apart({"good": "g"}, [good]) == []
+    assert apart.compile_apart([good]) == []
     monkeypatch.setattr(apart, "cores", lambda: 1)
-    assert apart.compile_apart({"good": "g", "bad": "g"}, [good, bad]) == []
+    assert apart.compile_apart([good, bad]) == []
     assert capsys.readouterr().err == ""
 
 

@@ -44,19 +44,19 @@ def _and(words: list[str]) -> str:
     return words[0] if len(words) == 1 else ", ".join(words[:-1]) + " and " + words[-1]
 
 
-def compile_apart(game_of: dict[str, str], families: list[KernelFamily]) -> list[KernelFamily]:
-    """Compile those of ``families`` not compiled yet, side by side in child processes (``game_of[name]``: the
-    game whose plugin declares the family ``name``). Returns the families compiled so. Nothing is done (an empty
+def compile_apart(families: list[KernelFamily]) -> list[KernelFamily]:
+    """Compile those of ``families`` not compiled yet, side by side in child processes. Returns the families
+    compiled so. Nothing is done (an empty
     list) when fewer than two need compiling or there is one core: their first calls compile them in this process,
     one after the other, each with its notice."""
     todo = [f for f in families if not f.compiled()]
     workers = min(cores(), len(todo))
     if len(todo) < 2 or workers < 2:
         return []
-    about = makespan([f.seconds() for f in todo], workers)
+    seconds = {f.name: f.seconds() for f in todo}
     say(f"compiling the {_and([f.label for f in todo])} kernels, {workers} at once (first run on this machine, "
-        f"about {about:.0f} s)…")
-    todo.sort(key=lambda f: -f.seconds())  # longest first: what makespan() assumes
+        f"about {makespan(list(seconds.values()), workers):.0f} s)…")
+    todo.sort(key=lambda f: -seconds[f.name])  # longest first: what makespan() assumes
     env = {**os.environ, "PYTHONPATH": os.pathsep.join(filter(None, (str(_ROOT), os.environ.get("PYTHONPATH"))))}
     children: list[subprocess.Popen] = []
     stopping = []
@@ -64,7 +64,7 @@ def compile_apart(game_of: dict[str, str], families: list[KernelFamily]) -> list
     def child(family: KernelFamily) -> bool:
         if stopping:
             return False
-        process = subprocess.Popen([sys.executable, "-c", _CHILD, game_of[family.name], family.name], env=env,
+        process = subprocess.Popen([sys.executable, "-c", _CHILD, family.game, family.name], env=env,
                                    stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
         children.append(process)
         if stopping:  # started while the caller was stopping them

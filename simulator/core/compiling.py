@@ -123,11 +123,12 @@ def estimate(label: str, seconds: int, code: str | None = None) -> int:
 
 @dataclass(frozen=True)
 class KernelFamily:
-    """Kernels that compile together on their first call. ``name`` is what ``cardsim warm`` reports ("kamoul",
-    "kamoul rollouts"); ``label`` names them in the notices ("the Kamoul kernels"); ``kernel()`` is the numba
+    """Kernels of ``game`` that compile together on their first call. ``name`` is what ``cardsim warm`` reports
+    ("kamoul", "kamoul rollouts"); ``label`` names them in the notices ("the Kamoul kernels"); ``kernel()`` is the numba
     dispatcher whose on-disk cache says whether they are compiled; ``seconds()`` what compiling them alone, in a
     fresh process, takes on this machine (:func:`estimate`); ``compile()`` compiles them, or loads them."""
 
+    game: str
     name: str
     label: str
     kernel: Callable[[], object]

@@ -13,6 +13,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from simulator import __version__
+from simulator.core.compiling import KernelFamily, code_of, estimate
 from simulator.core.errors import SpecError
 from simulator.core.game import GamePlugin, get_game
 from simulator.core.params import parse_assignments
@@ -337,3 +338,18 @@ def _toml_strategy(p: Path, item) -> str:
 
 def version() -> str:
     return __version__
+
+
+def play_one_game(game: str) -> None:
+    """One game of ``game`` at its finest level, on the compiled engine: compiles (or loads) its simulation kernels."""
+    spec = build_spec(game, n=1, seed=0, level=get_game(game).levels[0])
+    spec.plugin.simulate_chunk(spec, 0, 1, 1)
+
+
+def simulation_kernels(game: str, label: str, seconds: int, kernel) -> KernelFamily:
+    """The simulation kernels of ``game`` as ``cardsim warm`` and :mod:`simulator.core.compile_apart` see them:
+    named ``label`` in the notices, ``seconds`` to compile on the reference machine, ``kernel()`` their numba entry
+    point, compiled by :func:`play_one_game`."""
+    return KernelFamily(game, game, label, kernel=kernel,
+                        seconds=lambda: estimate(label, seconds, code_of(kernel())),
+                        compile=lambda: play_one_game(game))

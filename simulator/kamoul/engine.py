@@ -11,10 +11,10 @@ import polars as pl
 
 from simulator.core.blocks import first_fault_in_game_order, gather, play_in_blocks
 from simulator.core.buffers import reusable
-from simulator.core.compiling import KernelFamily, code_of, compile_notice, estimate
+from simulator.core.compiling import compile_notice
 from simulator.core.game import kernel_seats, runs_on_reference, seats_of  # noqa: F401  (seats_of re-exported for replay and tests)
 from simulator.core.inlined import InlinedStrategies
-from simulator.core.spec import RunSpec, build_spec
+from simulator.core.spec import RunSpec, simulation_kernels
 from simulator.kamoul import kernels, records
 from simulator.kamoul.kernel_state import BlockRows
 from simulator.kamoul.match import Game, play_games
@@ -115,13 +115,5 @@ def simulate_chunk(spec: RunSpec, start: int, stop: int, threads: int | None = N
     return to_frames(spec, raw_kernel(spec, start, stop, threads))
 
 
-def warm() -> None:
-    """Compile (or load) the simulation kernels: one game at the finest level."""
-    spec = build_spec("kamoul", n=1, seed=0, level=LEVELS[0])
-    spec.plugin.simulate_chunk(spec, 0, 1, 1)
-
-
-KERNEL_FAMILY = KernelFamily("kamoul", KERNELS, kernel=lambda: kernels.simulate,
-                             seconds=lambda: estimate(KERNELS, COMPILE_SECONDS, code_of(kernels.simulate)),
-                             compile=warm)
+KERNEL_FAMILY = simulation_kernels("kamoul", KERNELS, COMPILE_SECONDS, lambda: kernels.simulate)
 """The simulation kernels as ``cardsim warm`` and :mod:`simulator.core.compile_apart` see them."""

@@ -34,7 +34,7 @@ def rollout_seconds() -> int:
     return estimate(ROLLOUT_LABEL, ROLLOUT_COMPILE_SECONDS[False], code_of(_rollout_blocks))
 
 
-ROLLOUTS = KernelFamily("kamoul rollouts", "Kamoul rollout", rollout_kernel, rollout_seconds, warm_rollouts)
+ROLLOUTS = KernelFamily("kamoul", "kamoul rollouts", "Kamoul rollout", rollout_kernel, rollout_seconds, warm_rollouts)
 
 
 def row_position(seat: int, players: int) -> pl.Expr:

@@ -11,9 +11,9 @@ import numpy as np
 import polars as pl
 
 from simulator.core.blocks import first_fault_in_game_order, gather, play_in_blocks
-from simulator.core.compiling import KernelFamily, code_of, compile_notice, estimate
+from simulator.core.compiling import compile_notice
 from simulator.core.game import Seat, kernel_seats, seat_list
-from simulator.core.spec import build_spec
+from simulator.core.spec import simulation_kernels
 from simulator.kems import kernels, records
 from simulator.kems.reference import LEVELS, play_games, seat_model
 from simulator.kems.rules import Rules, check_players, rules_arrays
@@ -71,13 +71,5 @@ def to_frames(raw: dict, players: int, labels: list[str], level: str = "games") 
             for table in records.TABLES[level]}
 
 
-def warm() -> None:
-    """Compile (or load) the simulation kernels: one game at the finest level."""
-    spec = build_spec("kems", n=1, seed=0, level=LEVELS[0])
-    spec.plugin.simulate_chunk(spec, 0, 1, 1)
-
-
-KERNEL_FAMILY = KernelFamily("kems", KERNELS, kernel=lambda: kernels.simulate,
-                             seconds=lambda: estimate(KERNELS, COMPILE_SECONDS, code_of(kernels.simulate)),
-                             compile=warm)
+KERNEL_FAMILY = simulation_kernels("kems", KERNELS, COMPILE_SECONDS, lambda: kernels.simulate)
 """The simulation kernels as ``cardsim warm`` and :mod:`simulator.core.compile_apart` see them."""

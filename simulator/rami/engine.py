@@ -15,10 +15,10 @@ import numpy as np
 import polars as pl
 
 from simulator.core.blocks import first_fault_in_game_order, gather, play_in_blocks
-from simulator.core.compiling import KernelFamily, code_of, compile_notice, estimate
+from simulator.core.compiling import compile_notice
 from simulator.core.errors import SpecError
 from simulator.core.game import kernel_seats, seat_list
-from simulator.core.spec import build_spec
+from simulator.core.spec import simulation_kernels
 from simulator.rami import kernels, records
 from simulator.rami.reference import LEVELS, Seat, play_games
 from simulator.rami.rules import Rules, check_players, kernel_rules_of
@@ -75,13 +75,5 @@ def to_frames(raw: dict, players: int, labels: list[str], level: str = "games") 
             for table in records.TABLES[level]}
 
 
-def warm() -> None:
-    """Compile (or load) the simulation kernels: one game at the finest level."""
-    spec = build_spec("rami", n=1, seed=0, level=LEVELS[0])
-    spec.plugin.simulate_chunk(spec, 0, 1, 1)
-
-
-KERNEL_FAMILY = KernelFamily("rami", KERNELS, kernel=lambda: kernels.simulate,
-                             seconds=lambda: estimate(KERNELS, COMPILE_SECONDS, code_of(kernels.simulate)),
-                             compile=warm)
+KERNEL_FAMILY = simulation_kernels("rami", KERNELS, COMPILE_SECONDS, lambda: kernels.simulate)
 """The simulation kernels as ``cardsim warm`` and :mod:`simulator.core.compile_apart` see them."""
