@@ -35,6 +35,8 @@ from analysis.metagame import BOOTSTRAP, SUPPORT_TOL, metagame
 from analysis.stats import mean_interval, wilson
 from simulator.core.i18n import N_, _, number as written, percent, share_interval, spoken_list
 from simulator.core.designs import sweep_batch, tournament_batch
+from simulator.core.errors import DatasetError
+from simulator.core.ledger import read_checked_frame
 from simulator.core.plan import (Part, Plan, check_games, check_players, check_study_rules, check_study_settings,
                                  check_study_strategies, load_study_file)
 from simulator.core.presets import tuned_preset
@@ -207,9 +209,6 @@ def plan(out, *, n: int, game: str = "rami", seed: int = 0, players=None, thresh
 
 def _checked(path) -> pl.DataFrame:
     """A tournament's result frame, checked against the study's ledger (missing: the line that says what to run)."""
-    from simulator.core.errors import DatasetError
-    from simulator.core.ledger import read_checked_frame
-
     frame = read_checked_frame(path)
     if frame is None:
         raise DatasetError(f"{path} is missing or not recorded; run `cardsim verify {path.parent}`, or the study's "
