@@ -1,4 +1,4 @@
-"""``cardsim``: the command line, thin click commands over ``simulator.api``.
+"""``cardsim``: the command line, thin click commands over ``cardsim``.
 
 Every failure is one line on stderr. Bad input of any kind (and a directory another process is writing)
 names the field, the value and what is allowed, and exits 2; a dataset that cannot be trusted
@@ -51,8 +51,8 @@ def _complete_option(ctx, param, incomplete):
 
 
 def _notices(quiet: bool) -> None:
-    """``--quiet`` also silences the compile notices (simulator/core/compiling.py)."""
-    from simulator.core.compiling import NOTICES
+    """``--quiet`` also silences the compile notices (simulator/core/kernels/compiling.py)."""
+    from simulator.core.kernels.compiling import NOTICES
 
     NOTICES["enabled"] = not quiet
 
@@ -202,12 +202,12 @@ def simulate(game, n, seed, out, players, level, strategies, options, threads, c
     Re-running the same command resumes an interrupted run; Ctrl-C stops cleanly after the chunk in
     flight. With --scheduler, a lost cluster stops the run with exit code 3, finished chunks kept.
     """
-    from simulator import api
+    import cardsim as api
 
     _notices(quiet)
 
     if scheduler and scheduler != "local":
-        from simulator.core.dask_backend import quiet_dask_logs
+        from simulator.core.run.dask_backend import quiet_dask_logs
 
         quiet_dask_logs()  # the command prints one line of its own when the cluster fails
     result = api.simulate(game, out=out, n=n, seed=seed, players=players, level=level, strategies=list(strategies),
@@ -245,7 +245,7 @@ def _write_summary(out: Path) -> tuple[str, dict]:
 
     summary = run_summary(out)
     text = format_summary(summary)
-    from simulator.core.store import write_bytes_atomic
+    from simulator.core.storage.store import write_bytes_atomic
 
     write_bytes_atomic(Path(out) / "summary.md", (text + "\n").encode("utf-8"))
     save_summary_figure(summary, out / "summary.png")
@@ -275,7 +275,7 @@ def replay(game, seed, index, old_index, run_dir, players, level, strategies, op
     Example:
       cardsim replay kamoul --index 42 --run runs/k1
     """
-    from simulator import api
+    import cardsim as api
 
     _notices(quiet)
     if old_index is not None:
@@ -315,7 +315,7 @@ def strategies(game, full, as_json, quiet):
     Example:
       cardsim strategies kamoul
     """
-    from simulator import api
+    import cardsim as api
 
     _notices(quiet)
     if as_json:
@@ -339,9 +339,9 @@ def new_strategy(game, name, out, quiet):
     whose body you edit. Then: cardsim tournament GAME --strategy OUT/NAME.py:NAME --strategy balanced ...,
     and python -m pytest OUT/test_NAME.py.
     """
-    from simulator import api
+    import cardsim as api
 
-    from simulator.core.presets import default_player
+    from simulator.core.contract.presets import default_player
 
     written = api.new_strategy(game, name, out)
     if quiet:
@@ -368,7 +368,7 @@ def warm(games, quiet):
     """
     import time
 
-    from simulator import api
+    import cardsim as api
 
     begin = time.perf_counter()
     done = api.warm(list(games), quiet=quiet)
@@ -387,7 +387,7 @@ def rules(game, as_json, quiet):
     Example:
       cardsim rules kamoul
     """
-    from simulator import api
+    import cardsim as api
 
     _notices(quiet)
     if as_json:
@@ -411,7 +411,7 @@ def report(run_dir, out, pdf, title, quiet):
     RUN may also be a tournament or sweep directory: win-rate matrix, points gap and ratings, or the
     per-cell sweep summary, with their charts.
     """
-    from simulator import api
+    import cardsim as api
 
     result = api.report(run_dir, out, pdf=pdf, title=title)
     if not quiet:
@@ -439,7 +439,7 @@ def plan(p1, p2, alpha, power, paired_rho, as_json, quiet):
     Example:
       cardsim plan --p1 0.55 --p2 0.50
     """
-    from simulator import api
+    import cardsim as api
 
     _notices(quiet)
     r = api.plan(p1=p1, p2=p2, alpha=alpha, power=power, paired_rho=paired_rho)
@@ -495,11 +495,11 @@ def tune(game, strategy, params, against, weights, players, budget, deals, confi
       cardsim tune kamoul --strategy heuristic --against balanced,cautious,aggressive --players 4 \\
           --budget 200 --out runs/tune-k4
     """
-    from simulator import api
+    import cardsim as api
 
     _notices(quiet)
     if scheduler and scheduler != "local":
-        from simulator.core.dask_backend import quiet_dask_logs
+        from simulator.core.run.dask_backend import quiet_dask_logs
 
         quiet_dask_logs()  # the command prints one line of its own when the cluster fails
     result = api.tune(game, strategy=strategy, params=list(params), against=against, budget=budget, out=out,
@@ -563,7 +563,7 @@ def duel(game, strategies, delta, alpha, beta, max_games, seed, players, level, 
     Example:
       cardsim duel kamoul --strategy aggressive --strategy balanced --delta 0.03
     """
-    from simulator import api
+    import cardsim as api
 
     _notices(quiet)
 
@@ -619,7 +619,7 @@ def advise(game, known, unknown, turn, players, cumulative, strategy, options, s
       cardsim advise kamoul --known "A 2 RK" --turn 3 --players 2 --json
       cardsim advise kamoul --known "2 3" --unknown 1 --turn 8 --strategy cautious
     """
-    from simulator import api
+    import cardsim as api
 
     _notices(quiet)
     result = api.advise(game, known=known, unknown=unknown, turn=turn, players=players, cumulative=cumulative,
@@ -654,7 +654,7 @@ def opening(hand, decks, opening_points, as_json, quiet):
     Melds must include a tierce franche (a pure run of three); a joker counts zero toward the opening.
     A joker is shown as JK=<card it stands for>.
     """
-    from simulator import api
+    import cardsim as api
 
     _notices(quiet)
     result = api.rami_opening(hand, decks=decks, opening_points=opening_points)
@@ -755,7 +755,7 @@ def metagame(tournament_dir, bootstrap, seed, grow, rounds, budget, family, para
       cardsim metagame runs/t4
     """
     from analysis.metagame import to_dict, verdict
-    from simulator import api
+    import cardsim as api
 
     _notices(quiet)
     if grow:
@@ -782,7 +782,7 @@ def _grow(tournament_dir, bootstrap, seed, rounds, budget, family, params, deals
     """``cardsim metagame DIR --grow``: see ``analysis.psro``."""
     from analysis.metagame import to_dict, verdict
     from analysis.psro import aliases, grow_verdict
-    from simulator import api
+    import cardsim as api
 
     if budget is None:
         raise SpecError("--budget", None, "trials of each round's tuning, with --grow")
@@ -846,7 +846,7 @@ def tournament(game, strategies, n, seed, out, players, level, options, threads,
           --strategy aggressive --strategy random --out runs/t1
     """
     from analysis.batches import format_tournament
-    from simulator import api
+    import cardsim as api
 
     _notices(quiet)
 
@@ -882,7 +882,7 @@ def sweep(game, grids, option_grids, seats, strategies, n, seed, out, players, l
       cardsim sweep kamoul -n 20000 --option-grid "snap_chain=false,true" --out runs/s2
     """
     from analysis.batches import format_sweep
-    from simulator import api
+    import cardsim as api
 
     _notices(quiet)
 
@@ -914,7 +914,7 @@ def verify(directory, repair, as_json, quiet):
       cardsim verify runs/k1
       cardsim verify runs/k1 --repair
     """
-    from simulator import api
+    import cardsim as api
 
     _notices(quiet)
     result = api.verify(directory, repair=repair)
@@ -923,7 +923,7 @@ def verify(directory, repair, as_json, quiet):
 
         click.echo(json.dumps(result))
     else:
-        from simulator.core.verify import format_verify
+        from simulator.core.run.verify import format_verify
 
         click.echo(format_verify(result))
     if not result["sound"]:
@@ -996,7 +996,7 @@ def study(name, game, out, n, seed, players, options, strategies, spec_file, thr
       cardsim study rami-openings -n 2000 --out runs/study2
       cardsim study balance kems -n 2000 --out runs/balance-kems
     """
-    from simulator import api
+    import cardsim as api
 
     _notices(quiet)
 

@@ -35,7 +35,7 @@ from pathlib import Path
 import polars as pl
 
 from simulator.core.i18n import N_, _, bounds, number as written, percent
-from simulator.core.ledger import read_checked_frame
+from simulator.core.storage.ledger import read_checked_frame
 
 SCHEMA = {"question": pl.Utf8, "subject": pl.Utf8, "measure": pl.Utf8, "value": pl.Float64, "low": pl.Float64,
           "high": pl.Float64, "n": pl.Int64, "unit": pl.Utf8, "kind": pl.Utf8, "status": pl.Utf8}
@@ -210,8 +210,8 @@ class Answer:
 
 def rules_text(game: str, options: dict | None) -> str:
     """``"default rules"`` or the changed options, as the answer's ``holds_for`` names them."""
-    from simulator.core.game import get_game
-    from simulator.core.spec import _fmt
+    from simulator.core.contract.registry import get_game
+    from simulator.core.storage.spec import _fmt
 
     defaults = {p.name: p.default for p in get_game(game).options.params}
     changed = {k: v for k, v in (options or {}).items() if defaults.get(k) != v}
@@ -222,6 +222,6 @@ def rules_text(game: str, options: dict | None) -> str:
 
 def stored_frames(out, names) -> dict[str, pl.DataFrame]:
     """The study's frames as it stored them (``OUT/<name>.parquet``), those of ``names`` that exist, each checked
-    against the study's ledger first (:func:`simulator.core.ledger.read_checked_frame`)."""
+    against the study's ledger first (:func:`simulator.core.storage.ledger.read_checked_frame`)."""
     frames = {name: read_checked_frame(Path(out) / f"{name}.parquet") for name in names}
     return {name: frame for name, frame in frames.items() if frame is not None}

@@ -52,16 +52,17 @@ from analysis.answers import (WIDTH, Answer, Table, certainty, certainty_word, e
                              say, significance, stored_frames)
 from analysis.batches import NO_EFFECT, batch_frames, cell_effects, cell_wins, rank_strategies
 from analysis.stats import mean_interval, wilson
-from simulator.core.batch import cell_dir, load_batch, read_batch
-from simulator.core.designs import sweep_batch, tournament_batch
+from simulator.core.contract.game import TEAM_KEYS, GamePlugin
+from simulator.core.contract.presets import plays_alike, tuned_preset
 from simulator.core.errors import SpecError
-from simulator.core.game import TEAM_KEYS, GamePlugin
 from simulator.core.i18n import _, ngettext, number as written, percent, significant_figures
-from simulator.core.plan import (Part, Plan, check_games, check_study_rules, check_study_settings,
-                                 check_study_strategies, load_study_file)
-from simulator.core.presets import plays_alike, tuned_preset
-from simulator.core.spec import RunSpec, _fmt, build_spec, parse_strategy
-from simulator.core.store import read_manifest, read_table
+from simulator.core.run.batch import cell_dir, load_batch, read_batch
+from simulator.core.run.designs import sweep_batch, tournament_batch
+from simulator.core.run.plan import (
+    Part, Plan, check_games, check_study_rules, check_study_settings, check_study_strategies, load_study_file,
+)
+from simulator.core.storage.spec import RunSpec, _fmt, build_spec, parse_strategy
+from simulator.core.storage.store import read_manifest, read_table
 from simulator.games import get_game
 
 STUDY_NAME = "balance"
@@ -72,7 +73,7 @@ STRATEGIES_HELP = ("the skill tournament's strategies, two or more (default: ran
 
 
 def hints(game):
-    """The game's :class:`~simulator.core.game.BalanceHints`; :class:`SpecError` for a game without them."""
+    """The game's :class:`~simulator.core.contract.game.BalanceHints`; :class:`SpecError` for a game without them."""
     plugin = get_game(game)
     if plugin.balance is None:
         raise SpecError("GAME", plugin.name, "a game with balance hints (its plugin's ``balance``)")
@@ -462,7 +463,7 @@ def check_study_players(game: str, players) -> int:
 def plan(out, *, n: int, game: str, seed: int = 0, players=None, threads: int | None = None,
          chunk_size: int | None = None, swept=None, strategies=None, sign_grids=None, rules: dict | None = None
          ) -> Plan:
-    """The balance study of ``game`` (:func:`simulator.core.plan.execute` runs it into ``out``): ``n`` games per
+    """The balance study of ``game`` (:func:`simulator.core.run.plan.execute` runs it into ``out``): ``n`` games per
     cell (at the default level; the skill tournament plays ``n`` games per seating at the level the game is won
     at, :attr:`GamePlugin.judged_level`; the seats run and the best-of-three tournaments play ``n`` games at the
     game's coarsest level). ``swept`` (option names) narrows the option sweeps (default: all); ``strategies``
@@ -535,7 +536,7 @@ def plan(out, *, n: int, game: str, seed: int = 0, players=None, threads: int | 
 
 def tuned_play(plugin: GamePlugin, players: int) -> dict | None:
     """The tuned player the study plays by default at ``players``: ``{"preset": "tuned-<k>p", "played_as": name}``
-    (:func:`simulator.core.presets.tuned_preset`), ``played_as`` being the skill strategy it plays alike when there
+    (:func:`simulator.core.contract.presets.tuned_preset`), ``played_as`` being the skill strategy it plays alike when there
     is one (Rami's tuned presets kept ``open-asap``'s values: one strategy, one name), else the preset; ``None``
     for a game without tuned presets."""
     preset = tuned_preset(plugin.strategies, players)

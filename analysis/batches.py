@@ -1,4 +1,4 @@
-"""Frames of a tournament or sweep directory (:mod:`simulator.core.batch`): what the terminal prints and
+"""Frames of a tournament or sweep directory (:mod:`simulator.core.run.batch`): what the terminal prints and
 what a report draws.
 
 * :func:`tournament_frames` → ``matrix`` (one row per ordered pair: share of decided games the strategy won
@@ -26,11 +26,11 @@ from analysis.labels import shown
 from analysis.ratings import ratings_frame
 from analysis.stats import mean_interval, wilson
 from analysis.summary import outcome_table, side_table
-from simulator.core.batch import cell_dir, load_batch
 from simulator.core.i18n import N_, _, bounds, number, percent, share_interval
-from simulator.core.spec import RunSpec, _fmt
+from simulator.core.run.batch import cell_dir, load_batch
+from simulator.core.storage.spec import RunSpec, _fmt
+from simulator.core.storage.store import read_table
 from simulator.games import get_game
-from simulator.core.store import read_table
 
 
 def winning_units(spec: RunSpec, run_dir) -> pl.LazyFrame:
@@ -275,7 +275,7 @@ def play_digest(spec: RunSpec, run_dir) -> str:
 def baseline_cell(data: dict) -> str:
     """The id of a sweep's baseline: the cell whose grid values are those of the sweep without its grids (the
     rule defaults and the seats' own parameter values), else the first cell."""
-    from simulator.core.spec import parse_strategy
+    from simulator.core.storage.spec import parse_strategy
 
     inputs = data["inputs"]
     plugin = get_game(inputs["game"])

@@ -1,7 +1,7 @@
 """Does A beat B? A sequential paired comparison that stops as soon as it knows (issue 5 item 1).
 
 Each *deal* (game index ``i`` of the seed) is played in every seating of the pair (``ABAB…`` and its mirror
-``BABA…``, as in a tournament: :func:`simulator.core.designs.tournament_batch`), so both strategies hold every
+``BABA…``, as in a tournament: :func:`simulator.core.run.designs.tournament_batch`), so both strategies hold every
 position on the same cards. A deal's duel goes to A when A's units won more of those games than B's, to B in the
 opposite case, and is a tie otherwise (ties are left out). The duels feed Wald's two-sided sequential test
 (:class:`analysis.stats.SequentialComparison`) in deal order; the comparison stops at the deal where it decides
@@ -17,8 +17,8 @@ import polars as pl
 
 from analysis.batches import point_gaps_of, seating_masks, winning_units_of
 from analysis.stats import SequentialComparison, mean_interval, wilson
-from simulator.core.designs import tournament_batch
 from simulator.core.errors import SpecError
+from simulator.core.run.designs import tournament_batch
 
 CHUNK = 2_000
 
@@ -50,7 +50,7 @@ class CellScores:
 def deal_scores(cells, start: int, stop: int, threads, cluster=None) -> tuple[np.ndarray, np.ndarray]:
     """Per deal of ``[start, stop)``: ``int64`` the sum over the seatings of the sign of A's won games minus B's,
     and ``float64`` A's mean points per finest game (hand, round, manche) minus B's, averaged over the seatings.
-    ``cluster``: a connected :class:`~simulator.core.dask_backend.DaskBackend` to play the seatings there (the same
+    ``cluster``: a connected :class:`~simulator.core.run.dask_backend.DaskBackend` to play the seatings there (the same
     numbers)."""
     return deal_scores_many([(cells, start, stop)], threads, cluster)[0]
 
@@ -90,7 +90,7 @@ def duel(game: str, *, a: str, b: str, delta: float = 0.05, alpha: float = 0.05,
          options: dict | None = None, threads: int | None = None, progress: bool = True, cluster=None) -> dict:
     """Play deals until the sequential test decides; returns the decision, the deals it took, and the share of
     decided duels A won with its 95% Wilson interval (see the module docstring). ``cluster``: a
-    :class:`~simulator.core.dask_backend.DaskBackend` to play the deals on (the same answer)."""
+    :class:`~simulator.core.run.dask_backend.DaskBackend` to play the deals on (the same answer)."""
     for field, value in (("--delta", delta), ("--alpha", alpha), ("--beta", beta)):
         if not isinstance(value, (int, float)) or not 0 < value < 0.5:
             raise SpecError(field, value, "a number strictly between 0 and 0.5")

@@ -13,7 +13,7 @@ Layout of a study directory ``OUT``::
     OUT/tournament-<P>p/                   the derived policy against the strategy it comes from and every preset
     OUT/gain.parquet                       :func:`policy_gain`: the policy's results against each of them
 
-States come from real play of :data:`STRATEGY` (the tuned players) at every seat (``simulator.kamoul.counterfactual``). For each
+States come from real play of :data:`STRATEGY` (the tuned players) at every seat (``simulator.kamoul.engines.counterfactual``). For each
 sampled decision both branches, "call now" and "play on", are played on the same future deals. A positive
 ``gain`` is the points calling saves (``play_points - call_points``): calling is right where it is > 0.
 """
@@ -28,22 +28,25 @@ import polars as pl
 
 from analysis.answers import (WIDTH, Answer, Table, certainty, certainty_word, frame_of, number, rules_text, say,
                              significance, stored_frames)
-from analysis.stats import mean_interval, wilson
 from analysis.batches import batch_frames, tournament_frames
-from simulator.core.designs import tournament_batch
-from simulator.core.plan import (Part, Plan, Step, check_games, check_players, check_study_rules, check_study_settings,
-                                 check_study_strategies, load_study_file)
+from analysis.stats import mean_interval, wilson
 from simulator.core.errors import SpecError
 from simulator.core.i18n import _, ngettext, number as written, spoken_list
-from simulator.kamoul.codes import (FC_SPEC_MAX, OUT_FALSE, OUTCOMES, RANK_CODE_BLACK_KING, RANK_CODE_RED_KING,
-                                   RANK_CODES)
-from simulator.kamoul.counterfactual import COLUMNS, Situation, advise_kernel, sample_kernel
+from simulator.core.run.designs import tournament_batch
+from simulator.core.run.plan import (
+    Part, Plan, Step, check_games, check_players, check_study_rules, check_study_settings, check_study_strategies,
+    load_study_file,
+)
+from simulator.kamoul.engines.counterfactual import COLUMNS, Situation, advise_kernel, sample_kernel
+from simulator.kamoul.vocabulary.codes import (
+    FC_SPEC_MAX, OUT_FALSE, OUTCOMES, RANK_CODE_BLACK_KING, RANK_CODE_RED_KING, RANK_CODES,
+)
 from strategies.kamoul.call_table import MAX_UNSEEN_COLUMN, table_text
 
 STUDY_NAME = "kamoul-call"
 GAMES = ("kamoul",)  # the study and advise
 KERNEL_FAMILIES = ("kamoul", "kamoul rollouts")
-"""The kernels the study plays on: compiled side by side before it starts (``simulator.core.compile_apart``)."""
+"""The kernels the study plays on: compiled side by side before it starts (``simulator.core.kernels.compile_apart``)."""
 PLAYERS = (2, 3, 4, 6)
 STRATEGY = "tuned"
 """The play the states are sampled from by default: the tuned player of each player count (:func:`played_strategy`)."""
@@ -162,8 +165,8 @@ def policy_check(first: pl.DataFrame, again: pl.DataFrame) -> pl.DataFrame:
 def policy_strategy(policy: pl.DataFrame, players: int, base: str | None = None) -> str:
     """The ``call-table`` strategy text of the policy derived at ``players``: with ``base`` (the strategy the states
     were sampled from, of the heuristic family), its other parameters too, so that only the call rule changes."""
-    from simulator.core.game import get_game
-    from simulator.core.spec import parse_strategy
+    from simulator.core.contract.registry import get_game
+    from simulator.core.storage.spec import parse_strategy
 
     rows = policy.filter(pl.col("players") == players)
     text = table_text({r["unseen"]: r["threshold"] for r in rows.iter_rows(named=True)})
@@ -193,8 +196,8 @@ def policy_gain(out, players_list) -> pl.DataFrame:
 
 def strategy_label(text: str) -> str:
     """The label a tournament gives the strategy ``text`` (its changed parameters only)."""
-    from simulator.core.game import get_game
-    from simulator.core.spec import parse_strategy
+    from simulator.core.contract.registry import get_game
+    from simulator.core.storage.spec import parse_strategy
 
     return parse_strategy(get_game("kamoul"), text).label()
 
@@ -202,7 +205,7 @@ def strategy_label(text: str) -> str:
 def scan_samples(out, folder: str = "samples") -> pl.LazyFrame:
     """Every sample of the study at ``out`` (``samples``: from :data:`STRATEGY`'s play; ``samples-policy``: from
     the derived policy's) with its ``players`` column (a lazy scan: no need to fit in memory)."""
-    from simulator.core.ledger import checked_files
+    from simulator.core.storage.ledger import checked_files
 
     files = checked_files(sorted((Path(out) / folder).glob("players=*/*.parquet")))  # checksummed, listed only
     return pl.scan_parquet([str(f) for f in files], hive_partitioning=True)
@@ -215,7 +218,7 @@ def load_study(out, field: str = "--out") -> dict:
 def played_strategy(strategy: str, players: int) -> str:
     """The strategy whose play is sampled at ``players``: for ``tuned`` (:data:`STRATEGY`), the tuned preset of that
     player count (``tuned-2p`` at 2, ``tuned-4p`` at 3, 4 and 6); any other strategy itself."""
-    from simulator.core.presets import tuned_preset
+    from simulator.core.contract.presets import tuned_preset
     from simulator.games import get_game
 
     if strategy != STRATEGY:
@@ -224,9 +227,9 @@ def played_strategy(strategy: str, players: int) -> str:
 
 
 def _rules_and_seats(players: int, strategy: str = STRATEGY, options: dict | None = None, seed: int = 0):
-    from simulator.core.game import seats_of
-    from simulator.core.spec import build_spec
-    from simulator.kamoul.engine import rules_of
+    from simulator.core.contract.game import seats_of
+    from simulator.core.storage.spec import build_spec
+    from simulator.kamoul.engines.engine import rules_of
 
     spec = build_spec("kamoul", n=1, seed=seed, players=players, strategies=[played_strategy(strategy, players)],
                       options=options)
@@ -244,7 +247,7 @@ def _run_samples(out, players: int, n: int, seed: int, threads, progress: bool, 
                  folder: str = "samples", options: dict | None = None) -> bool:
     """Sample games ``[0, n)`` of ``strategy`` at ``players`` under the rule ``options`` into part files of
     :data:`CHUNK` games (resumable)."""
-    from simulator.core.ledger import frame_is_recorded, write_frame
+    from simulator.core.storage.ledger import frame_is_recorded, write_frame
     from simulator.core.progress import progress as progress_of
 
     rules, seats = _rules_and_seats(players, strategy, options)
@@ -278,7 +281,7 @@ def opponents(played: str) -> list[str]:
 
 def plan(out, *, n: int, game: str = "kamoul", seed: int = 0, players=None, threads: int | None = None,
          chunk_size: int | None = None, rules: dict | None = None, strategies=None) -> Plan:
-    """The study's plan (:func:`simulator.core.plan.execute` runs it into ``out``): ``n`` sampled manches per
+    """The study's plan (:func:`simulator.core.run.plan.execute` runs it into ``out``): ``n`` sampled manches per
     player count (steps ``samples-<P>p``); the policy they imply, recorded in the study file (``policies``); the
     same sampling from the policy's own play (``samples-policy-<P>p``: is the policy a fixed point?); one
     tournament of the policy against :data:`PRESETS` per player count (``n`` manches per seating). ``rules``:

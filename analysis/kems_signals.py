@@ -9,7 +9,7 @@ from __future__ import annotations
 import polars as pl
 
 from analysis.stats import wilson
-from simulator.core.game import TEAM_KEYS as TEAM_NAMES
+from simulator.core.contract.game import TEAM_KEYS as TEAM_NAMES
 
 
 def sign_exposure(manches: pl.LazyFrame, players: int) -> pl.DataFrame:

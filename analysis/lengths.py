@@ -10,8 +10,8 @@ from pathlib import Path
 import polars as pl
 
 from analysis.stats import mean_interval, wilson
-from simulator.core.spec import RunSpec
-from simulator.core.store import read_manifest, read_table
+from simulator.core.storage.spec import RunSpec
+from simulator.core.storage.store import read_manifest, read_table
 
 # what one row's length is counted in, first column present wins (hands/rounds: turns, Kem's manches: ticks,
 # a coarser level: the finer rows it holds)

@@ -9,7 +9,7 @@ mixture a thoughtful table would settle on: nothing in the population beats it, 
 it, minus 1/2); the mixture's own exploitability is 0 up to the matrix's noise.
 
 More than two players. A tournament seats two strategies at a time, each on its side of the table (``ABAB`` and
-its mirror at four players: :func:`simulator.core.designs.tournament_batch`), and a game goes to the side whose
+its mirror at four players: :func:`simulator.core.run.designs.tournament_batch`), and a game goes to the side whose
 seats won more. So the game solved here is the *game between two clubs*, each filling its side of the table with
 one strategy: a sound symmetric two-player zero-sum reduction of the many-player game (no approximation of a
 many-player equilibrium, which has no such linear programme). The report says so.
@@ -102,7 +102,7 @@ class MetaGame:
 def tournament_record(out) -> tuple[dict, list[str]]:
     """The tournament at ``out``: its batch record and its strategies, from ``_batch.json`` alone.
     :class:`SpecError` when ``out`` is no tournament or holds fewer than two strategies."""
-    from simulator.core.batch import load_batch
+    from simulator.core.run.batch import load_batch
 
     data = load_batch(out, "DIR")
     allowed = "a tournament directory of at least two strategies (cardsim tournament ... --out DIR)"

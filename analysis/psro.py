@@ -79,8 +79,8 @@ def _count(value, name: str, low: int, high: int, what: str) -> int:
 def default_family(game: str, names: list[str]) -> str:
     """The family to grow with when none is given: that of the first of the tournament's strategies ``names`` with
     parameters to tune (Kamoul and Kem's ``heuristic``, Rami ``opening``)."""
-    from simulator.core.game import get_game
-    from simulator.core.spec import parse_strategy
+    from simulator.core.contract.registry import get_game
+    from simulator.core.storage.spec import parse_strategy
 
     plugin = get_game(game)
     for name in names:
@@ -116,7 +116,7 @@ def check_grow(source, *, family: str | None, params=(), rounds: int, budget: in
 
 def check_grow_dir(out: Path, spec: GrowSpec) -> None:
     """Refuse a directory that cannot hold this growth: a file, another growth, a non-empty directory that is none."""
-    from simulator.core.outputs import check_own_directory
+    from simulator.core.storage.store import check_own_directory
 
     check_own_directory(out, META, spec.to_dict(), "growth",
                         "a new or empty directory, or the same growth to resume (same DIR and settings)")
@@ -138,14 +138,14 @@ def grow(spec: GrowSpec, data: dict, out: str | Path, *, threads=None, progress:
     from analysis.tune import check_tune, plays_alike
     from analysis.tune import tune as run_tune
     from analysis.batches import batch_frames
-    from simulator.core.batch import result_writer, run_batch
-    from simulator.core.designs import tournament_batch
-    from simulator.core.dirlock import DirLock
-    from simulator.core.game import get_game
-    from simulator.core.ledger import write_frame
-    from simulator.core.spec import parse_strategy
-    from simulator.core.sealed import sealed
-    from simulator.core.store import write_json_atomic
+    from simulator.core.run.batch import result_writer, run_batch
+    from simulator.core.run.designs import tournament_batch
+    from simulator.core.storage.dirlock import DirLock
+    from simulator.core.contract.registry import get_game
+    from simulator.core.storage.ledger import write_frame
+    from simulator.core.storage.spec import parse_strategy
+    from simulator.core.storage.sealed import sealed
+    from simulator.core.storage.store import write_json_atomic
 
     path = Path(out)
     check_grow_dir(path, spec)

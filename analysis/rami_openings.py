@@ -33,15 +33,17 @@ from analysis.answers import (HEADLINE_SENTENCES, WIDTH, Answer, Table, certaint
 from analysis.batches import batch_frames, leader, tournament_frames
 from analysis.metagame import BOOTSTRAP, SUPPORT_TOL, metagame
 from analysis.stats import mean_interval, wilson
-from simulator.core.i18n import N_, _, number as written, percent, share_interval, spoken_list
-from simulator.core.designs import sweep_batch, tournament_batch
+from simulator.core.contract.presets import tuned_preset
+from simulator.core.contract.registry import get_game
 from simulator.core.errors import DatasetError
-from simulator.core.ledger import read_checked_frame
-from simulator.core.plan import (Part, Plan, check_games, check_players, check_study_rules, check_study_settings,
-                                 check_study_strategies, load_study_file)
-from simulator.core.presets import tuned_preset
-from simulator.core.spec import _fmt
-from simulator.core.game import get_game
+from simulator.core.i18n import N_, _, number as written, percent, share_interval, spoken_list
+from simulator.core.run.designs import sweep_batch, tournament_batch
+from simulator.core.run.plan import (
+    Part, Plan, check_games, check_players, check_study_rules, check_study_settings, check_study_strategies,
+    load_study_file,
+)
+from simulator.core.storage.ledger import read_checked_frame
+from simulator.core.storage.spec import _fmt
 
 STUDY_NAME = "rami-openings"
 GAMES = ("rami",)
@@ -150,7 +152,7 @@ def study_frames(out) -> dict[str, pl.DataFrame]:
     """``opening_turns``, ``rami_sec``, ``ratings`` (each tournament's Bradley–Terry ratings, for the strategies
     across player counts) and ``equilibrium`` (:func:`equilibrium`) of every tournament of the study at ``out``, a
     ``players`` column first."""
-    from simulator.core.batch import read_batch
+    from simulator.core.run.batch import read_batch
 
     inputs = load_study(out)["inputs"]
     turns, secs, ratings, mixes = [], [], [], []
@@ -179,7 +181,7 @@ STRATEGIES_HELP = ("the opening strategies of the tournaments, two or more, play
 def plan(out, *, n: int, game: str = "rami", seed: int = 0, players=None, thresholds=THRESHOLDS,
          sweep_players: int = 4, threads: int | None = None, chunk_size: int | None = None,
          rules: dict | None = None, strategies=None) -> Plan:
-    """The study's plan (:func:`simulator.core.plan.execute` runs it into ``out``): one tournament of the
+    """The study's plan (:func:`simulator.core.run.plan.execute` runs it into ``out``): one tournament of the
     strategies (:data:`STRATEGIES`, or ``strategies``: :data:`STRATEGIES_HELP`) per player count, the
     ``opening_points`` sweep and the joker-rules sweep at ``sweep_players`` players, all under the rule options
     ``rules``, every batch validated before anything is written; then :func:`study_frames`."""

@@ -2,10 +2,10 @@
 
 A study is a directory ``OUT`` holding ``OUT/_study.json`` (``{"study", "game", "inputs", "parts", ...}``), its
 runs, batches and steps, its own Parquet frames and ``OUT/report.html``. Each study module (``analysis/<study>.py``)
-exposes ``plan(out, *, game, n, seed, players, threads, chunk_size) -> simulator.core.plan.Plan`` (every input
+exposes ``plan(out, *, game, n, seed, players, threads, chunk_size) -> simulator.core.run.plan.Plan`` (every input
 validated first: a refused command leaves the disk as it was) and ``study_frames(out) -> {name: frame}`` (pure
 functions of the stored tables) and ``answer(out) -> analysis.answers.Answer`` (the verdict as data, from
-what the study stored); :func:`simulator.core.plan.execute` runs the plan. Reports are registered by
+what the study stored); :func:`simulator.core.run.plan.execute` runs the plan. Reports are registered by
 study name in ``reports/dispatch.py``.
 """
 
@@ -16,7 +16,7 @@ from types import ModuleType
 
 from analysis import balance, kamoul_call, rami_openings
 from simulator.core.errors import SpecError
-from simulator.core.plan import recorded_study_name
+from simulator.core.run.plan import recorded_study_name
 
 
 @dataclass(frozen=True)

@@ -11,8 +11,8 @@ import polars as pl
 
 from analysis.stats import mean_interval, wilson
 from simulator.core.i18n import _, bounds, number, percent, share_interval
-from simulator.core.spec import RunSpec
-from simulator.core.store import read_manifest, read_table
+from simulator.core.storage.spec import RunSpec
+from simulator.core.storage.store import read_manifest, read_table
 
 
 def side_table(finest: pl.LazyFrame, plugin, players: int, labels: list[str]) -> pl.DataFrame:

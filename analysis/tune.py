@@ -2,7 +2,7 @@
 
 What is optimised: the tuned player's *share of deals* against each member of the population ``against``, the
 same measure ``cardsim duel`` tests. A deal (game ``i`` of the seed) is played in every seating of the pair
-(``ABAB…`` and its mirror, :func:`simulator.core.designs.tournament_batch`) at the level the game is won at
+(``ABAB…`` and its mirror, :func:`simulator.core.run.designs.tournament_batch`) at the level the game is won at
 (Kamoul whole manches, Rami and Kem's whole games); it goes to the side whose seats won more of those games,
 half to each on a tie. The objective is the *smallest* share over the population (maximin): a player that
 crushes two presets and loses to a third is not strong, it is exploitable (a mean let Rami's tuner pick one that
@@ -48,12 +48,12 @@ from analysis.duel import deal_scores_many
 from analysis.duel import duel as run_duel
 from analysis.stats import wilson
 from simulator import __version__
-from simulator.core.designs import tournament_batch
+from simulator.core.contract.registry import get_game
 from simulator.core.errors import SpecError
-from simulator.core.game import get_game
 from simulator.core.i18n import _, number, share_interval
 from simulator.core.params import parse_assignments
-from simulator.core.spec import MAX_SEED, parse_strategy
+from simulator.core.run.designs import tournament_batch
+from simulator.core.storage.spec import MAX_SEED, parse_strategy
 
 TUNE_FORMAT = "cardsim-tune/1"
 META, STORAGE, TRIALS, RACE, CONFIRM, BEST = ("_tune.json", "optuna.sqlite3", "trials.parquet", "race.parquet",
@@ -253,7 +253,7 @@ def evaluate(spec: TuneSpec, candidate: str, start: int, stop: int, seed: int, t
              cluster=None) -> list[dict]:
     """The candidate against each opponent on deals ``[start, stop)`` of ``seed``: one row per opponent with the
     deals it won, lost and tied, and its share (ties count half) with a 95% interval. ``cluster``: a connected
-    :class:`~simulator.core.dask_backend.DaskBackend` that plays every opponent's deals at once (the same rows)."""
+    :class:`~simulator.core.run.dask_backend.DaskBackend` that plays every opponent's deals at once (the same rows)."""
     jobs, played = [], []
     for opponent in spec.against:
         if not plays_alike(spec.game, candidate, opponent):  # one strategy in both seats: every deal is a tie
@@ -312,7 +312,7 @@ class TuneRun:
 def check_tune_dir(out: Path, spec: TuneSpec) -> None:
     """Refuse (:class:`SpecError`, nothing written) a directory that cannot hold this tuning: a file, a dataset,
     another tuning, a non-empty directory that is no tuning."""
-    from simulator.core.outputs import check_own_directory
+    from simulator.core.storage.store import check_own_directory
 
     check_own_directory(out, META, spec.to_dict(), "tuning",
                         "a new or empty directory, or the same tuning to resume (same GAME and options)")
@@ -321,11 +321,11 @@ def check_tune_dir(out: Path, spec: TuneSpec) -> None:
 def tune(spec: TuneSpec, out: str | Path, *, threads: int | None = None, progress: bool = True,
          command: str = "", cluster=None) -> TuneRun:
     """Run (or resume) the tuning ``spec`` into ``out``; see the module doc. ``command`` is recorded in
-    ``best.toml`` (how to reproduce it). ``cluster``: a connected :class:`~simulator.core.dask_backend.DaskBackend`
+    ``best.toml`` (how to reproduce it). ``cluster``: a connected :class:`~simulator.core.run.dask_backend.DaskBackend`
     on which every evaluation is played (the same trials, race and confirmation as locally)."""
-    from simulator.core.dirlock import DirLock
-    from simulator.core.sealed import sealed
-    from simulator.core.store import write_json_atomic
+    from simulator.core.storage.dirlock import DirLock
+    from simulator.core.storage.sealed import sealed
+    from simulator.core.storage.store import write_json_atomic
 
     path = Path(out)
     check_tune_dir(path, spec)
@@ -410,7 +410,7 @@ def starting_points(spec: TuneSpec) -> list[dict]:
 def _write_trials(spec: TuneSpec, path: Path, study) -> None:
     import optuna
 
-    from simulator.core.ledger import write_frame
+    from simulator.core.storage.ledger import write_frame
 
     rows = []
     for t in study.get_trials(deepcopy=False, states=(optuna.trial.TrialState.COMPLETE,)):
@@ -429,7 +429,7 @@ def _race(spec: TuneSpec, path: Path, study, threads, progress: bool, cluster=No
     """The :data:`RACE_TOP` best trials on fresh deals; each candidate's rows written as it finishes."""
     import optuna
 
-    from simulator.core.ledger import write_frame
+    from simulator.core.storage.ledger import write_frame
     from simulator.core.progress import progress as progress_of
 
     trials = sorted(study.get_trials(deepcopy=False, states=(optuna.trial.TrialState.COMPLETE,)),
@@ -468,7 +468,7 @@ def _best(spec: TuneSpec, study, race: pl.DataFrame) -> dict:
 
 def _confirm(spec: TuneSpec, path: Path, best: str, threads, progress: bool, cluster=None) -> pl.DataFrame:
     """``duel``'s paired sequential test of the tuned player against each opponent, on deals of ``seed + 1``."""
-    from simulator.core.ledger import write_frame
+    from simulator.core.storage.ledger import write_frame
 
     previous = read_frame(path / CONFIRM)
     rows = previous.to_dicts() if previous is not None else []
@@ -491,7 +491,7 @@ def _confirm(spec: TuneSpec, path: Path, best: str, threads, progress: bool, clu
 def _write_best(spec: TuneSpec, path: Path, best: dict, confirm: pl.DataFrame, command: str) -> None:
     import tomli_w
 
-    from simulator.core.store import write_bytes_atomic
+    from simulator.core.storage.store import write_bytes_atomic
 
     preset = {
         "game": spec.game, "family": spec.family, "params": dict(sorted(best["params"].items())),

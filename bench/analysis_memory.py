@@ -19,11 +19,11 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 
 STEPS = {
-    "baseline (imports only)": "import analysis.summary, simulator.api",
+    "baseline (imports only)": "import analysis.summary, cardsim",
     "run summary": "import analysis.summary as s; s.run_summary(RUN)",
-    "length distribution": ("import analysis.lengths as l, simulator.api as a; "
+    "length distribution": ("import analysis.lengths as l, cardsim as a; "
                             "l.length_distribution(a.open_table(RUN, 'hands'), 'turns')"),
-    "HTML report": "import simulator.api as a; a.report(RUN, OUT)",
+    "HTML report": "import cardsim as a; a.report(RUN, OUT)",
 }
 MEASURE = """
 import resource, sys, time

@@ -17,7 +17,7 @@ if str(ROOT) not in sys.path:
 
 import numba  # noqa: E402
 
-from simulator import api  # noqa: E402
+import cardsim as api  # noqa: E402
 
 CORES = numba.config.NUMBA_NUM_THREADS
 

@@ -37,7 +37,7 @@ import json, sys, time
 sys.path.insert(0, ROOT)
 from numba.core import event
 import simulator.games
-from simulator.core.spec import build_spec
+from simulator.core.storage.spec import build_spec
 from simulator.games import get_game
 
 family = FAMILY

@@ -27,9 +27,9 @@ sys.path.insert(0, str(ROOT))
 
 import numba  # noqa: E402
 
-from simulator.core.dask_backend import DaskBackend, quiet_dask_logs  # noqa: E402
-from simulator.core.runner import run  # noqa: E402
-from simulator.core.spec import build_spec  # noqa: E402
+from simulator.core.run.dask_backend import DaskBackend, quiet_dask_logs  # noqa: E402
+from simulator.core.run.runner import run  # noqa: E402
+from simulator.core.storage.spec import build_spec  # noqa: E402
 
 
 def spec_of(n: int):

@@ -20,8 +20,8 @@ from pathlib import Path
 
 from common import CORES, ROOT, YARDSTICK, end_to_end, kernel_rates, print_yardstick_ratios, reference_rate
 
-from simulator.core.spec import build_spec
-from simulator.kamoul.engine import raw_kernel, raw_reference
+from simulator.core.storage.spec import build_spec
+from simulator.kamoul.engines.engine import raw_kernel, raw_reference
 
 COLD_START = """
 import tempfile, time

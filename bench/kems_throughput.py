@@ -14,8 +14,8 @@ import argparse
 
 from common import end_to_end, kernel_rates, reference_rate
 
-from simulator.kems.engine import raw_kernel, raw_reference
-from simulator.kems.rules import Rules
+from simulator.kems.engines.engine import raw_kernel, raw_reference
+from simulator.kems.vocabulary.rules import Rules
 from strategies.kems import DEFAULT_STRATEGY
 
 SEATS = [DEFAULT_STRATEGY] * 4

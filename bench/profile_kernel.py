@@ -6,7 +6,7 @@
 numba's machine code lives in anonymous memory, which ``perf report`` shows as bare addresses. After a warm-up
 call this script writes ``/tmp/perf-<pid>.map`` (the file perf reads for JIT code: start, size, name per line)
 with every function the process compiled or loaded from the cache, then plays ``--games`` games on one thread,
-so the report names ``simulator.kamoul.hand_kernel.play_hand``, ``...score_kernel.score``... A function inlined
+so the report names ``simulator.kamoul.engines.hand_kernel.play_hand``, ``...score_kernel.score``... A function inlined
 into another counts as its caller. Run it on an idle machine; a script, not a test.
 """
 
@@ -21,13 +21,13 @@ from common import ROOT  # noqa: F401  (puts the checkout on sys.path)
 
 import numba  # noqa: E402
 
+from simulator.core.contract.registry import game_names, get_game  # noqa: E402
+from simulator.core.storage.spec import build_spec  # noqa: E402
 import simulator.games  # noqa: E402,F401  (registers the games)
-from simulator.core.game import game_names, get_game  # noqa: E402
-from simulator.core.spec import build_spec  # noqa: E402
 
 
 def readable(symbol: str) -> str:
-    """``simulator.kamoul.hand_kernel.play_hand`` for numba's mangled
+    """``simulator.kamoul.engines.hand_kernel.play_hand`` for numba's mangled
     ``_ZN9simulator6kamoul11hand_kernel9play_handB3v...`` (the length-prefixed names, without the signature); any
     other symbol as it is."""
     if not symbol.startswith("_ZN"):
@@ -66,7 +66,7 @@ def main() -> None:
     parser.add_argument("--seed", type=int, default=12345)
     args = parser.parse_args()
     play = get_game(args.game).simulate_chunk
-    dispatcher = importlib.import_module(f"simulator.{args.game}.kernels").simulate
+    dispatcher = importlib.import_module(f"simulator.{args.game}.engines.kernels").simulate
     spec = build_spec(args.game, n=args.games, seed=args.seed)
     numba.set_num_threads(1)
     play(spec, 0, 1000, threads=1)  # compile or load, so that every function has its address

@@ -16,8 +16,8 @@ import time
 
 from common import api  # noqa: F401  (puts the project on sys.path)
 
-from simulator.core.runner import run
-from simulator.core.spec import build_spec
+from simulator.core.run.runner import run
+from simulator.core.storage.spec import build_spec
 
 
 def main() -> None:

@@ -33,10 +33,10 @@ import numpy as np
 from common import ROOT  # noqa: F401  (puts the checkout on sys.path)
 
 import simulator.games  # noqa: E402,F401  (registers the games)
-from simulator.rami import table  # noqa: E402
-from simulator.rami.engine import raw_reference  # noqa: E402
-from simulator.rami.rules import Rules  # noqa: E402
-from simulator.rami.screens import dead_cards, franche_possible  # noqa: E402
+from simulator.rami.engines import table  # noqa: E402
+from simulator.rami.engines.engine import raw_reference  # noqa: E402
+from simulator.rami.vocabulary.rules import Rules  # noqa: E402
+from simulator.rami.vocabulary.screens import dead_cards, franche_possible  # noqa: E402
 
 SEATS = ["open-asap"] * 4
 INPUTS = {"best_opening_nb": 5, "least_left_nb": 3, "opening_choices": 6, "opening_nb": 6, "layoffs_nb": 3}
@@ -60,7 +60,7 @@ def _key(args) -> bytes:
 
 
 class Recorder:
-    """Wraps the solver functions in :mod:`simulator.rami.table`'s namespace; ``calls[(fn, step)]`` lists the
+    """Wraps the solver functions in :mod:`simulator.rami.engines.table`'s namespace; ``calls[(fn, step)]`` lists the
     recorded inputs (copies), ``repeat``/``last`` count the calls a per-round memo / per-site cache would answer."""
 
     def __init__(self):
@@ -93,7 +93,7 @@ class Recorder:
 
 
 def screened_by_kernel(name: str, step: str, args) -> bool:
-    """Whether the kernel answers this opening search without searching (:mod:`simulator.rami.screens`): a hand
+    """Whether the kernel answers this opening search without searching (:mod:`simulator.rami.vocabulary.screens`): a hand
     without a tierce franche. (The rami-sec plan's searches are counted per plan, in :func:`main`.)"""
     if name == "best_opening_nb" and step in ("take_plan", "unopened_phase", "take_discard"):
         return not franche_possible(args[0])
@@ -130,7 +130,7 @@ def main() -> None:
     originals = {name: getattr(table, name) for name in INPUTS}
     for name, fn in originals.items():
         setattr(table, name, recorder.wrap(name, fn))
-    import simulator.rami.reference as reference
+    import simulator.rami.engines.reference as reference
 
     original_play = reference.Round.play
 

@@ -17,8 +17,8 @@ import time
 
 from common import CORES, end_to_end, kernel_rates, reference_rate
 
-from simulator.rami.engine import raw_kernel, raw_reference
-from simulator.rami.rules import Rules
+from simulator.rami.engines.engine import raw_kernel, raw_reference
+from simulator.rami.vocabulary.rules import Rules
 
 SEATS = ["open-asap"] * 4
 SEED = 12345

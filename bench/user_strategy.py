@@ -4,7 +4,7 @@
 
 Four seats of ``examples/kamoul_balanced_copy.py:balanced-copy`` (``balanced`` written as a strategy file) and four
 of the built-in ``balanced``, Kamoul at the hands level on all cores. The file plays twice: through the function
-table (the kernel every file shares) and in a kernel compiled for it (``simulator.core.inlined``). Each variant
+table (the kernel every file shares) and in a kernel compiled for it (``simulator.core.contract.inlined``). Each variant
 plays ``--hands`` hands per round, the variants alternate for ``--rounds`` rounds, and the script prints each one's
 median hands/s, its ratio to the built-in (the issue's bar: at least 0.90) and whether its rows are identical to
 the built-in's for the same seed. A script, not a test: nothing is asserted.
@@ -25,12 +25,14 @@ import time
 import numpy as np
 from common import ROOT
 
+from simulator.core.contract.game import seats_of
+from simulator.core.contract.inlined import InlinedStrategies
+from simulator.core.contract.registry import get_game
+from simulator.core.contract.seats import kernel_seats
+from simulator.core.contract.user_table import KernelSeats
+from simulator.core.storage.spec import build_spec
 import simulator.games  # noqa: F401  (registers the games)
-from simulator.core.game import get_game, kernel_seats, seats_of
-from simulator.core.inlined import InlinedStrategies
-from simulator.core.spec import build_spec
-from simulator.core.user_table import KernelSeats
-from simulator.kamoul.engine import raw_kernel
+from simulator.kamoul.engines.engine import raw_kernel
 
 COPY = f"{ROOT}/examples/kamoul_balanced_copy.py:balanced-copy"
 SECOND_RUN = f"""

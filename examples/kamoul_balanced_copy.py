@@ -6,10 +6,10 @@ Run it as ``--strategy examples/kamoul_balanced_copy.py:balanced-copy``; it play
 
 from numba import njit
 
-from simulator.core.user_strategies import strategy
+from simulator.core.contract.user_strategies import strategy
+from simulator.kamoul.vocabulary.views import own_estimate, summary_worst
 from strategies.kamoul import heuristic
 from strategies.kamoul.heuristic import H, PARAMS
-from strategies.kamoul.views import own_estimate, summary_worst
 
 
 @njit(inline="always")

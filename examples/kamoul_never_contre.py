@@ -10,12 +10,12 @@ the first time, in seconds, then loaded from the cache until this file changes).
 
 from numba import njit
 
+from simulator.core.contract.user_strategies import strategy
 from simulator.core.params import Param, ParamSet
-from simulator.core.user_strategies import strategy
-from simulator.kamoul.codes import ACT_CALL, ACT_STOCK, ACT_TAKE
+from simulator.kamoul.vocabulary.codes import ACT_CALL, ACT_STOCK, ACT_TAKE
+from simulator.kamoul.vocabulary.views import card_value, own_estimate, worst_own_slot
 from strategies.kamoul import heuristic
 from strategies.kamoul.heuristic import H
-from strategies.kamoul.views import card_value, own_estimate, worst_own_slot
 
 PARAMS = heuristic.PARAMS.extended(
     Param("call_at", "float", 2.0, "call KAMOUL when every own card is known and they total at most this", 0.0, 30.0),

@@ -10,7 +10,7 @@ the first time, in seconds, then loaded from the cache until this file changes).
 
 from numba import njit
 
-from simulator.core.user_strategies import strategy
+from simulator.core.contract.user_strategies import strategy
 from strategies.kems import heuristic
 
 PARAMS = heuristic.PARAMS  # the common parameters first (the model reads them), balanced's values

@@ -10,12 +10,12 @@ the first time, in seconds, then loaded from the cache until this file changes).
 
 from numba import njit
 
+from simulator.core.contract.user_strategies import strategy
 from simulator.core.params import Param
-from simulator.core.user_strategies import strategy
-from simulator.rami.codes import LAY_ALL, LAY_KEEP_JOKERS
+from simulator.rami.vocabulary.codes import LAY_ALL, LAY_KEEP_JOKERS
+from simulator.rami.vocabulary.views import hand_size
 from strategies.rami import opening
 from strategies.rami.opening import PARAM
-from strategies.rami.views import hand_size
 
 PARAMS = opening.PARAMS.extended(
     Param("release_at", "int", 3, "lay jokers down only once the hand holds at most this many cards", 0, 14),

@@ -23,7 +23,7 @@ from reports.run_report import exposure_of, exposure_section, length_section, re
 from reports.study_page import write_study_page
 from reports.tables import table
 from simulator.core.i18n import _
-from simulator.core.spec import _fmt
+from simulator.core.storage.spec import _fmt
 from simulator.games import get_game
 
 

@@ -24,10 +24,10 @@ from reports.layout import Block, Page, Section, figure, nested, write_page
 from reports.metagame_report import metagame_sections
 from reports.output import check_output
 from reports.tables import grid, table
-from simulator.core.batch import cell_dir, load_batch
 from simulator.core.i18n import _
-from simulator.core.spec import RunSpec, _fmt
-from simulator.core.store import read_manifest
+from simulator.core.run.batch import cell_dir, load_batch
+from simulator.core.storage.spec import RunSpec, _fmt
+from simulator.core.storage.store import read_manifest
 from simulator.games import get_game
 
 

@@ -10,9 +10,9 @@ from analysis.studies import study_name_of
 from reports import (balance_report, batch_report, kamoul_call_report, rami_openings_report, run_report,
                      tune_report)
 from reports.output import check_run
-from simulator.core.batch import BATCH_NAME, load_batch
 from simulator.core.errors import SpecError
-from simulator.core.store import MANIFEST_NAME
+from simulator.core.run.batch import BATCH_NAME, load_batch
+from simulator.core.storage.store import MANIFEST_NAME
 
 #: study name -> ``build_report(out_dir, out_html, *, title=None, frames=None) -> Path``
 STUDY_REPORTS = {

@@ -22,7 +22,7 @@ import matplotlib.pyplot as plt  # noqa: E402
 from markupsafe import Markup  # noqa: E402
 
 from simulator.core.i18n import _, current_language, ngettext  # noqa: E402
-from simulator.core.store import write_bytes_atomic  # noqa: E402
+from simulator.core.storage.store import write_bytes_atomic  # noqa: E402
 
 ENVIRONMENT = jinja2.Environment(loader=jinja2.PackageLoader("reports", "templates"), autoescape=True,
                                  trim_blocks=True, lstrip_blocks=True, undefined=jinja2.StrictUndefined,

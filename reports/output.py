@@ -11,8 +11,8 @@ import tempfile
 from pathlib import Path
 
 from simulator.core.errors import SpecError
-from simulator.core.spec import RunSpec
-from simulator.core.store import read_manifest
+from simulator.core.storage.spec import RunSpec
+from simulator.core.storage.store import read_manifest
 
 CHROMIUM_NAMES = ("chromium", "chromium-browser", "google-chrome", "google-chrome-stable")
 CHROMIUM_FLAGS = ("--headless", "--no-sandbox", "--disable-gpu", "--no-first-run", "--disable-background-networking",

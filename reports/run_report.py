@@ -22,8 +22,8 @@ from reports.output import check_output, check_run
 from reports.summary import plot_outcomes, plot_seat_points, plot_seat_win_rates
 from reports.tables import table
 from simulator.core.i18n import _
-from simulator.core.spec import RunSpec
-from simulator.core.store import read_table
+from simulator.core.storage.spec import RunSpec
+from simulator.core.storage.store import read_table
 
 
 def unit_of(table_name: str) -> str:

@@ -9,7 +9,7 @@ from typing import Callable
 import pytest
 
 from simulator.core.errors import StrategyCodeError
-from simulator.core.faults import StrategyError, new_fault
+from simulator.core.kernels.faults import StrategyError, new_fault
 
 
 def accepts(check, *args) -> bool:

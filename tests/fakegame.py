@@ -16,13 +16,14 @@ import numba
 import numpy as np
 import polars as pl
 
-import simulator.core.game as game_module
+from simulator.core.contract import registry
+from simulator.core.contract.game import GamePlugin
+from simulator.core.contract.seats import StrategyDef
 from simulator.core.errors import SpecError
-from simulator.core.game import GamePlugin, StrategyDef
-from simulator.core.jit import njit
+from simulator.core.kernels.jit import njit
+from simulator.core.kernels.rng import below, seed_state, uniform
 from simulator.core.params import Param, ParamSet
-from simulator.core.rng import below, seed_state, uniform
-from simulator.core.spec import build_spec
+from simulator.core.storage.spec import build_spec
 
 THREADS_SEEN: list[int] = []
 
@@ -89,12 +90,12 @@ PLUGIN = GamePlugin(
 
 def patch(monkeypatch) -> None:
     """Make ``"fake"`` a game for the duration of one test."""
-    monkeypatch.setitem(game_module._REGISTRY, "fake", PLUGIN)
+    monkeypatch.setitem(registry._REGISTRY, "fake", PLUGIN)
 
 
 def install() -> None:
     """Make ``"fake"`` a game for the rest of this process (subprocess scripts)."""
-    game_module.register_game(PLUGIN)
+    registry.register_game(PLUGIN)
 
 
 def fake_spec(n: int = 50, seed: int = 7, **options):

@@ -69,7 +69,7 @@ def fingerprint(frame: pl.DataFrame) -> str:
 
 def case_fingerprints(game: str, kwargs: dict) -> dict[str, str]:
     """``{table: fingerprint}`` of the whole run of ``kwargs``, played by the kernel in one chunk."""
-    from simulator.core.spec import build_spec
+    from simulator.core.storage.spec import build_spec
 
     spec = build_spec(game, **kwargs)
     frames = spec.plugin.simulate_chunk(spec, 0, spec.n, None)

@@ -20,16 +20,16 @@ import registry
 
 
 from simulator.core.cards import parse_card
-from simulator.core.decisions import python_twin
-from simulator.core.game import USER_KERNEL_BASE
-from simulator.core.rng import stream_state
-from simulator.core.user_strategies import UserStrategy
-from simulator.kamoul import reference
-from simulator.kamoul.codes import ACT_STOCK, OUT_NO_CALL, SNAP_NONE, SNAP_OTHER, SNAP_OWN
-from simulator.kamoul.reference import Hand, HandResult, Seat
-from simulator.kamoul.rules import Rules
+from simulator.core.contract.decisions import python_twin
+from simulator.core.contract.seats import USER_KERNEL_BASE
+from simulator.core.contract.user_strategies import UserStrategy
+from simulator.core.kernels.rng import stream_state
+from simulator.kamoul.engines import reference
+from simulator.kamoul.engines.reference import Hand, HandResult, Seat
+from simulator.kamoul.vocabulary.codes import ACT_STOCK, OUT_NO_CALL, SNAP_NONE, SNAP_OTHER, SNAP_OWN
+from simulator.kamoul.vocabulary.contract import DECISIONS
+from simulator.kamoul.vocabulary.rules import Rules
 from strategies.kamoul import STRATEGIES, params_array, policy
-from strategies.kamoul.contract import DECISIONS
 
 
 def registry_seatings(table: int = 4, seed: int = 2024) -> dict[str, list[str]]:
@@ -151,7 +151,7 @@ def rig(h: Hand, dealer: int, layouts: dict[int, list[str]], upcard: str, draws:
 # ---------------------------------------------------------------------------------------- scripted policy
 class Script:
     """A scripted player, as an ordinary plain-Python strategy: :meth:`install` seats it at every seat of a
-    :class:`Hand` (a :class:`~simulator.core.user_strategies.UserStrategy`, as a user's file would give), and the
+    :class:`Hand` (a :class:`~simulator.core.contract.user_strategies.UserStrategy`, as a user's file would give), and the
     engine asks it, and checks it, like any other strategy.
 
     * ``turns``: player → list of actions (``ACT_*``) for its successive turns; then ``ACT_STOCK``.
@@ -203,7 +203,7 @@ class Script:
                             "tests/kamoul_helpers.py", "", compiled=False)
         return Seat(USER_KERNEL_BASE, original.prm, user, "script")
 
-    # each takes the user call of strategies.kamoul.contract.DECISIONS (a strategy file's arguments)
+    # each takes the user call of simulator.kamoul.vocabulary.contract.DECISIONS (a strategy file's arguments)
     def _peeks(self, prm, view, n, rng, out):
         me, k = view.me, 0
         for s in range(view.nslots[me]):

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from simulator.kems import reference
+from simulator.kems.engines import reference
 
 
 def answer_with(monkeypatch, **answers) -> None:

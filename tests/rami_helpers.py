@@ -1,4 +1,4 @@
-"""Helpers for the Rami rule tests: scripted positions for the reference engine ``simulator.rami.reference``.
+"""Helpers for the Rami rule tests: scripted positions for the reference engine ``simulator.rami.engines.reference``.
 
 * :func:`make_round` builds a :class:`Round` with empty hands, table and piles; :func:`set_hand`,
   :func:`set_table`, :func:`set_piles` and :func:`opened` lay out a position;
@@ -14,16 +14,16 @@ from __future__ import annotations
 import numpy as np
 
 from simulator.core.cards import parse_card
-from simulator.core.decisions import python_twin
-from simulator.core.game import USER_KERNEL_BASE
-from simulator.core.rng import stream_state
-from simulator.core.user_strategies import UserStrategy
-from simulator.rami.melds import encode_meld, parse_meld
-from simulator.rami.reference import Round, Seat
-from simulator.rami.rules import Rules
-from simulator.rami.table import meld_text
+from simulator.core.contract.decisions import python_twin
+from simulator.core.contract.seats import USER_KERNEL_BASE
+from simulator.core.contract.user_strategies import UserStrategy
+from simulator.core.kernels.rng import stream_state
+from simulator.rami.engines.reference import Round, Seat
+from simulator.rami.engines.table import meld_text
+from simulator.rami.vocabulary.contract import DECISIONS
+from simulator.rami.vocabulary.melds import encode_meld, parse_meld
+from simulator.rami.vocabulary.rules import Rules
 from strategies.rami import STRATEGIES, default_params, policy
-from strategies.rami.contract import DECISIONS
 
 
 def C(text: str) -> int:
@@ -74,7 +74,7 @@ def opened(rd: Round, *seats: int) -> None:
 class Script:
     """A scripted player, as an ordinary plain-Python strategy: ``Script(draw=DRAW_STOCK, discard=lambda p, hand:
     C("2C")).install(rd)`` seats it at every seat of the round ``rd`` (a
-    :class:`~simulator.core.user_strategies.UserStrategy`, as a user's file would give), and the engine asks it,
+    :class:`~simulator.core.contract.user_strategies.UserStrategy`, as a user's file would give), and the engine asks it,
     and checks its answers, like any other strategy's.
 
     A constant is returned as is (a forced lay-off takes the first move); a callable gets ``(me, hand_me)`` (plus

@@ -7,9 +7,9 @@ import math
 import polars as pl
 
 from analysis.kems_signals import sign_exposure
-from simulator.core.game import Seat, params_array
-from simulator.kems.engine import raw_kernel, to_frames
-from simulator.kems.rules import Rules
+from simulator.core.contract.seats import Seat, params_array
+from simulator.kems.engines.engine import raw_kernel, to_frames
+from simulator.kems.vocabulary.rules import Rules
 from strategies.kems import STRATEGIES
 
 

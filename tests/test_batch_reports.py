@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import pytest
 
-from simulator import api
+import cardsim as api
 from test_reports import RUNS, browser, check_first_screen, interval_holds, parse, render, run_cli  # noqa: F401  (browser: the shared Chromium fixture)
 
 KAMOUL = ["balanced", "cautious", "aggressive"]

@@ -7,7 +7,7 @@ import json
 import pytest
 
 from analysis.summary import run_summary
-from simulator import api
+import cardsim as api
 from simulator.games import GAMES
 from test_cli import run_cli
 

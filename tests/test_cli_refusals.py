@@ -13,10 +13,10 @@ from pathlib import Path
 
 import pytest
 
+import cardsim as api
 import cli
-from simulator import api
-from simulator.core.sealed import sealed, unsealed
-from simulator.core.store import read_table
+from simulator.core.storage.sealed import sealed, unsealed
+from simulator.core.storage.store import read_table
 
 
 def tree_hash(root: Path) -> str:

@@ -14,7 +14,7 @@ ROOT = Path(__file__).resolve().parents[1]
 MAX_LINES = 80
 MAX_POSITIONAL = 8
 ENGINE_DIRS = ("simulator",)
-NOT_ENGINES = {"simulator/api.py"}  # the library's entry points: keyword options, one per CLI option
+NOT_ENGINES = {"cardsim.py"}  # the library's entry points: keyword options, one per CLI option
 PARAMS_REASON = re.compile(r"(?i)\b\w+ (?:arguments|parameters)\b\s*[:(]")
 LENGTH_REASON = re.compile(r"(?i)\blonger than\b")
 

@@ -14,8 +14,8 @@ import os
 import numba
 import pytest
 
+from simulator.core.storage.spec import build_spec
 import simulator.games  # noqa: F401
-from simulator.core.spec import build_spec
 from simulator.games import get_game
 
 CEILING_KB = {"kamoul": 1325, "kamoul-rollouts": 1180, "rami": 1645, "kems": 875}
@@ -43,13 +43,13 @@ def object_code_kb(dispatcher, signature) -> float:
 def loaded(family: str):
     """The family's entry kernel, compiled or loaded by one small call with the built-in strategies."""
     if family == "kamoul-rollouts":
-        from simulator.kamoul import counterfactual
+        from simulator.kamoul.engines import counterfactual
 
         counterfactual.warm()
         return counterfactual._rollout_blocks
     plugin = get_game(family)
     plugin.simulate_chunk(build_spec(family, n=1, seed=0, level=plugin.levels[0]), 0, 1, 1)
-    return __import__(f"simulator.{family}.kernels", fromlist=["simulate"]).simulate
+    return __import__(f"simulator.{family}.engines.kernels", fromlist=["simulate"]).simulate
 
 
 @pytest.mark.parametrize("family", list(CEILING_KB))

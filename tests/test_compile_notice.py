@@ -13,7 +13,7 @@ from pathlib import Path
 
 import pytest
 
-from simulator.core.compiling import compile_notice, needs_compile
+from simulator.core.kernels.compiling import compile_notice, needs_compile
 
 CARDSIM = shutil.which("cardsim") or str(Path(sys.executable).with_name("cardsim"))
 
@@ -61,8 +61,8 @@ def test_a_cached_kernel_gives_no_notice(tmp_path, capsys):
 def test_needs_compile_reads_the_cache_index(tmp_path, capsys, monkeypatch):
     import numba
 
-    from simulator.core import jit
-    from simulator.core.compiling import NOTICES
+    from simulator.core.kernels import jit
+    from simulator.core.kernels.compiling import NOTICES
 
     monkeypatch.setitem(NOTICES, "enabled", True)
     monkeypatch.setenv("CARDSIM_CACHE_DIR", str(tmp_path / "cache"))  # its own compile-seconds.json
@@ -90,7 +90,7 @@ def test_the_estimate_is_what_the_last_compile_took_on_this_machine(tmp_path, ca
 
     import numba
 
-    from simulator.core import compiling, jit
+    from simulator.core.kernels import compiling, jit
 
     monkeypatch.setitem(compiling.NOTICES, "enabled", True)
     monkeypatch.setenv("CARDSIM_CACHE_DIR", str(tmp_path / "cache"))
@@ -124,7 +124,7 @@ def test_the_estimate_is_what_the_last_compile_took_on_this_machine(tmp_path, ca
 
 
 def test_makespan_places_the_longest_first_on_the_first_free_core():
-    from simulator.core.compile_apart import makespan
+    from simulator.core.kernels.compile_apart import makespan
 
     assert makespan([62, 68], 2) == 68
     assert makespan([62, 68, 75, 55], 2) == 130  # 75 + 55 | 68 + 62
@@ -136,8 +136,8 @@ def test_families_not_compiled_are_compiled_side_by_side_with_one_notice(capsys,
     is the longer of the two; a child that fails is left to the caller's own first call."""
     import time as clock
 
-    from simulator.core import compile_apart as apart
-    from simulator.core.compiling import NOTICES, KernelFamily
+    from simulator.core.kernels import compile_apart as apart
+    from simulator.core.kernels.compiling import NOTICES, KernelFamily
 
     monkeypatch.setitem(NOTICES, "enabled", True)
     monkeypatch.setattr(apart, "cores", lambda: 2)
@@ -166,7 +166,7 @@ def test_warm_of_cached_families_starts_no_process(capsys, monkeypatch):
     """With the kernels in the cache (the suite's warm-up), warm loads them in this process: no child, no notice."""
     import subprocess as sp
 
-    from simulator import api
+    import cardsim as api
 
     def refuse(*args, **kwargs):
         raise AssertionError("a compile process was started for cached kernels")

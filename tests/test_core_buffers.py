@@ -7,8 +7,8 @@ import threading
 import numpy as np
 import pytest
 
-from simulator.core import buffers
-from simulator.core.buffers import release, reusable
+from simulator.core.kernels import buffers
+from simulator.core.kernels.buffers import release, reusable
 
 
 def _address(array: np.ndarray) -> int:
@@ -92,8 +92,8 @@ def test_threads_never_hold_the_same_buffer_at_once():
 def test_kamoul_rows_kept_by_a_caller_survive_the_next_chunk():
     """Two chunks in a row: the first chunk's rows, still held, are unchanged by the second, which reuses
     nothing of them; after they are dropped, the next chunk is identical to the first (same seed)."""
-    from simulator.core.spec import build_spec
-    from simulator.kamoul.engine import raw_kernel
+    from simulator.core.storage.spec import build_spec
+    from simulator.kamoul.engines.engine import raw_kernel
 
     spec = build_spec("kamoul", n=400, seed=3, strategies=["balanced"], level="hands")
     first = raw_kernel(spec, 0, 400, threads=1)

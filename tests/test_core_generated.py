@@ -1,5 +1,5 @@
 """The reference engine's built-in decisions, compiled from generated files so that numba caches them
-(``simulator.core.generated``): the same answers as the family's expressions, files keyed on what they are made of,
+(``simulator.core.kernels.generated``): the same answers as the family's expressions, files keyed on what they are made of,
 and a second process that loads instead of compiling."""
 
 from __future__ import annotations
@@ -12,8 +12,8 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from simulator.core.decisions import Decision
-from simulator.core.generated import cached_builtins
+from simulator.core.contract.decisions import Decision
+from simulator.core.kernels.generated import cached_builtins
 
 ROOT = Path(__file__).resolve().parents[1]
 
@@ -48,7 +48,7 @@ def test_the_generated_dispatch_answers_each_familys_expression_in_its_own_names
 
 REPLAY = """
 import sys
-from simulator.core.spec import build_spec
+from simulator.core.storage.spec import build_spec
 from simulator.games import get_game
 from strategies.rami import policy
 spec = build_spec("rami", n=1, seed=3, strategies=["open-asap"])

@@ -1,4 +1,4 @@
-"""A kernel compiled for a run's strategy files (``simulator.core.inlined``): its numba type names the files' content,
+"""A kernel compiled for a run's strategy files (``simulator.core.contract.inlined``): its numba type names the files' content,
 so an edit is a new kernel and the same files find the cached one; which kernel a run takes; and a file whose
 functions need numba's reference counting stays behind the table. (Its rows against the built-in's and the
 reference engine's, its checks and its faults: tests/test_user_strategies.py, in both kernels.)"""
@@ -12,13 +12,14 @@ import numba
 import numpy as np
 import pytest
 
-import simulator.games  # noqa: F401  (registers the games)
+from simulator.core.contract.game import seats_of
+from simulator.core.contract.inlined import ENV, INLINE_FROM_HANDS, InlinedStrategies, InlinedType, inlinable
+from simulator.core.contract.seats import kernel_seats
 from simulator.core.errors import SpecError
-from simulator.core.game import kernel_seats, seats_of
-from simulator.core.inlined import ENV, INLINE_FROM_HANDS, InlinedStrategies, InlinedType, inlinable
-from simulator.core.spec import build_spec
-from simulator.kamoul.counterfactual import _rollout_blocks as ROLLOUT
-from simulator.kamoul.kernels import simulate as KERNEL
+from simulator.core.storage.spec import build_spec
+import simulator.games  # noqa: F401  (registers the games)
+from simulator.kamoul.engines.counterfactual import _rollout_blocks as ROLLOUT
+from simulator.kamoul.engines.kernels import simulate as KERNEL
 from strategies.kamoul.policy import CONTRACT
 
 ROOT = Path(__file__).resolve().parents[1]

@@ -17,11 +17,11 @@ import pytest
 
 import cli
 import fakegame
-from simulator.core.dirlock import LOCK_NAME, DirLock
 from simulator.core.errors import DatasetError, SpecError
-from simulator.core.runner import iter_chunks, run
-from simulator.core.store import MANIFEST_NAME, part_name, read_manifest, read_table
-from simulator.core.verify import verify
+from simulator.core.run.runner import iter_chunks, run
+from simulator.core.run.verify import verify
+from simulator.core.storage.dirlock import LOCK_NAME, DirLock
+from simulator.core.storage.store import MANIFEST_NAME, part_name, read_manifest, read_table
 
 ROOT = Path(__file__).resolve().parents[1]
 TESTS = Path(__file__).resolve().parent
@@ -121,7 +121,7 @@ def test_the_lock_dies_with_its_process_and_names_the_holder(tmp_path):
     out = tmp_path / "d"
     out.mkdir()
     holder = subprocess.Popen([sys.executable, "-c", f"import sys; sys.path[:0] = [{str(ROOT)!r}]\n"
-                               "from simulator.core.dirlock import DirLock\nimport time\n"
+                               "from simulator.core.storage.dirlock import DirLock\nimport time\n"
                                f"DirLock({str(out)!r}).acquire(); print('held', flush=True); time.sleep(60)"],
                               stdout=subprocess.PIPE, text=True)
     assert holder.stdout.readline().strip() == "held"
@@ -181,7 +181,7 @@ def test_a_deleted_part_and_a_foreign_part_are_reported_and_resumed(finished):
     (out / "manches" / part_name(0, 10)).unlink()
     other = fakegame.fake_spec(n=40, seed=4)
     foreign = fakegame.simulate_chunk(other, 20, 30)["hands"]
-    from simulator.core.store import part_bytes, part_metadata
+    from simulator.core.storage.store import part_bytes, part_metadata
 
     (out / "hands" / part_name(20, 30)).write_bytes(part_bytes(foreign, part_metadata(other, "hands", 20, 30)))
     (out / "hands" / "notes.txt").write_text("not a part")
@@ -295,7 +295,7 @@ class FullDisk:
 
 
 def test_enospc_mid_run_is_one_line_and_the_run_resumes(tmp_path, capsys, monkeypatch):
-    import simulator.core.store as store
+    import simulator.core.storage.store as store
 
     out = tmp_path / "run"
     full = FullDisk(store.write_bytes_atomic, after=7)
@@ -343,7 +343,7 @@ def test_a_damaged_dataset_fails_polars_free(finished):
 def test_a_study_s_own_files_are_checksummed(tmp_path):
     """Frames and samples a study or batch writes itself go to its _checksums.json: readers and verify check
     them, and a damaged one counts as not written (a resume writes it again)."""
-    from simulator.core.ledger import checked_files, frame_is_recorded, read_ledger, write_frame
+    from simulator.core.storage.ledger import checked_files, frame_is_recorded, read_ledger, write_frame
 
     study = tmp_path / "study"
     study.mkdir()

@@ -6,9 +6,9 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from simulator.core.blocks import gather, play_in_blocks
-from simulator.core.jit import njit
-from simulator.core.named import choice_codes, identifier, indices, kernel_rules, rules_class, rules_dtype
+from simulator.core.kernels.blocks import gather, play_in_blocks
+from simulator.core.kernels.jit import njit
+from simulator.core.kernels.named import choice_codes, identifier, indices, kernel_rules, rules_class, rules_dtype
 from simulator.core.params import Param, ParamSet
 
 OPTIONS = ParamSet((

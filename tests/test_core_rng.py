@@ -7,8 +7,8 @@ import math
 import numpy as np
 import pytest
 
-from simulator.core import rng
-from simulator.core.rng import GOLDEN, MASK64, Stream, _mix64, stream_state, stream_words
+from simulator.core.kernels import rng
+from simulator.core.kernels.rng import GOLDEN, MASK64, Stream, _mix64, stream_state, stream_words
 
 CASES = [(0, 0), (1, 1), (7, 123_456), (2**63 - 1, 10**12), (987_654_321, 0), (42, 2**40 + 3)]
 

@@ -15,10 +15,10 @@ import numba
 import pytest
 
 import fakegame
-from simulator.core.backends import ChunkTask, LocalBackend, check_threads
 from simulator.core.errors import SpecError
-from simulator.core.runner import run, split_ranges
-from simulator.core.store import MANIFEST_NAME, part_name, read_table
+from simulator.core.run.backends import ChunkTask, LocalBackend, check_threads
+from simulator.core.run.runner import run, split_ranges
+from simulator.core.storage.store import MANIFEST_NAME, part_name, read_table
 
 ROOT = Path(__file__).resolve().parents[1]
 TESTS = Path(__file__).resolve().parent
@@ -146,7 +146,7 @@ import json, sys
 sys.path[:0] = [{root!r}, {tests!r}]
 import fakegame
 fakegame.install()
-from simulator.core.runner import run
+from simulator.core.run.runner import run
 spec = fakegame.fake_spec(n={n}, seed=11)
 result = run(spec, {out!r}, chunk_size={chunk}, progress=False)
 print(json.dumps({{"interrupted": result.interrupted, "chunks": result.chunks_written}}))

@@ -7,9 +7,9 @@ import pickle
 import pytest
 
 import fakegame
+from simulator.core.contract.registry import get_game
 from simulator.core.errors import SpecError
-from simulator.core.game import get_game
-from simulator.core.spec import RunSpec, build_spec, read_spec_file
+from simulator.core.storage.spec import RunSpec, build_spec, read_spec_file
 
 
 @pytest.fixture(autouse=True)

@@ -12,16 +12,9 @@ import pytest
 
 import fakegame
 from simulator.core.errors import MetadataError, DatasetError, SpecError
-from simulator.core.runner import run
-from simulator.core.store import (
-    FORMAT,
-    MANIFEST_NAME,
-    open_run,
-    parse_part_name,
-    part_name,
-    read_manifest,
-    read_table,
-    spec_differences,
+from simulator.core.run.runner import run
+from simulator.core.storage.store import (
+    FORMAT, MANIFEST_NAME, open_run, parse_part_name, part_name, read_manifest, read_table, spec_differences,
 )
 
 TABLES = ("hands", "manches")

@@ -5,8 +5,8 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from simulator.core.trace import TRACE_SEED, fold, trace_py
-from simulator.kamoul.codes import EV_POWER, POWER_KING
+from simulator.core.kernels.trace import TRACE_SEED, fold, trace_py
+from simulator.kamoul.vocabulary.codes import EV_POWER, POWER_KING
 
 KING_A = (1 * 256 + 0) * 65536 + 2 * 256 + 3  # king: looked at (1, 0) and (2, 3)
 KING_B = (3 * 256 + 2) * 65536 + 2 * 256 + 3  # king: looked at (3, 2) and (2, 3)
@@ -38,7 +38,7 @@ def test_kernel_fold_equals_the_python_hash():
             fold.py_func(h, ev, a, b, c)
     assert int(h[0]) == h_py
     # and compiled, through a jitted caller (fold is inlined into the kernels)
-    from simulator.core.jit import njit
+    from simulator.core.kernels.jit import njit
 
     @njit(cache=False)
     def run(events):

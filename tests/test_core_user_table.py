@@ -15,11 +15,12 @@ import numba
 import numpy as np
 import pytest
 
-import simulator.games  # noqa: F401  (registers the games)
+from simulator.core.contract.game import seats_of
+from simulator.core.contract.seats import kernel_seats
+from simulator.core.contract.user_table import ADDRESSES, USER_SLOTS, decision_signature
 from simulator.core.errors import SpecError
-from simulator.core.game import kernel_seats, seats_of
-from simulator.core.spec import build_spec
-from simulator.core.user_table import ADDRESSES, USER_SLOTS, decision_signature
+from simulator.core.storage.spec import build_spec
+import simulator.games  # noqa: F401  (registers the games)
 from strategies.kamoul.policy import CONTRACT
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -28,7 +29,7 @@ EXAMPLES = ROOT / "examples"
 CONSTANT = '''
 from numba import njit
 
-from simulator.core.user_strategies import strategy
+from simulator.core.contract.user_strategies import strategy
 from strategies.kamoul.heuristic import PARAMS
 
 
@@ -96,9 +97,9 @@ LOAD = '''
 import json, sys
 import numpy
 import simulator.games
-from simulator.core.game import seats_of
-from simulator.core.spec import build_spec
-from simulator.core.user_table import compiled_function
+from simulator.core.contract.game import seats_of
+from simulator.core.storage.spec import build_spec
+from simulator.core.contract.user_table import compiled_function
 from strategies.kamoul.policy import CONTRACT
 spec = build_spec("kamoul", n=10, seed=1, players=2, strategies=[sys.argv[1] + ":constant", "balanced"])
 strategy = seats_of(spec)[0].user

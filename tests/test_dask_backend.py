@@ -17,11 +17,11 @@ import pytest
 
 distributed = pytest.importorskip("distributed")
 
+import cardsim as api  # noqa: E402
 from cli import main  # noqa: E402
-from simulator import api  # noqa: E402
-from simulator.core.dask_backend import DaskBackend, check_address  # noqa: E402
 from simulator.core.errors import SpecError  # noqa: E402
-from simulator.core.store import read_table  # noqa: E402
+from simulator.core.run.dask_backend import DaskBackend, check_address  # noqa: E402
+from simulator.core.storage.store import read_table  # noqa: E402
 
 # with no dashboard the scheduler still serves /health over HTTP, on 8787 or, when a parallel test has it,
 # on another port with this warning
@@ -217,8 +217,8 @@ def test_the_environment_names_the_scheduler(tmp_path, capsys, monkeypatch):
 
 def test_parts_the_client_cannot_see_stop_the_run(tmp_path):
     """Worker-written parts must be visible to the client (shared storage); else one clear line."""
-    from simulator.core.spec import build_spec
-    from simulator.core.store import open_run, part_name, write_parts
+    from simulator.core.storage.spec import build_spec
+    from simulator.core.storage.store import open_run, part_name, write_parts
 
     spec = build_spec("kamoul", n=20, seed=1)
     store = open_run(tmp_path / "run", spec, ("hands",))

@@ -9,7 +9,7 @@ import json
 import pytest
 
 import analysis.duel as duel_module
-from simulator import api
+import cardsim as api
 from test_reports import run_cli
 
 

@@ -12,8 +12,8 @@ from pathlib import Path
 
 import pytest
 
+import cardsim as api
 import cli
-from simulator import api
 from simulator.core.i18n import current_language, default_language, language, number, percent, translations
 
 ROOT = Path(__file__).resolve().parents[1]

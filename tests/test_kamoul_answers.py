@@ -1,4 +1,4 @@
-"""The Kamoul contract's checks of a strategy's answer (strategies.kamoul.answers), reason by reason, and the line
+"""The Kamoul contract's checks of a strategy's answer (simulator.kamoul.vocabulary.answers), reason by reason, and the line
 that reports a fault: each illegal answer is refused with the rule it breaks, each legal one accepted (K2, K4,
 K5, K6, K8, K9, K13)."""
 
@@ -7,12 +7,12 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from simulator.kamoul.codes import (
+from simulator.core.kernels.faults import F_DECISION
+from simulator.kamoul.vocabulary import answers as A
+from simulator.kamoul.vocabulary.codes import (
     ACT_CALL, ACT_CONTRE, ACT_STOCK, ACT_TAKE, POWER_KING, POWER_PEEK_OPP, POWER_PEEK_OWN, POWER_SWAP, SNAP_NONE,
     SNAP_OTHER, SNAP_OWN,
 )
-from simulator.core.faults import F_DECISION
-from strategies.kamoul import answers as A
 
 
 def table():

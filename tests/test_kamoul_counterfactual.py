@@ -1,4 +1,4 @@
-"""Study 1's rollouts (``simulator.kamoul.counterfactual``) and the ``call-table`` strategy: both engines give the
+"""Study 1's rollouts (``simulator.kamoul.engines.counterfactual``) and the ``call-table`` strategy: both engines give the
 same samples, the samples come from real play, each branch does what it says (K8 call, K12 false call), an
 imposed layout is the one asked for, and nothing depends on the thread count."""
 
@@ -7,14 +7,15 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from simulator.core.game import default_params, seats_of
-from simulator.core.spec import build_spec
-from simulator.kamoul.codes import ACT_CALL, OUT_FALSE, OUT_NO_CALL, OUT_ULTIME, RANK_CODES
-from simulator.kamoul.counterfactual import (
+from simulator.core.contract.game import seats_of
+from simulator.core.contract.seats import default_params
+from simulator.core.storage.spec import build_spec
+from simulator.kamoul.engines.counterfactual import (
     COLUMNS, Situation, advise_kernel, advise_reference, sample_kernel, sample_reference,
 )
-from simulator.kamoul.engine import raw_kernel, rules_of
-from simulator.kamoul.records import H
+from simulator.kamoul.engines.engine import raw_kernel, rules_of
+from simulator.kamoul.vocabulary.codes import ACT_CALL, OUT_FALSE, OUT_NO_CALL, OUT_ULTIME, RANK_CODES
+from simulator.kamoul.vocabulary.records import H
 from strategies.kamoul import STRATEGIES, call_table
 
 C = {name: i for i, name in enumerate(COLUMNS)}

@@ -9,9 +9,9 @@ import numpy as np
 import pytest
 
 from kamoul_helpers import registry_seatings
-from simulator.core.spec import build_spec
-from simulator.kamoul.engine import raw_kernel, raw_reference
-from simulator.kamoul.records import H
+from simulator.core.storage.spec import build_spec
+from simulator.kamoul.engines.engine import raw_kernel, raw_reference
+from simulator.kamoul.vocabulary.records import H
 
 OPTION_SETS = {
     "default": {},
@@ -101,7 +101,8 @@ def test_a_family_the_dispatch_does_not_handle_is_refused_when_the_game_is_decla
     play another family's moves, so declaring the game refuses it."""
     import dataclasses
 
-    from simulator.core.game import StrategyDef, get_game
+    from simulator.core.contract.seats import StrategyDef
+    from simulator.core.contract.registry import get_game
 
     kamoul = get_game("kamoul")
     ghost = StrategyDef("ghost", 7, kamoul.strategies["heuristic"].params, "no dispatch branch", "ghost")
@@ -114,9 +115,9 @@ def test_the_dispatch_is_generated_from_each_family_s_answers_and_refuses_a_miss
     decision of the contract (its own ``ANSWERS`` or the family it ``INHERITS``), or the module refuses it."""
     import types
 
-    from simulator.core.decisions import builtin_dispatch, python_twin
+    from simulator.core.contract.decisions import builtin_dispatch, python_twin
     from strategies.kamoul import call_table, heuristic, policy
-    from strategies.kamoul.contract import DECISIONS
+    from simulator.kamoul.vocabulary.contract import DECISIONS
 
     assert set(policy.BUILTIN) == set(DECISIONS) and policy.BUILTIN_IDS == tuple(policy.FAMILIES)
     assert set(heuristic.ANSWERS) == set(DECISIONS) and call_table.INHERITS is heuristic

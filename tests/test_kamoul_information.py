@@ -8,12 +8,12 @@ import numpy as np
 import pytest
 
 from kamoul_helpers import C, registry_seatings
-from simulator.core.spec import build_spec
-from simulator.kamoul import reference
-from simulator.kamoul.codes import POWER_KING, POWER_SWAP
-from simulator.kamoul.engine import rules_of, seats_of
+from simulator.core.storage.spec import build_spec
+from simulator.kamoul.engines import reference
+from simulator.kamoul.engines.engine import rules_of, seats_of
+from simulator.kamoul.vocabulary.codes import POWER_KING, POWER_SWAP
+from simulator.kamoul.vocabulary.contract import DECISIONS
 from strategies.kamoul import policy
-from strategies.kamoul.contract import DECISIONS
 
 EXAMPLES = Path(__file__).resolve().parents[1] / "examples"
 # every seat of the registry's tables (each strategy, each family with drawn parameters) and the example files

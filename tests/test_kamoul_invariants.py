@@ -18,14 +18,15 @@ import numpy as np
 import pytest
 
 from kamoul_helpers import make_hand, seat
-from simulator.core.rng import stream_state
-from simulator.kamoul.codes import (
+from simulator.core.kernels.rng import stream_state
+from simulator.kamoul.engines.reference import Hand
+from simulator.kamoul.vocabulary.codes import (
     CARD_VALUE, CLS_FALSE, CLS_NORMAL, EV_DEAL, EV_DISCARD, EV_DRAW, EV_KEEP, EV_MISREMEMBER, EV_PENALTY, EV_RESHUFFLE,
     EV_SNAP_BAD, EV_SNAP_OK, EV_SWAP, EV_TAKE, EV_ULTIME, OUT_AU_M31, OUT_AU_RESET, OUT_BEATEN, OUT_CONTRE_LOST,
-    OUT_CONTRE_WON, OUT_FALSE, OUT_NO_CALL, OUT_NORMAL, OUT_ULTIME, PENALTY_OUT_OF_TURN, PENALTY_REORDER, PENALTY_STUCK,
+    OUT_CONTRE_WON, OUT_FALSE, OUT_NO_CALL, OUT_NORMAL, OUT_ULTIME, PENALTY_OUT_OF_TURN, PENALTY_REORDER,
+    PENALTY_STUCK,
 )
-from simulator.kamoul.reference import Hand
-from simulator.kamoul.rules import Rules
+from simulator.kamoul.vocabulary.rules import Rules
 from strategies.kamoul import policy
 
 SIGMAS = 4.0  # significance of the statistical checks (one test, pinned seeds: deterministic)

@@ -1,4 +1,4 @@
-"""The engine's legal lists (simulator/kamoul/legal.py) against the engines' checks (strategies/kamoul/answers.py).
+"""The engine's legal lists (simulator/kamoul/vocabulary/legal.py) against the engines' checks (simulator/kamoul/vocabulary/answers.py).
 
 On random positions, every candidate answer (in range or not) is accepted by the check exactly when it is built
 from the lists: rules K2, K4(c)/(d), K4/K8/K9, K5 and K6. ``random`` draws from these lists, so its answers are
@@ -12,11 +12,13 @@ import itertools
 import numpy as np
 import pytest
 
-from simulator.core.decisions import python_twin
-from simulator.core.faults import new_fault
-from simulator.kamoul import legal
-from simulator.kamoul.codes import POWER_KING, POWER_PEEK_OPP, POWER_PEEK_OWN, POWER_SWAP, SNAP_OTHER, SNAP_OWN
-from strategies.kamoul import answers
+from simulator.core.contract.decisions import python_twin
+from simulator.core.kernels.faults import new_fault
+from simulator.kamoul.vocabulary import legal
+from simulator.kamoul.vocabulary import answers
+from simulator.kamoul.vocabulary.codes import (
+    POWER_KING, POWER_PEEK_OPP, POWER_PEEK_OWN, POWER_SWAP, SNAP_OTHER, SNAP_OWN,
+)
 
 L = {name: python_twin(getattr(legal, name)) for name in
      ("turn_actions", "own_cards", "keep_choices", "look_targets", "swap_targets", "snap_targets")}

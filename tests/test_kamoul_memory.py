@@ -15,13 +15,13 @@ import numpy as np
 import pytest
 
 from kamoul_helpers import C, knows, lay, make_hand, seat
-from simulator import api
-from simulator.core.rng import uniform
-from simulator.core.spec import build_spec
-from simulator.kamoul.codes import EV_FORGET, EV_MISREMEMBER, OUT_FALSE, WRONG_RANKS
-from simulator.kamoul.engine import raw_kernel
-from simulator.kamoul.records import H
-from simulator.kamoul.reference import Hand
+import cardsim as api
+from simulator.core.kernels.rng import uniform
+from simulator.core.storage.spec import build_spec
+from simulator.kamoul.engines.engine import raw_kernel
+from simulator.kamoul.engines.reference import Hand
+from simulator.kamoul.vocabulary.codes import EV_FORGET, EV_MISREMEMBER, OUT_FALSE, WRONG_RANKS
+from simulator.kamoul.vocabulary.records import H
 
 SIGMAS = 4.0
 rule = pytest.mark.rule

@@ -9,8 +9,8 @@ from pathlib import Path
 
 import pytest
 
-from simulator.kamoul import codes
-from simulator.kamoul.rules import FALSE_CALL, KERNEL_RULES, OPTIONS, RACE, Rules
+from simulator.kamoul.vocabulary import codes
+from simulator.kamoul.vocabulary.rules import FALSE_CALL, KERNEL_RULES, OPTIONS, RACE, Rules
 from strategies.kamoul import call_table, heuristic, random_play
 
 ROOT = Path(__file__).resolve().parents[1]

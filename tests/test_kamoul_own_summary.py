@@ -13,9 +13,9 @@ from types import SimpleNamespace
 import numpy as np
 import pytest
 
-from simulator.core.decisions import python_twin
-from simulator.kamoul.hand import Hand
-from strategies.kamoul import views
+from simulator.core.contract.decisions import python_twin
+from simulator.kamoul.engines.hand import Hand
+from simulator.kamoul.vocabulary import views
 
 own_summary = python_twin(views.own_summary)
 summary_worst = python_twin(views.summary_worst)
@@ -81,7 +81,7 @@ def test_k1_card_values_are_read_by_code_because_codes_stay_0_to_51_with_two_dec
     because the engines deal codes 0-51 whatever ``n_decks`` (K1: a second deck repeats the codes; the kernel's
     ``_deal`` writes ``i % 52``), -1 reading as the last entry as the modulo did."""
     from kamoul_helpers import make_hand
-    from simulator.kamoul.codes import CARD_VALUE
+    from simulator.kamoul.vocabulary.codes import CARD_VALUE
 
     hand = make_hand(P=8, n_decks=2, seed=3)
     hand.deal(0)

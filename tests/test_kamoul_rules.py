@@ -1,4 +1,4 @@
-"""Kamoul rules K1–K16 (docs/rules/kamoul.md) on the reference engine ``simulator.kamoul.reference``.
+"""Kamoul rules K1–K16 (docs/rules/kamoul.md) on the reference engine ``simulator.kamoul.engines.reference``.
 
 Most tests lay out a position by hand (``tests/kamoul_helpers.py``), call one engine method and
 check the exact result. Tests that play a whole hand rig the deck and script every decision with
@@ -15,17 +15,16 @@ from kamoul_helpers import (
     C, Script, deck, fake_hands, knows, known_by, lay, layout, make_hand, piles, rig, rules, seat, table_cards,
 )
 from simulator.core.errors import SpecError
-from simulator.kamoul import reference
-from simulator.kamoul.codes import (
-    ACT_CALL, ACT_CONTRE, ACT_STOCK, CARD_VALUE, CLS_AU, CLS_FALSE, CLS_NORMAL, EV_PENALTY, EV_RESHUFFLE,
-    OUT_AU_M31, OUT_AU_RESET, OUT_BEATEN, OUT_CONTRE_LOST, OUT_CONTRE_WON, OUT_FALSE, OUT_NO_CALL, OUT_NORMAL,
-    OUT_ULTIME, PENALTY_OUT_OF_TURN, PENALTY_SNAP, POWER_KING, POWER_PEEK_OPP, POWER_PEEK_OWN,
-    POWER_SWAP,
+from simulator.kamoul.engines import reference
+from simulator.kamoul.engines.reference import Game, HandResult, value
+from simulator.kamoul.vocabulary.answers import StrategyError
+from simulator.kamoul.vocabulary.codes import (
+    ACT_CALL, ACT_CONTRE, ACT_STOCK, CARD_VALUE, CLS_AU, CLS_FALSE, CLS_NORMAL, EV_PENALTY, EV_RESHUFFLE, OUT_AU_M31,
+    OUT_AU_RESET, OUT_BEATEN, OUT_CONTRE_LOST, OUT_CONTRE_WON, OUT_FALSE, OUT_NO_CALL, OUT_NORMAL, OUT_ULTIME,
+    PENALTY_OUT_OF_TURN, PENALTY_SNAP, POWER_KING, POWER_PEEK_OPP, POWER_PEEK_OWN, POWER_SWAP,
 )
-from simulator.kamoul.records import H, M, PT, T, HAND_FIXED, MANCHE_FIXED, PARTIE_FIXED, TOP_FIXED
-from simulator.kamoul.reference import Game, HandResult, value
-from simulator.kamoul.rules import check_players
-from strategies.kamoul.answers import StrategyError
+from simulator.kamoul.vocabulary.records import H, M, PT, T, HAND_FIXED, MANCHE_FIXED, PARTIE_FIXED, TOP_FIXED
+from simulator.kamoul.vocabulary.rules import check_players
 
 rule = pytest.mark.rule
 

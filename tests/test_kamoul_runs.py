@@ -11,7 +11,7 @@ from pathlib import Path
 import polars as pl
 import pytest
 
-from simulator import api
+import cardsim as api
 
 ROOT = Path(__file__).resolve().parents[1]
 

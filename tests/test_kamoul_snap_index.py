@@ -1,4 +1,4 @@
-"""K6's snap index (simulator/kamoul/beliefs.py): the engine skips asking a player who cannot snap.
+"""K6's snap index (simulator/kamoul/engines/beliefs.py): the engine skips asking a player who cannot snap.
 
 Results may not change: a skipped player must be one whose answer would have been "no" with no random draw. Three
 things make that so, each tested here; the golden rows and the engines' agreement (the reference asks every
@@ -18,11 +18,11 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from simulator.core.decisions import python_twin
-from simulator.core.jit import njit
-from simulator.kamoul import beliefs
-from simulator.kamoul.codes import SNAP_NONE
-from simulator.kamoul.kernel_state import new_state
+from simulator.core.contract.decisions import python_twin
+from simulator.core.kernels.jit import njit
+from simulator.kamoul.engines import beliefs
+from simulator.kamoul.engines.kernel_state import new_state
+from simulator.kamoul.vocabulary.codes import SNAP_NONE
 from strategies.kamoul import STRATEGIES, params_array
 from strategies.kamoul.policy import BELIEF_SNAPPERS, BUILTIN, FAMILIES, HEURISTIC, RANDOM
 
@@ -148,8 +148,8 @@ def test_k6_a_belief_snapper_asked_without_an_own_matching_belief_says_no_and_dr
 def test_k6_a_window_asks_the_holders_and_the_seats_that_snap_blind_never_the_caller():
     """``askable``: with the index, the players believing an own card of the rank plus the seats it cannot skip
     (``always_asked``: ``random`` and files without the declaration); without it, everyone; the caller never."""
-    from simulator.core.faults import new_fault
-    from simulator.core.user_table import NO_TABLE, KernelSeats
+    from simulator.core.kernels.faults import new_fault
+    from simulator.core.contract.user_table import NO_TABLE, KernelSeats
 
     sids = np.array([HEURISTIC, RANDOM, HEURISTIC, 1000], np.int64)  # seat 3: a file, declaring on seat 3 only
     seats = KernelSeats(sids, np.zeros((4, 1)), NO_TABLE, new_fault(), np.array([False, False, False, True]))

@@ -9,10 +9,10 @@ import pandas as pd
 import polars as pl
 import pytest
 
+import cardsim as api_module
 import cli
-import simulator.api as api_module
-from simulator.core.game import get_game
-from simulator.kems.rules import OPTIONS
+from simulator.core.contract.registry import get_game
+from simulator.kems.vocabulary.rules import OPTIONS
 from strategies.kems import STRATEGIES
 from test_cli import run_cli, tree_digest
 

@@ -1,6 +1,6 @@
 """The Kem's strategy contract: strategies from users' files play in both engines, every illegal answer is
 stopped in both with the same one line (KM5, KM10), and the checks accept exactly the legal choices
-(simulator/kems/legal.py)."""
+(simulator/kems/vocabulary/legal.py)."""
 
 from __future__ import annotations
 
@@ -10,16 +10,16 @@ import numpy as np
 import pytest
 
 import cli
+from simulator.core.contract.game import seats_of
+from simulator.core.kernels.faults import new_fault
+from simulator.core.storage.spec import build_spec
 import simulator.games  # noqa: F401
-from simulator.core.faults import new_fault
-from simulator.core.game import seats_of
-from simulator.core.spec import build_spec
-from simulator.kems import legal
-from simulator.kems.codes import EMPTY
-from simulator.kems.engine import raw_kernel, raw_reference
-from simulator.kems.rules import Rules
-from strategies.kems import answers as A
-from strategies.kems.answers import D
+from simulator.kems.engines.engine import raw_kernel, raw_reference
+from simulator.kems.vocabulary import legal
+from simulator.kems.vocabulary import answers as A
+from simulator.kems.vocabulary.answers import D
+from simulator.kems.vocabulary.codes import EMPTY
+from simulator.kems.vocabulary.rules import Rules
 from contract_checks import accepts, assert_both_engines_name_the_raise, assert_both_engines_stop_with_one_line
 
 ROOT = Path(__file__).resolve().parents[1]

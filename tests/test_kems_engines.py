@@ -6,15 +6,15 @@ import numpy as np
 import polars as pl
 import pytest
 
-from simulator.core.game import seats_of
-from simulator.core.spec import build_spec
-from simulator.kems import records
-from simulator.kems.engine import raw_kernel, raw_reference, to_frames
-from simulator.kems.rules import OPTIONS, Rules
+from simulator.core.contract.game import seats_of
+from simulator.core.storage.spec import build_spec
+from simulator.kems.engines.engine import raw_kernel, raw_reference, to_frames
+from simulator.kems.vocabulary import records
+from simulator.kems.vocabulary.rules import OPTIONS, Rules
 from strategies.kems import STRATEGIES
 from registry import registry_seatings
 
-# Four non-default option sets that together move every option of simulator/kems/rules.py off its default
+# Four non-default option sets that together move every option of simulator/kems/vocabulary/rules.py off its default
 # (and use every value of every choice). Random play ends a manche mostly on a false alarm, so the sets
 # that keep a manche going raise the false-alarm rates a little to keep the reference engine's time down.
 OPTION_SETS = {
@@ -174,8 +174,8 @@ def test_trace_folds_every_event_field_whole(monkeypatch):
     """Issue 18 item 6: no event field reaches the trace cut or packed. A manche that runs to a 70,000-tick cap
     (past 16 bits) hashes its Top and sweep ticks and its length whole, each dealt card is an event of its own
     (seat, hand slot, card), and the kernel folds the very same events."""
-    from simulator.kems import reference
-    from simulator.kems.codes import EV_DEAL, EV_END, EV_TOP, OUT_CAP
+    from simulator.kems.engines import reference
+    from simulator.kems.vocabulary.codes import EV_DEAL, EV_END, EV_TOP, OUT_CAP
 
     events = []
     original = reference.trace_py

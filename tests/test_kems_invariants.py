@@ -10,13 +10,16 @@ from itertools import combinations, product
 import numpy as np
 import pytest
 
-from simulator.core.game import seats_of
-from simulator.core.spec import build_spec
-from simulator.kems import records, reference
-from simulator.kems.codes import EMPTY, LOC_DEAD, LOC_TABLE, LOC_UNKNOWN, OUT_CAP, OUT_CONTRE, OUT_DOUBLE, OUT_KEMS, OUT_WRONG_KEMS
-from simulator.kems.engine import raw_kernel
-from simulator.kems.reference import Game
-from simulator.kems.rules import Rules, partner_of, team_of
+from simulator.core.contract.game import seats_of
+from simulator.core.storage.spec import build_spec
+from simulator.kems.engines import reference
+from simulator.kems.engines.engine import raw_kernel
+from simulator.kems.engines.reference import Game
+from simulator.kems.vocabulary import records
+from simulator.kems.vocabulary.codes import (
+    EMPTY, LOC_DEAD, LOC_TABLE, LOC_UNKNOWN, OUT_CAP, OUT_CONTRE, OUT_DOUBLE, OUT_KEMS, OUT_WRONG_KEMS,
+)
+from simulator.kems.vocabulary.rules import Rules, partner_of, team_of
 
 
 class CheckedManche(reference.Manche):

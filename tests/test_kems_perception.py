@@ -21,15 +21,15 @@ from pathlib import Path
 import numpy as np
 import pytest
 
+from simulator.core.contract.game import seats_of
+from simulator.core.storage.spec import build_spec
 import simulator.games  # noqa: F401  (registers the games: this file also runs as its own process)
-from simulator.core.game import seats_of
-from simulator.core.spec import build_spec
-from simulator.kems import reference
-from simulator.kems.codes import EMPTY, LOC_TABLE, LOC_UNKNOWN
-from simulator.kems.reference import Game
-from simulator.kems.rules import Rules
+from simulator.kems.engines import reference
+from simulator.kems.engines.reference import Game
+from simulator.kems.vocabulary.codes import EMPTY, LOC_TABLE, LOC_UNKNOWN
+from simulator.kems.vocabulary.rules import Rules
+from simulator.kems.vocabulary.views import PUB_SIZE, summarise
 from strategies.kems import policy
-from strategies.kems.views import PUB_SIZE, summarise
 from kems_helpers import answer_with
 
 SEATINGS = {
@@ -185,7 +185,7 @@ def kernel_calls_against_the_rebuilt_views(option_set: str, seating: str, lag: i
     """Run in a process with ``NUMBA_DISABLE_JIT=1``: the reference (with :class:`Observed`) gives the expected view
     at every move, keyed (game, tick, seat); then the kernel in pure Python plays the same manches with its
     strategy entry points wrapped. Returns counters and the first mismatch (None if there is none)."""
-    from simulator.kems import engine, kernels
+    from simulator.kems.engines import engine, kernels
 
     rules, seats = setup(option_set, seating, lag, seed)
     expected: dict[tuple[int, int, int], dict] = {}

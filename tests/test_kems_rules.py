@@ -1,4 +1,4 @@
-"""Kem's rules KM1–KM13 and the §3.2 discrete-time model (docs/rules/kems.md) on ``simulator.kems.reference``.
+"""Kem's rules KM1–KM13 and the §3.2 discrete-time model (docs/rules/kems.md) on ``simulator.kems.engines.reference``.
 
 Three kinds of test:
 
@@ -27,20 +27,20 @@ import numpy as np
 import pytest
 
 from simulator.core.cards import parse_card
+from simulator.core.contract.seats import Seat, params_array
 from simulator.core.errors import SpecError
-from simulator.core.game import Seat, params_array
-from simulator.core.rng import NEVER, stream_state
-from simulator.kems import reference
-from simulator.kems.codes import (
+from simulator.core.kernels.rng import NEVER, stream_state
+from simulator.kems.engines import reference
+from simulator.kems.engines.engine import raw_reference
+from simulator.kems.engines.reference import S_ATT_O, S_ATT_P, S_RATE, Game, Manche, seat_model
+from simulator.kems.vocabulary.codes import (
     CALL_CONTRE, CALL_KEMS, EMPTY, LOC_DEAD, LOC_TABLE, LOC_UNKNOWN, OUT_CAP, OUT_CONTRE, OUT_DOUBLE, OUT_KEMS,
     OUT_WRONG_KEMS, WHY_FALSE, WHY_INFERENCE, WHY_SIGN,
 )
-from simulator.kems.engine import raw_reference
-from simulator.kems.records import GAME, GAME_FIXED, MANCHE, team_column
-from simulator.kems.reference import S_ATT_O, S_ATT_P, S_RATE, Game, Manche, seat_model
-from simulator.kems.rules import OPTIONS, Rules, check_players, partner_of, team_of
+from simulator.kems.vocabulary.records import GAME, GAME_FIXED, MANCHE, team_column
+from simulator.kems.vocabulary.rules import OPTIONS, Rules, check_players, partner_of, team_of
+from simulator.kems.vocabulary.views import team as view_team
 from strategies.kems import STRATEGIES
-from strategies.kems.views import team as view_team
 from kems_helpers import answer_with
 
 rule = pytest.mark.rule

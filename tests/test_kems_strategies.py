@@ -7,15 +7,15 @@ import numpy as np
 import pytest
 
 from simulator.core.cards import parse_card
-from simulator.core.game import Seat, params_array
-from simulator.core.rng import NEVER, stream_state
-from simulator.kems import reference
-from simulator.kems.codes import LOC_TABLE
-from simulator.kems.engine import seats_of
-from simulator.kems.reference import Game, Manche
-from simulator.kems.rules import Rules
+from simulator.core.contract.seats import Seat, params_array
+from simulator.core.kernels.rng import NEVER, stream_state
+from simulator.kems.engines import reference
+from simulator.kems.engines.engine import seats_of
+from simulator.kems.engines.reference import Game, Manche
+from simulator.kems.vocabulary.codes import LOC_TABLE
+from simulator.kems.vocabulary.rules import Rules
+from simulator.kems.vocabulary.views import PUB_SIZE, summarise
 from strategies.kems import STRATEGIES, heuristic, policy
-from strategies.kems.views import PUB_SIZE, summarise
 from kems_helpers import answer_with
 
 

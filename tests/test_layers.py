@@ -1,28 +1,49 @@
-"""The layers point one way (issue 11): core -> game vocabulary -> strategies -> engines -> analysis -> reports ->
-api -> cli. Every import of every project module is read, those inside functions too, and an import that points
-up the order fails the test; so does a game's name used as a branch outside its own packages.
+"""The layers are the folders, and they point one way. Every import of every project module is read, those
+inside functions too; an import that points up the order of :data:`LAYERS` fails, so does an import cycle between
+modules, and so does a game's name used as a branch outside its own packages.
 
-A module's layer comes from its name (:func:`layer_of`); a game package's modules are vocabulary (what strategies
-may read: codes, rules, records, the legal choices, the meld solver and its screens) or engine (everything that
-plays games).
+A module's layer is its folder's (:data:`FOLDERS`, a few top-level files in :data:`FILES`): a game's
+``vocabulary/`` (codes, rules, records, legal choices, views, contract) lies below strategies, its ``engines/``
+(reference, kernels, plugin) above them; ``simulator/core/`` is four floors, each importing only those below it.
 """
 
 from __future__ import annotations
 
 import ast
+from fnmatch import fnmatchcase
 from pathlib import Path
 
 import pytest
 
 ROOT = Path(__file__).resolve().parents[1]
 PACKAGES = ("simulator", "strategies", "analysis", "reports")
-LAYERS = ("core", "vocabulary", "strategies", "engines", "analysis", "reports", "api", "cli")
-VOCABULARY = {"codes", "rules", "records", "legal", "melds", "melds_ref", "screens", "cards"}
+TOP_MODULES = ("cli", "cardsim")
+LAYERS = ("core", "kernel tools", "contract", "storage", "run", "vocabulary", "strategies", "engines", "analysis",
+          "reports", "api", "cli")
+FOLDERS = {
+    "simulator": "core",
+    "simulator/core": "core",
+    "simulator/core/kernels": "kernel tools",
+    "simulator/core/contract": "contract",
+    "simulator/core/storage": "storage",
+    "simulator/core/run": "run",
+    "simulator/*": "vocabulary",  # a game package's face: its docstring
+    "simulator/*/vocabulary": "vocabulary",
+    "strategies": "strategies",
+    "strategies/*": "strategies",
+    "simulator/*/engines": "engines",
+    "analysis": "analysis",
+    "reports": "reports",
+}
+"""Every folder of project code and its layer (``*``: one folder name, a game's)."""
+FILES = {"simulator/games.py": "engines", "cardsim.py": "api", "cli.py": "cli", "simulator/launch.py": "cli"}
+"""The files whose layer is not their folder's: the registry of games (it imports every game's plugin), the
+library's face, the command line and the console script that starts it."""
 
 
 def project_modules() -> dict[str, Path]:
     """``{dotted module name: path}`` of every project module (not tests, bench or scripts)."""
-    out = {"cli": ROOT / "cli.py"}
+    out = {name: ROOT / f"{name}.py" for name in TOP_MODULES}
     for package in PACKAGES:
         for path in (ROOT / package).rglob("*.py"):
             parts = list(path.relative_to(ROOT).with_suffix("").parts)
@@ -32,23 +53,23 @@ def project_modules() -> dict[str, Path]:
     return out
 
 
-def layer_of(module: str) -> str:
-    parts = module.split(".")
-    if module in ("cli", "simulator.launch"):  # the console script starts the command line: the top layer
-        return "cli"
-    if module == "simulator.api":
-        return "api"
-    if parts[0] in ("analysis", "reports", "strategies"):
-        return parts[0]
-    if parts[:2] == ["simulator", "core"] or module == "simulator":
-        return "core"
-    if len(parts) == 2:  # simulator.<game>, simulator.games: the packages' faces and the registry of games
-        return "engines"
-    return "vocabulary" if parts[2] in VOCABULARY else "engines"
+def layer_of(path: Path | str) -> str:
+    """The layer of the project file at ``path`` (relative to the project's root, or absolute)."""
+    relative = Path(path).relative_to(ROOT) if Path(path).is_absolute() else Path(path)
+    if relative.as_posix() in FILES:
+        return FILES[relative.as_posix()]
+    folder = relative.parent.parts
+    for pattern, layer in FOLDERS.items():
+        parts = pattern.split("/")
+        if len(parts) == len(folder) and all(fnmatchcase(f, p) for f, p in zip(folder, parts)):
+            return layer
+    raise LookupError(f"{relative.as_posix()}: its folder has no layer in FOLDERS (place it on the map)")
 
 
 def imports_of(path: Path, module: str, modules: dict[str, Path]) -> list[tuple[int, str]]:
-    """``(line, imported project module)`` for every import statement in the file, at any depth."""
+    """``(line, imported project module)`` for every import statement in the file, at any depth. ``from p import
+    m`` imports the module ``p.m`` when there is one (not ``p`` itself: a package's ``__init__`` runs before its
+    modules whoever imports them), else ``p``."""
     tree = ast.parse(path.read_text(encoding="utf-8"), str(path))
     package = module if path.name == "__init__.py" else module.rpartition(".")[0]
     found = []
@@ -59,7 +80,7 @@ def imports_of(path: Path, module: str, modules: dict[str, Path]) -> list[tuple[
             base = node.module or ""
             if node.level:
                 base = ".".join(package.split(".")[: len(package.split(".")) - node.level + 1] + ([base] if base else []))
-            names = [base] + [f"{base}.{alias.name}" for alias in node.names]
+            names = [f"{base}.{alias.name}" if f"{base}.{alias.name}" in modules else base for alias in node.names]
         else:
             continue
         for name in names:
@@ -80,36 +101,83 @@ def _resolve(name: str, modules: dict[str, Path]) -> str | None:
     return None
 
 
+def import_graph() -> dict[str, list[tuple[int, str]]]:
+    """``{module: [(line, imported module)]}`` over every project module."""
+    modules = project_modules()
+    return {module: imports_of(path, module, modules) for module, path in modules.items()}
+
+
 def upward_edges() -> list[str]:
     modules = project_modules()
     bad = []
-    for module, path in sorted(modules.items()):
-        rank = LAYERS.index(layer_of(module))
-        for line, target in imports_of(path, module, modules):
-            if LAYERS.index(layer_of(target)) > rank:
-                bad.append(f"{path.relative_to(ROOT)}:{line}: {module} ({layer_of(module)}) imports {target} "
-                           f"({layer_of(target)})")
+    for module, edges in sorted(import_graph().items()):
+        rank = LAYERS.index(layer_of(modules[module]))
+        for line, target in edges:
+            if LAYERS.index(layer_of(modules[target])) > rank:
+                bad.append(f"{modules[module].relative_to(ROOT)}:{line}: {module} ({layer_of(modules[module])}) "
+                           f"imports {target} ({layer_of(modules[target])})")
     return bad
 
 
-def test_layer_of_reads_the_module_names():
-    assert layer_of("simulator.core.store") == "core"
-    assert layer_of("simulator.kamoul.codes") == "vocabulary"
-    assert layer_of("simulator.rami.melds") == "vocabulary"
-    assert layer_of("strategies.kamoul.heuristic") == "strategies"
-    assert layer_of("simulator.kamoul.kernels") == "engines"
-    assert layer_of("simulator.games") == "engines"
-    assert layer_of("analysis.stats") == "analysis"
-    assert layer_of("reports.html") == "reports"
-    assert layer_of("simulator.api") == "api"
-    assert layer_of("cli") == "cli"
+def import_cycles(graph: dict[str, list[tuple[int, str]]]) -> list[list[str]]:
+    """The modules that import each other in a loop, directly or not (Tarjan's strongly connected components of
+    more than one module, or a module importing itself)."""
+    index: dict[str, int] = {}
+    low: dict[str, int] = {}
+    stack: list[str] = []
+    cycles = []
+
+    def visit(module: str) -> None:
+        index[module] = low[module] = len(index)
+        stack.append(module)
+        for _line, target in graph.get(module, ()):
+            if target not in index:
+                visit(target)
+                low[module] = min(low[module], low[target])
+            elif target in stack:
+                low[module] = min(low[module], index[target])
+        if low[module] == index[module]:
+            component = []
+            while not component or component[-1] != module:
+                component.append(stack.pop())
+            if len(component) > 1:
+                cycles.append(sorted(component))
+
+    for module in sorted(graph):
+        if module not in index:
+            visit(module)
+    return cycles
+
+
+def test_every_folder_has_a_layer():
+    for module, path in project_modules().items():
+        assert layer_of(path) in LAYERS, module
+
+
+def test_layer_of_reads_the_folders():
+    assert layer_of("simulator/core/errors.py") == "core"
+    assert layer_of("simulator/core/storage/store.py") == "storage"
+    assert layer_of("simulator/core/kernels/jit.py") == "kernel tools"
+    assert layer_of("simulator/kamoul/vocabulary/codes.py") == "vocabulary"
+    assert layer_of("simulator/rami/vocabulary/melds.py") == "vocabulary"
+    assert layer_of("strategies/kamoul/heuristic.py") == "strategies"
+    assert layer_of("simulator/kamoul/engines/kernels.py") == "engines"
+    assert layer_of("simulator/games.py") == "engines"
+    assert layer_of("analysis/stats.py") == "analysis"
+    assert layer_of("reports/layout.py") == "reports"
+    assert layer_of("cardsim.py") == "api"
+    assert layer_of("cli.py") == "cli"
+    with pytest.raises(LookupError, match="place it on the map"):
+        layer_of("simulator/kamoul/engines/extra/new.py")
 
 
 def test_imports_are_read_at_any_depth(tmp_path):
     source = tmp_path / "m.py"
-    source.write_text("import os\n\ndef f():\n    from simulator.api import simulate\n    import reports.html\n")
-    modules = {"simulator.api": Path("a"), "reports.html": Path("b"), "m": source}
-    assert imports_of(source, "m", modules) == [(4, "simulator.api"), (5, "reports.html")]
+    source.write_text("import os\n\ndef f():\n    from cardsim import simulate\n    import reports.layout\n"
+                      "    from strategies.kamoul import heuristic\n")
+    modules = {"cardsim": Path("a"), "reports.layout": Path("b"), "strategies.kamoul": Path("c"),
+               "strategies.kamoul.heuristic": Path("d"), "m": source}
+    assert imports_of(source, "m", modules) == [(4, "cardsim"), (5, "reports.layout"), (6, "strategies.kamoul.heuristic")]
 
 
 def test_every_import_points_down_the_layers():
@@ -117,10 +185,35 @@ def test_every_import_points_down_the_layers():
     assert not bad, "imports against the layer order:\n" + "\n".join(bad)
 
 
+def test_no_vocabulary_file_imports_strategies():
+    """What strategies read (a game's vocabulary) never reads them back, not even inside a function."""
+    modules = project_modules()
+    bad = [f"{module} imports {target}" for module, edges in import_graph().items()
+           if layer_of(modules[module]) == "vocabulary" for _line, target in edges if target.startswith("strategies")]
+    assert not bad, bad
+
+
+def test_no_import_cycle():
+    """No two modules import each other, directly or through others, at module level or inside a function."""
+    cycles = import_cycles(import_graph())
+    assert not cycles, "import cycles: " + "; ".join(" <-> ".join(c) for c in cycles)
+
+
+def test_the_cycle_finder_finds_a_cycle_through_a_function_level_import(tmp_path):
+    (tmp_path / "a.py").write_text("import b\n")
+    (tmp_path / "b.py").write_text("def f():\n    import c\n")
+    (tmp_path / "c.py").write_text("from a import x\n")
+    modules = {name: tmp_path / f"{name}.py" for name in "abc"}
+    graph = {name: imports_of(path, name, modules) for name, path in modules.items()}
+    assert import_cycles(graph) == [["a", "b", "c"]]
+
+
 # the one place a module is imported by name, with why: nothing else may hide an edge this way
 DYNAMIC_IMPORTS = {
-    "simulator/core/game.py": "unpickling a plugin (a spec on a cluster's worker) imports the module that declared "
-                              "it, as pickle does for any module-level object",
+    "simulator/core/contract/registry.py": "unpickling a plugin (a spec on a cluster's worker) imports the module that "
+                                           "declared it, as pickle does for any module-level object",
+    "simulator/core/moved.py": "a module name from before the layered layout (a user's old file) imports the module "
+                               "it became: the table MOVED lists every one",
 }
 
 

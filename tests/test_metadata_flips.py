@@ -16,14 +16,14 @@ import pytest
 
 import cli
 import fakegame
-from simulator.core.batch import BATCH_NAME, Batch, Cell, load_batch, read_batch, run_batch
 from simulator.core.errors import MetadataError
-from simulator.core.ledger import LEDGER_NAME, frame_is_recorded, read_ledger, write_frame
-from simulator.core.plan import STUDY_BACKUP, STUDY_FILE, Part, Plan, Step, execute, read_study_file
-from simulator.core.runner import run
-from simulator.core.sealed import sealed, unsealed
-from simulator.core.store import MANIFEST_NAME, load_manifest_file, read_table
-from simulator.core.verify import verify
+from simulator.core.run.batch import BATCH_NAME, Batch, Cell, load_batch, read_batch, run_batch
+from simulator.core.run.plan import STUDY_BACKUP, STUDY_FILE, Part, Plan, Step, execute, read_study_file
+from simulator.core.run.runner import run
+from simulator.core.run.verify import verify
+from simulator.core.storage.ledger import LEDGER_NAME, frame_is_recorded, read_ledger, write_frame
+from simulator.core.storage.sealed import sealed, unsealed
+from simulator.core.storage.store import MANIFEST_NAME, load_manifest_file, read_table
 
 FLIPS = 100
 
@@ -107,7 +107,7 @@ def sweep_frames(path: Path) -> dict:
 
 
 def test_flips_in_a_batch_file(tmp_path):
-    from simulator.core.batch import result_writer
+    from simulator.core.run.batch import result_writer
 
     batch, out = fake_batch(), tmp_path / "sweep"
 

@@ -12,7 +12,7 @@ import numpy as np
 import pytest
 
 from analysis import metagame as mg
-from simulator import api
+import cardsim as api
 from simulator.core.errors import SpecError
 from test_cli import run_cli
 from test_tune import kill_at_evaluation
@@ -126,7 +126,7 @@ def test_a_sweep_or_a_tournament_of_one_strategy_is_refused(tmp_path, capsys, mo
     api.sweep("kamoul", out=tmp_path / "s", n=20, grids=["call_threshold=1,3"], progress=False)
     code, out, err = run_cli(capsys, "metagame", str(tmp_path / "s"))
     assert code == 2 and "is a sweep, not a tournament" in err and len(err.strip().splitlines()) == 1
-    import simulator.core.batch as batch
+    import simulator.core.run.batch as batch
 
     monkeypatch.setattr(batch, "load_batch", lambda out, field: {"kind": "tournament",
                                                                  "inputs": {"strategies": ["balanced"]}})

@@ -9,8 +9,8 @@ import json
 import polars as pl
 import pytest
 
-import simulator.core.game as game_module
-from simulator import api
+import cardsim as api
+from simulator.core.contract import registry
 from tests.toygame import PLUGIN
 
 N = 120
@@ -18,7 +18,7 @@ N = 120
 
 @pytest.fixture(autouse=True)
 def toy_registered(monkeypatch):
-    monkeypatch.setitem(game_module._REGISTRY, "toy", PLUGIN)  # the one registry line
+    monkeypatch.setitem(registry._REGISTRY, "toy", PLUGIN)  # the one registry line
 
 
 def test_simulate_replay_and_report(tmp_path):

@@ -11,9 +11,10 @@ from pathlib import Path
 
 import pytest
 
+import cardsim as api
 import cli
-from simulator import api
-from simulator.core.game import registered_games, trace_hashes
+from simulator.core.contract.game import trace_hashes
+from simulator.core.contract.registry import registered_games
 from simulator.games import get_game
 import fakegame
 

@@ -1,4 +1,4 @@
-"""An output never lands inside a run, batch or study (simulator/core/outputs.py), nor in the current directory
+"""An output never lands inside a run, batch or study (simulator/core/storage/outputs.py), nor in the current directory
 by an empty name: every writing command refuses in one line, exit 2, and the dataset is byte for byte as before."""
 
 from __future__ import annotations
@@ -7,7 +7,7 @@ import os
 
 import pytest
 
-from simulator import api
+import cardsim as api
 from test_cli import run_cli, tree_digest
 
 

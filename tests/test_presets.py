@@ -9,12 +9,12 @@ from pathlib import Path
 
 import pytest
 
-from simulator import api
+import cardsim as api
+from simulator.core.contract.presets import shipped_presets
+from simulator.core.contract.registry import get_game
 from simulator.core.errors import SpecError
-from simulator.core.game import get_game
-from simulator.core.presets import shipped_presets
-from simulator.core.spec import parse_strategy
-from simulator.core.store import read_table
+from simulator.core.storage.spec import parse_strategy
+from simulator.core.storage.store import read_table
 from test_cli import run_cli
 
 PRESET = """game = "kamoul"
@@ -133,9 +133,9 @@ def test_the_tuned_presets_ship_with_their_provenance_and_play(tmp_path, capsys,
 
 @pytest.mark.parametrize("game", ["kamoul", "rami", "kems"])
 def test_every_command_that_plays_defaults_to_the_tuned_player_for_the_table_size(game):
-    from simulator.core.designs import tournament_batch
-    from simulator.core.presets import default_player, tuned_preset
-    from simulator.core.spec import build_spec
+    from simulator.core.run.designs import tournament_batch
+    from simulator.core.contract.presets import default_player, tuned_preset
+    from simulator.core.storage.spec import build_spec
     from simulator.games import get_game
 
     plugin = get_game(game)

@@ -10,10 +10,10 @@ import pytest
 import cli
 import fakegame
 from simulator.core import progress as progress_module
-from simulator.core.backends import MIN_SLICE, PROGRESS_SLICES, slices
-from simulator.core.batch import Batch, Cell, run_batch
 from simulator.core.progress import LogLines, compile_finished, progress
-from simulator.core.runner import run
+from simulator.core.run.backends import MIN_SLICE, PROGRESS_SLICES, slices
+from simulator.core.run.batch import Batch, Cell, run_batch
+from simulator.core.run.runner import run
 
 
 @pytest.fixture(autouse=True)

@@ -9,8 +9,8 @@ import polars as pl
 import pytest
 
 import cli
-from simulator.core.game import get_game
-from simulator.core.spec import build_spec
+from simulator.core.contract.registry import get_game
+from simulator.core.storage.spec import build_spec
 from test_cli import run_cli, tree_digest
 
 

@@ -9,16 +9,16 @@ import numpy as np
 import pytest
 
 import cli
+from simulator.core.contract.game import seats_of
+from simulator.core.storage.spec import build_spec
 import simulator.games  # noqa: F401
-from simulator.core.game import seats_of
-from simulator.core.spec import build_spec
-from simulator.rami.codes import (
+from simulator.rami.engines.engine import raw_kernel, raw_reference
+from simulator.rami.vocabulary import answers as A
+from simulator.rami.vocabulary.answers import D
+from simulator.rami.vocabulary.codes import (
     DRAW_DISCARD, DRAW_STOCK, LAY_ALL, LAY_KEEP_JOKERS, LAY_NONE, OPEN_NONE, OPEN_OPEN, OPEN_SEC,
 )
-from simulator.rami.engine import raw_kernel, raw_reference
-from simulator.rami.rules import Rules
-from strategies.rami import answers as A
-from strategies.rami.answers import D
+from simulator.rami.vocabulary.rules import Rules
 from contract_checks import assert_both_engines_name_the_raise, assert_both_engines_stop_with_one_line
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -144,9 +144,9 @@ def test_the_dispatch_is_generated_from_each_family_s_answers_and_refuses_a_miss
     function of its own like every other answer."""
     import types
 
-    from simulator.core.decisions import builtin_dispatch, python_twin
+    from simulator.core.contract.decisions import builtin_dispatch, python_twin
     from strategies.rami import opening, policy, random_play
-    from strategies.rami.contract import DECISIONS
+    from simulator.rami.vocabulary.contract import DECISIONS
 
     assert set(policy.BUILTIN) == set(DECISIONS) and policy.BUILTIN_IDS == tuple(policy.FAMILIES)
     assert set(opening.ANSWERS) == set(random_play.ANSWERS) == set(DECISIONS)

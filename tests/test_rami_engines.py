@@ -1,6 +1,6 @@
 """The Rami numba kernel against the reference engine: identical rows and event traces, round for round.
 
-``simulator.rami.engine.raw_kernel`` and ``raw_reference`` take the rules, the seats, the seed, the game range
+``simulator.rami.engines.engine.raw_kernel`` and ``raw_reference`` take the rules, the seats, the seed, the game range
 and the level. The seatings come from the strategy registry (every strategy, every family with drawn parameters)
 plus three random players. The default variant is compared over 3,500 rounds per seating (level ``rounds``: one
 round per game index), four non-default option sets over 1,700, the
@@ -14,13 +14,13 @@ import numpy as np
 import pytest
 
 from registry import registry_seatings
+from simulator.core.contract.game import seats_of
 from simulator.core.errors import SpecError
-from simulator.core.game import seats_of
-from simulator.core.spec import build_spec
-from simulator.rami.codes import OUT_CLAIM, OUT_NORMAL, OUT_RAMI_SEC
-from simulator.rami.records import ROUND
-from simulator.rami.engine import raw_kernel, raw_reference
-from simulator.rami.rules import Rules
+from simulator.core.storage.spec import build_spec
+from simulator.rami.engines.engine import raw_kernel, raw_reference
+from simulator.rami.vocabulary.codes import OUT_CLAIM, OUT_NORMAL, OUT_RAMI_SEC
+from simulator.rami.vocabulary.records import ROUND
+from simulator.rami.vocabulary.rules import Rules
 from strategies.rami import STRATEGIES
 
 OPTION_SETS = {
@@ -137,8 +137,8 @@ def test_kernel_refuses_cumulative_opening_like_the_reference():
 
 
 def test_kernel_rows_make_the_typed_tables():
-    from simulator.rami.engine import to_frames
-    from simulator.rami.records import column_names
+    from simulator.rami.engines.engine import to_frames
+    from simulator.rami.vocabulary.records import column_names
 
     raw = raw_kernel(Rules(target=300), ["random", "open-asap"], 3, 0, 5, "games")
     frames = to_frames(raw, 2, ["random", "open-asap"], "games")

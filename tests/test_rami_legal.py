@@ -1,4 +1,4 @@
-"""The engine's legal lists (simulator/rami/legal.py) against the engines' checks (strategies/rami/answers.py).
+"""The engine's legal lists (simulator/rami/vocabulary/legal.py) against the engines' checks (simulator/rami/vocabulary/answers.py).
 
 Every candidate answer, in range or not, is accepted by the check exactly when the list holds it: rules R4/R5 (the
 draw), R7/R12 (opening, rami sec), R8/R9 (lay-down plans, lay-off moves) and R10 (the discard under
@@ -14,10 +14,10 @@ import numpy as np
 import pytest
 
 from simulator.core.cards import JOKER
-from simulator.core.decisions import python_twin
+from simulator.core.contract.decisions import python_twin
 from contract_checks import accepts
-from simulator.rami import legal
-from strategies.rami import answers
+from simulator.rami.vocabulary import legal
+from simulator.rami.vocabulary import answers
 
 L = {name: python_twin(getattr(legal, name)) for name in
      ("draw_choices", "open_choices", "lay_choices", "layoff_choices", "discard_choices", "claim_choices")}
@@ -98,9 +98,9 @@ def test_R7_the_opening_accepts_exactly_the_offered_styles_and_each_offered_styl
     reaches the threshold (and under R11 ``final_discard_required`` leaves a card), the largest is left out only
     when it lays every card under R11, keep-jokers is offered exactly when the jokerless hand opens, and the check
     accepts exactly the offered codes."""
-    from simulator.rami import melds as M
-    from simulator.rami.codes import OPENING_BEST, OPENING_KEEP_JOKERS, OPENING_LARGEST, OPENING_SMALLEST
-    from simulator.rami.melds_ref import R7_MIN_MELDS
+    from simulator.rami.vocabulary import melds as M
+    from simulator.rami.vocabulary.codes import OPENING_BEST, OPENING_KEEP_JOKERS, OPENING_LARGEST, OPENING_SMALLEST
+    from simulator.rami.vocabulary.melds_ref import R7_MIN_MELDS
 
     rng = np.random.default_rng(7)
     ws, scratch = M.new_workspace(), np.zeros((M.MAX_OUT, 5), np.int8)

@@ -1,9 +1,9 @@
-"""Rami meld library (``simulator.rami.melds``): rules R6–R9, R12, R13 of ../shared/rules/INTERPRETATION.md.
+"""Rami meld library (``simulator.rami.vocabulary.melds``): rules R6–R9, R12, R13 of ../shared/rules/INTERPRETATION.md.
 
 Three tiers:
 
 * scripted hands and tables, one rule each (names carry the rule number);
-* the numba core against the plain-Python brute force of ``simulator.rami.melds_ref`` on more than 100,000
+* the numba core against the plain-Python brute force of ``simulator.rami.vocabulary.melds_ref`` on more than 100,000
   seeded random hands (1, 2 and 3 decks of 54 cards, jokers, 1–20 cards, many drawn from a few ranks and
   suits so that openings are common): can the hand open, with how many points (and how many cards), and
   the least card value left in hand. The brute force shares no code with the core's search: it lists every
@@ -20,10 +20,10 @@ import numpy as np
 import pytest
 
 from simulator.core.cards import JOKER, card_name, parse_card
-from simulator.rami import melds as M
-from simulator.rami.codes import OPENING_KEEP_JOKERS, OPENING_LARGEST, OPENING_SMALLEST
-from simulator.rami import melds_ref as R
-from simulator.rami.melds import (
+from simulator.rami.vocabulary import melds as M
+from simulator.rami.vocabulary import melds_ref as R
+from simulator.rami.vocabulary.codes import OPENING_KEEP_JOKERS, OPENING_LARGEST, OPENING_SMALLEST
+from simulator.rami.vocabulary.melds import (
     ADD_TO_SET, EXTEND_HIGH, EXTEND_LOW, RUN, SET, SWAP_JOKER, InvalidMeld, LayOff, best_opening, is_combination,
     layoffs, least_left, opening_value, parse_meld, remaining, verify_combination,
 )

@@ -10,10 +10,10 @@ import numpy as np
 import pytest
 
 from simulator.core.cards import JOKER, parse_card
-from simulator.rami.engine import raw_kernel
-from simulator.rami.rules import Rules
+from simulator.rami.engines.engine import raw_kernel
+from simulator.rami.vocabulary.rules import Rules
+from simulator.rami.vocabulary.views import highest_loose_card, least_useful_card, opponent_near_out, usefulness
 from strategies.rami import STRATEGIES, default_params, opening
-from strategies.rami.views import highest_loose_card, least_useful_card, opponent_near_out, usefulness
 from test_rami_engines import assert_same, registry_seats
 
 NO_FITS = np.zeros(JOKER + 1, np.int8)

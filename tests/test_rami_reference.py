@@ -1,4 +1,4 @@
-"""Rami "Kracouil" rules R1–R15 (docs/rules/rami.md) on the reference engine ``simulator.rami.reference``.
+"""Rami "Kracouil" rules R1–R15 (docs/rules/rami.md) on the reference engine ``simulator.rami.engines.reference``.
 
 Three tiers:
 
@@ -19,23 +19,23 @@ import pytest
 
 from simulator.core.cards import JOKER
 from simulator.core.errors import SpecError
-from simulator.core.rng import stream_state
-from simulator.rami import reference
-from simulator.rami.codes import (
+from simulator.core.kernels.rng import stream_state
+from simulator.rami.engines import reference
+from simulator.rami.engines.reference import Game, Round, Seat, play_games
+from simulator.rami.vocabulary.codes import (
     DRAW_DISCARD, DRAW_STOCK, EV_LAYOFF, EV_MELD, LAY_ALL, LAY_NONE, MELD, OPEN_NONE, OPEN_OPEN, OPENING_BEST,
-    OPENING_KEEP_JOKERS, OPENING_LARGEST, OPENING_SMALLEST, OUT_BLOCKED, OUT_CLAIM,
-    OUT_NORMAL, OUT_RAMI_SEC, OUT_TURN_CAP, meld_word, move_word,
+    OPENING_KEEP_JOKERS, OPENING_LARGEST, OPENING_SMALLEST, OUT_BLOCKED, OUT_CLAIM, OUT_NORMAL, OUT_RAMI_SEC,
+    OUT_TURN_CAP, meld_word, move_word,
 )
-from simulator.rami.melds import ADD_TO_SET, RUN, SWAP_JOKER, InvalidMeld, encode_meld, parse_meld
-from simulator.rami.records import GAME, ROUND, column_names, n_cols, seat_column, to_frame
-from simulator.rami.reference import Game, Round, Seat, play_games
-from simulator.rami.rules import Rules
+from simulator.rami.vocabulary.melds import ADD_TO_SET, RUN, SWAP_JOKER, InvalidMeld, encode_meld, parse_meld
+from simulator.rami.vocabulary.records import GAME, ROUND, column_names, n_cols, seat_column, to_frame
+from simulator.rami.vocabulary.rules import Rules
 from rami_helpers import (
     C, Script, _counts, full_census, hand, make_round, meld_text, opened, seat, set_hand, set_piles, set_table, table,
 )
+from simulator.rami.vocabulary.answers import StrategyError
 from strategies.rami import default_params
 from strategies.rami import policy as real_policy
-from strategies.rami.answers import StrategyError
 from strategies.rami.policy import BUILTIN
 
 rule = pytest.mark.rule
@@ -826,7 +826,7 @@ def test_rounds_open_points_and_joker_counters(monkeypatch, options):
     """``open_points_<p>`` is the R7 value of the opening melds laid (``opening_value`` with the option; for a
     rami sec the value of its whole-hand lay-down, R12; -1 never, as ``open_turn``); ``jokers_laid`` /
     ``jokers_swapped`` count the events of the round."""
-    from simulator.rami.melds import decode_meld, opening_value
+    from simulator.rami.vocabulary.melds import decode_meld, opening_value
 
     openings, sec_plans, events = {}, {}, {"laid": 0, "swapped": 0}
     original_open, original_meld, original_move = Round.open_with, Round.lay_meld, Round.apply_move

@@ -1,4 +1,4 @@
-"""The screens the kernel runs before the meld solver (``simulator.rami.screens``) never change an answer: on
+"""The screens the kernel runs before the meld solver (``simulator.rami.vocabulary.screens``) never change an answer: on
 seeded random hands (1–3 decks, jokers, many near a rami sec), a hand they rule out gets from the solver the very
 answer the screen gives, R7 (no tierce franche: no opening, 0 points) and R12 (two dead cards: no rami sec; one:
 only that card can be the one kept)."""
@@ -9,9 +9,9 @@ import numpy as np
 import pytest
 
 from simulator.core.cards import JOKER
-from simulator.rami import melds as M
-from simulator.rami.codes import KEPT_FOR_DISCARD, MAX_CARD_VALUE, MIN_MELD_CARDS
-from simulator.rami.screens import NO_CARD, dead_cards, franche_possible
+from simulator.rami.vocabulary import melds as M
+from simulator.rami.vocabulary.codes import KEPT_FOR_DISCARD, MAX_CARD_VALUE, MIN_MELD_CARDS
+from simulator.rami.vocabulary.screens import NO_CARD, dead_cards, franche_possible
 from test_rami_melds import random_hand
 
 HANDS = 3_000

@@ -15,10 +15,10 @@ import cli
 import fakegame
 from analysis.answers import stored_frames
 from simulator.core.errors import DatasetError
-from simulator.core.ledger import write_frame
-from simulator.core.runner import run
-from simulator.core.store import part_name, read_table
-from simulator.core.verify import verify
+from simulator.core.run.runner import run
+from simulator.core.run.verify import verify
+from simulator.core.storage.ledger import write_frame
+from simulator.core.storage.store import part_name, read_table
 
 
 def flip_byte(path: Path, where: float = 0.5) -> None:

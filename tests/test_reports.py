@@ -11,8 +11,8 @@ from pathlib import Path
 import pytest
 from playwright.sync_api import sync_playwright
 
+import cardsim as api
 import cli
-from simulator import api
 
 CHROMIUM = "/usr/bin/chromium"
 CHROMIUM_ARGS = ["--no-sandbox", "--disable-gpu", "--no-first-run", "--disable-background-networking",

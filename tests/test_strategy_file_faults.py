@@ -16,9 +16,9 @@ from pathlib import Path
 import polars as pl
 import pytest
 
+import cardsim as api
 import cli
-from simulator import api
-from simulator.core import file_code
+from simulator.core.contract import file_code
 
 ROOT = Path(__file__).resolve().parents[1]
 FIRST_DECISION = {"kamoul": "turn", "rami": "draw", "kems": "propose"}  # asked in every game's first turn

@@ -15,14 +15,14 @@ from polars.testing import assert_frame_equal
 
 from analysis import balance
 from analysis.answers import say
-from analysis.batches import NO_EFFECT
 from analysis.balance import (option_effects, pooled_exposure, position_rows,
                               position_table, power_values, rank_strategies, seat_test, skill_by_level, upsets)
+from analysis.batches import NO_EFFECT
 from answer_checks import check_answer, check_french, numbers
-from simulator import api
-from simulator.core.game import get_game
-from simulator.core.sealed import sealed, unsealed
-from simulator.core.spec import parse_strategy
+import cardsim as api
+from simulator.core.contract.registry import get_game
+from simulator.core.storage.sealed import sealed, unsealed
+from simulator.core.storage.spec import parse_strategy
 from test_reports import browser, check_first_screen, parse, render, run_cli  # noqa: F401  (browser: the shared Chromium fixture)
 
 GAMES = ("kamoul", "rami", "kems")
@@ -372,7 +372,7 @@ def test_every_part_plays_the_tuned_player(studies, game):
 
 
 def test_the_tuned_preset_of_a_table_is_the_nearest_the_larger_on_a_tie():
-    from simulator.core.presets import plays_alike, tuned_preset
+    from simulator.core.contract.presets import plays_alike, tuned_preset
 
     registry = {"tuned-2p": 0, "tuned-4p": 0, "balanced": 0, "tuned-xp": 0}
     assert [tuned_preset(registry, p) for p in (2, 3, 4, 5, 6)] == ["tuned-2p", "tuned-4p", "tuned-4p", "tuned-4p",

@@ -14,9 +14,9 @@ from analysis.kamoul_call import (
     MIN_CELL, PRESETS, call_value, decide, derive_policy, parse_known, policy_strategy, scan_samples,
 )
 from answer_checks import check_answer, check_french, numbers
-from simulator import api
+import cardsim as api
 from simulator.core.errors import SpecError
-from simulator.core.spec import parse_strategy
+from simulator.core.storage.spec import parse_strategy
 from simulator.games import get_game
 from test_reports import browser, check_first_screen, parse, render, run_cli  # noqa: F401  (browser: the shared Chromium fixture)
 

@@ -8,14 +8,14 @@ import json
 
 import polars as pl
 
-from simulator.core.batch import read_batch
+from simulator.core.run.batch import read_batch
 import pytest
 
 from analysis.metagame import metagame
 from analysis.rami_openings import (STRATEGIES, named, opening_turns, rami_sec, seat_rounds, style_names,
                                     style_on_tuned)
 from answer_checks import check_answer, check_french, numbers
-from simulator import api
+import cardsim as api
 from test_reports import browser, check_first_screen, parse, render, run_cli  # noqa: F401  (browser: the shared Chromium fixture)
 
 PLAYERS = (2, 4)
@@ -171,7 +171,7 @@ def test_the_styles_play_the_rest_of_the_game_as_the_tuned_player(study):
 def test_a_style_takes_the_tuned_players_other_parameters(monkeypatch):
     from dataclasses import replace
 
-    from simulator.core.game import get_game
+    from simulator.core.contract.registry import get_game
 
     tuned = get_game("rami").strategies["tuned-4p"]
     monkeypatch.setitem(get_game("rami").strategies, "tuned-9p",

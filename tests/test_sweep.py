@@ -5,10 +5,10 @@ from __future__ import annotations
 import polars as pl
 import pytest
 
+import cardsim as api
 import cli
-from simulator import api
-from simulator.core.designs import sweep_batch
-from simulator.core.store import read_table
+from simulator.core.run.designs import sweep_batch
+from simulator.core.storage.store import read_table
 from test_cli import run_cli, tree_digest
 
 

@@ -9,8 +9,8 @@ import shutil
 
 import pytest
 
-from simulator import api
-from simulator.core.store import read_table
+import cardsim as api
+from simulator.core.storage.store import read_table
 from test_cli import run_cli, tree_digest
 
 N, SEED, CHUNK = 300, 4, 100

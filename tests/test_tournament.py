@@ -11,14 +11,14 @@ import pandas as pd
 import polars as pl
 import pytest
 
-import cli
 from analysis.ratings import bradley_terry, ratings_frame
 from analysis.stats import wilson
-from simulator import api
-from simulator.core.batch import read_batch
-from simulator.core.designs import seatings, tournament_batch
+import cardsim as api
+import cli
 from simulator.core.errors import SpecError
-from simulator.core.store import read_table
+from simulator.core.run.batch import read_batch
+from simulator.core.run.designs import seatings, tournament_batch
+from simulator.core.storage.store import read_table
 from test_cli import run_cli, tree_digest
 
 STRATEGY_COLUMNS = [f"strategy_{p}" for p in range(4)]

@@ -11,9 +11,9 @@ import polars as pl
 import pytest
 
 import analysis.tune as tune_module
-from simulator import api
+import cardsim as api
+from simulator.core.contract.registry import get_game
 from simulator.core.errors import SpecError
-from simulator.core.game import get_game
 from test_cli import run_cli
 
 SMALL = dict(strategy="heuristic", params=["call_threshold=0:10", "max_unknown_at_call", "au_score"],

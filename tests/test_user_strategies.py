@@ -17,14 +17,15 @@ import numpy as np
 import pytest
 
 import cli
-import simulator.games  # noqa: F401
+from simulator.core.contract.game import seats_of
+from simulator.core.contract.inlined import ENV, InlinedStrategies
+from simulator.core.contract.seats import kernel_seats
 from simulator.core.errors import SpecError
-from simulator.core.game import kernel_seats, seats_of
-from simulator.core.inlined import ENV, InlinedStrategies
-from simulator.core.spec import RunSpec, build_spec
-from simulator.kamoul.engine import raw_kernel, raw_reference
-from simulator.kamoul.kernels import simulate as KERNEL
-from strategies.kamoul.answers import D, StrategyError
+from simulator.core.storage.spec import RunSpec, build_spec
+import simulator.games  # noqa: F401
+from simulator.kamoul.engines.engine import raw_kernel, raw_reference
+from simulator.kamoul.engines.kernels import simulate as KERNEL
+from simulator.kamoul.vocabulary.answers import D, StrategyError
 from strategies.kamoul.policy import HEURISTIC
 from contract_checks import assert_both_engines_name_the_raise, assert_both_engines_stop_with_one_line
 
@@ -42,7 +43,7 @@ pytestmark = pytest.mark.xdist_group("user-strategies")
 @pytest.fixture(params=["table", pytest.param("inlined", marks=pytest.mark.slow)])
 def kernel(request, monkeypatch):
     """The compiled engine calls the files through the function table, or in a kernel compiled for them
-    (simulator.core.inlined: one compile for SEATING's files, about two minutes, then shared by these tests)."""
+    (simulator.core.contract.inlined: one compile for SEATING's files, about two minutes, then shared by these tests)."""
     monkeypatch.setenv(ENV, request.param)
     return request.param
 
@@ -68,9 +69,9 @@ def test_a_file_copy_of_balanced_plays_the_built_in_rows_and_both_engines_agree(
 NEXT_PROCESS = """
 import json, sys
 import simulator.games
-from simulator.core.spec import build_spec
+from simulator.core.storage.spec import build_spec
 from simulator.kamoul import kernels
-from simulator.kamoul.engine import raw_kernel
+from simulator.kamoul.engines.engine import raw_kernel
 seating = json.loads(sys.argv[1])
 raw_kernel(build_spec("kamoul", n=1, seed=11, players=len(seating), strategies=seating), 0, 10)
 stats = kernels.simulate.stats
@@ -102,7 +103,7 @@ def test_the_engines_agree_with_file_strategies_under_other_rules(options, kerne
 def test_never_contre_never_contres_and_calls_only_on_a_known_low_layout():
     spec = spec_of(SEATING, options={"min_turns_before_call": "0"})
     raw = raw_kernel(spec, 0, 3000)
-    from simulator.kamoul.records import column_names
+    from simulator.kamoul.vocabulary.records import column_names
 
     cols = column_names("hands", len(SEATING))
     hands = raw["hands"]
@@ -147,14 +148,14 @@ def _write(tmp_path, body: str, name="bad.py") -> Path:
 
 def test_a_file_missing_decisions_or_for_another_game_is_refused(tmp_path):
     missing = _write(tmp_path, """
-        from simulator.core.user_strategies import strategy
+        from simulator.core.contract.user_strategies import strategy
         from strategies.kamoul.heuristic import PARAMS
         S = strategy(game="kamoul", name="half", params=PARAMS, doc="", turn=lambda *a: 2)
     """)
     with pytest.raises(SpecError, match="decisions: .*peeks.* are missing"):
         spec_of([f"{missing}:half"])
     other = _write(tmp_path, """
-        from simulator.core.user_strategies import strategy
+        from simulator.core.contract.user_strategies import strategy
         from strategies.kamoul.heuristic import PARAMS
         S = strategy(game="rami", name="x", params=PARAMS, doc="")
     """, "other.py")
@@ -170,7 +171,7 @@ def test_an_optional_decision_a_file_leaves_out_gets_the_contract_s_answer(tmp_p
     """A Rami file written before ``open_with`` existed (examples/rami_patient.py defines no ``open_with``) is
     accepted and lays the best opening: the contract's ``optional`` function; a decision the contract does not have
     is still refused, and the required ones are still required."""
-    from strategies.rami.contract import first_offered_opening
+    from simulator.rami.vocabulary.contract import first_offered_opening
 
     def rami_spec(strategy):
         return build_spec("rami", n=1, seed=11, players=2, strategies=[strategy, "open-asap"])
@@ -179,7 +180,7 @@ def test_an_optional_decision_a_file_leaves_out_gets_the_contract_s_answer(tmp_p
     seat = seats_of(rami_spec(f"{EXAMPLES}/rami_patient.py:patient"))[0]
     assert seat.user.functions["open_with"] is first_offered_opening
     misspelt = _write(tmp_path, """
-        from simulator.core.user_strategies import strategy
+        from simulator.core.contract.user_strategies import strategy
         from strategies.rami.opening import PARAMS
         S = strategy(game="rami", name="x", params=PARAMS, doc="", open_wth=lambda *a: 0)
     """)
@@ -187,9 +188,9 @@ def test_an_optional_decision_a_file_leaves_out_gets_the_contract_s_answer(tmp_p
         rami_spec(f"{misspelt}:x")
     assert "open_with" not in str(err.value).split("are missing")[0]  # not required, so not listed as missing
     extra = _write(tmp_path, """
-        from simulator.core.user_strategies import strategy
+        from simulator.core.contract.user_strategies import strategy
         from strategies.rami.opening import PARAMS
-        from strategies.rami.contract import DECISIONS
+        from simulator.rami.vocabulary.contract import DECISIONS
         S = strategy(game="rami", name="x", params=PARAMS, doc="", open_wth=lambda *a: 0,
                      **{name: (lambda *a: 0) for name in DECISIONS if name != "open_with"})
     """, "extra.py")
@@ -198,8 +199,8 @@ def test_an_optional_decision_a_file_leaves_out_gets_the_contract_s_answer(tmp_p
 
 
 PLAIN_PYTHON = """
-    from simulator.core.user_strategies import strategy
-    from simulator.kamoul.codes import ACT_STOCK
+    from simulator.core.contract.user_strategies import strategy
+    from simulator.kamoul.vocabulary.codes import ACT_STOCK
     from strategies.kamoul.heuristic import PARAMS
 
 
@@ -329,7 +330,7 @@ NO_CONTRE = f"{EXAMPLES}/kems_no_contre.py:no-contre"
 def test_an_installed_package_adds_strategies_that_users_name_like_built_ins(tmp_path, monkeypatch):
     """Entry-point group ``cardsim.strategies``: a package installed on the path (here a dist-info beside its
     module) adds its strategies by name; they play the rows of the same file named by path."""
-    from simulator.core.user_strategies import installed
+    from simulator.core.contract.user_strategies import installed
 
     package = tmp_path / "cardsim_extra"
     package.mkdir()
@@ -379,7 +380,7 @@ BLIND = """
 from numba import njit
 
 from kamoul_balanced_copy import *  # noqa: F401,F403  (balanced's other decisions)
-from simulator.kamoul.codes import SNAP_NONE, SNAP_OWN
+from simulator.kamoul.vocabulary.codes import SNAP_NONE, SNAP_OWN
 
 
 @njit

@@ -81,7 +81,7 @@ class ClusterError(RuntimeError):
 
 class StrategyCodeError(RuntimeError):
     """The code of a user's strategy file raised, exited or ran too long while a run played it. ``str(err)`` is one
-    line naming the file, the decision, the line and what happened (:mod:`simulator.core.file_code`); what the run
+    line naming the file, the decision, the line and what happened (:mod:`simulator.core.contract.file_code`); what the run
     finished is kept. The CLI prints it and exits 1."""
 
 

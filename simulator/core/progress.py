@@ -15,7 +15,7 @@ that moves once per chunk says little. :func:`progress` returns one object with 
   about 1 s left``.
 
 The rate and the time left count from the end of the last compile (:func:`compile_finished`, called by
-:mod:`simulator.core.compiling`): a first run's minute of compiling is not work, and an ETA that included it
+:mod:`simulator.core.kernels.compiling`): a first run's minute of compiling is not work, and an ETA that included it
 would be wrong for the rest of the run.
 """
 

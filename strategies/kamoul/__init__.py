@@ -2,15 +2,15 @@
 
 Adding a strategy family: one module with its decision functions and ``ANSWERS`` (how it answers each
 decision), one line in ``policy.FAMILIES``, one entry here. A preset is an entry of an existing family with other defaults, or a TOML file in presets/
-(simulator.core.presets; `cardsim tune` writes them).
+(simulator.core.contract.presets; `cardsim tune` writes them).
 """
 
 from __future__ import annotations
 
 from pathlib import Path
 
-from simulator.core.game import StrategyDef, params_array  # noqa: F401  (re-exported)
-from simulator.core.presets import shipped_presets
+from simulator.core.contract.presets import shipped_presets
+from simulator.core.contract.seats import StrategyDef, params_array  # noqa: F401  (re-exported)
 from strategies.kamoul import call_table, heuristic, random_play
 from strategies.kamoul.policy import CALL_TABLE, HEURISTIC, RANDOM
 

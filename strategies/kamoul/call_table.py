@@ -9,13 +9,15 @@ players: call on a fully known layout of at most 5 points, never with an unseen 
 
 from __future__ import annotations
 
-from simulator.core.jit import njit
-from simulator.core.named import indices
+from simulator.core.kernels.jit import njit
+from simulator.core.kernels.named import indices
 from simulator.core.params import Param, ParamSet
-from simulator.kamoul.codes import ACT_CALL, ACT_CONTRE, CALL_MAX, is_au_score
+from simulator.kamoul.vocabulary.codes import ACT_CALL, ACT_CONTRE, CALL_MAX, is_au_score
+from simulator.kamoul.vocabulary.views import (  # noqa: F401
+    OWN, own_estimate, own_summary, summary_estimate, summary_worst,
+)
 from strategies.kamoul import heuristic
 from strategies.kamoul.heuristic import H
-from strategies.kamoul.views import OWN, own_estimate, own_summary, summary_estimate, summary_worst  # noqa: F401
 
 MAX_UNSEEN_COLUMN = 3
 

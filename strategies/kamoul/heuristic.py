@@ -17,16 +17,16 @@ misremembered card can be snapped on a discard it does not match (K6, +1 card by
 
 from __future__ import annotations
 
-from simulator.core.jit import njit
-from simulator.core.named import indices
+from simulator.core.kernels.jit import njit
+from simulator.core.kernels.named import indices
+from simulator.core.kernels.rng import uniform
 from simulator.core.params import Param, ParamSet
-from simulator.core.rng import uniform
-from simulator.kamoul.codes import (
+from simulator.kamoul.vocabulary.codes import (
     ACT_CALL, ACT_CONTRE, ACT_STOCK, ACT_TAKE, BLACK_KING_VALUE, POWER_KING, POWER_PEEK_OPP, POWER_PEEK_OWN,
     POWER_SWAP, RED_KING_VALUE, SNAP_NONE, SNAP_OTHER, SNAP_OWN, is_au_score,
 )
-from simulator.kamoul.legal import swappable
-from strategies.kamoul.views import (  # noqa: F401  (own_estimate: ANSWERS)
+from simulator.kamoul.vocabulary.legal import swappable
+from simulator.kamoul.vocabulary.views import (  # noqa: F401  (own_estimate: ANSWERS)
     card_value, own_estimate, own_summary, summary_estimate, summary_worst, worst_own_slot,
 )
 
@@ -76,7 +76,7 @@ ANSWERS = {
 (``strategies.kamoul.policy`` compiles the dispatch from it)."""
 SNAPS_ON_BELIEF = True
 """:func:`snap` without ``snap_others`` answers ``SNAP_NONE``, drawing nothing, when no own card is believed to
-match: the engine may skip asking (``simulator.kamoul.beliefs``; ``tests/test_kamoul_snap_index.py`` holds it to
+match: the engine may skip asking (``simulator.kamoul.engines.beliefs``; ``tests/test_kamoul_snap_index.py`` holds it to
 this)."""
 
 

@@ -1,5 +1,5 @@
 """One entry point per Kamoul decision: the built-in families' dispatch on the kernel id, and the contract that
-sends a user's seat to its file (:mod:`simulator.core.decisions`).
+sends a user's seat to its file (:mod:`simulator.core.contract.decisions`).
 
 ``builtin_<name>(sid, prm, *engine_args)`` answers for the built-in families (inlined into the kernel); it is
 generated from :data:`FAMILIES`, each family module's ``ANSWERS`` (one expression per decision, in the engine's
@@ -8,8 +8,8 @@ refused when this module is imported, and declaring the game refuses a registere
 (``GamePlugin.__post_init__``): a new family is one module, one line here and its registry entries.
 ``decide_<name>(seats, me, *rest)`` is what the numba engine calls, :func:`ask` what the reference engine calls:
 both go to the built-ins for a built-in id and to the user's file otherwise, and check the answer against the
-contract (:mod:`strategies.kamoul.contract`, :mod:`strategies.kamoul.answers`). Each decision receives only the
-deciding player's information set (see ``strategies.kamoul.views``).
+contract (:mod:`simulator.kamoul.vocabulary.contract`, :mod:`simulator.kamoul.vocabulary.answers`). Each decision receives only the
+deciding player's information set (see ``simulator.kamoul.vocabulary.views``).
 """
 
 from __future__ import annotations
@@ -17,11 +17,12 @@ from __future__ import annotations
 
 import numpy as np
 
-from simulator.core.decisions import Contract, ReferenceDispatch, builtin_dispatch, compiled_decision
-from simulator.core.jit import njit
-from simulator.kamoul.codes import ACT_STOCK, SNAP_NONE
-from strategies.kamoul import answers, call_table, heuristic, random_play
-from strategies.kamoul.contract import ARG_TYPES, DECISIONS, TableView, TurnView
+from simulator.core.contract.decisions import Contract, ReferenceDispatch, builtin_dispatch, compiled_decision
+from simulator.core.kernels.jit import njit
+from simulator.kamoul.vocabulary import answers
+from simulator.kamoul.vocabulary.codes import ACT_STOCK, SNAP_NONE
+from simulator.kamoul.vocabulary.contract import ARG_TYPES, DECISIONS, TableView, TurnView
+from strategies.kamoul import call_table, heuristic, random_play
 
 RANDOM, HEURISTIC, CALL_TABLE = 0, 1, 2
 FAMILIES = {RANDOM: random_play, HEURISTIC: heuristic, CALL_TABLE: call_table}
@@ -40,7 +41,7 @@ BELIEF_SNAPPERS = np.array([sid in FAMILIES and _declares_belief_snaps(FAMILIES[
                             for sid in range(max(FAMILIES) + 1)], dtype=np.bool_)
 """``bool[max id + 1]``: the built-in families whose snap is "no", with no random draw, when the player believes
 no own card of the discard's rank (their ``SNAPS_ON_BELIEF``); the engine need not ask them then
-(``simulator.kamoul.beliefs``). A user's file is asked unless it declares the same (``KernelSeats.snaps_on_belief``)."""
+(``simulator.kamoul.engines.beliefs``). A user's file is asked unless it declares the same (``KernelSeats.snaps_on_belief``)."""
 
 
 @njit(inline="llvm")

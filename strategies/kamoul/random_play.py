@@ -1,6 +1,6 @@
 """``random``: a uniformly random legal answer at every decision, drawn from the engine's legal lists.
 
-Each decision draws uniformly from the list :mod:`simulator.kamoul.legal` fills (in ``tmp``): the turn's
+Each decision draws uniformly from the list :mod:`simulator.kamoul.vocabulary.legal` fills (in ``tmp``): the turn's
 actions; after a stock draw, "discard it" or "keep it in position k"; the position a taken card replaces; the
 initial peeks, distinct own positions. A power: used or not with probability 1/2, then targets uniform over its
 list (two distinct cards for a swap or a king, one own and one opponent's under ``own_vs_opponent``); a king
@@ -11,17 +11,17 @@ engine lists, it is also the tests' probe of every legal answer.
 
 from __future__ import annotations
 
-from simulator.core.jit import njit
-from simulator.core.named import indices
+from simulator.core.kernels.jit import njit
+from simulator.core.kernels.named import indices
+from simulator.core.kernels.rng import below, uniform
 from simulator.core.params import Param, ParamSet
-from simulator.core.rng import below, uniform
-from simulator.kamoul.codes import (
+from simulator.kamoul.vocabulary.codes import (
     DECK_MEAN_VALUE, POWER_KING, POWER_PEEK_OPP, POWER_PEEK_OWN, POWER_SWAP, SNAP_NONE, SNAP_OTHER, SNAP_OWN,
 )
-from simulator.kamoul.legal import (
+from simulator.kamoul.vocabulary.legal import (
     WHO_ALL, WHO_OPPONENTS, WHO_OWN, keep_choices, look_targets, own_cards, snap_targets, swap_targets, turn_actions,
 )
-from strategies.kamoul.views import own_estimate  # noqa: F401  (ANSWERS)
+from simulator.kamoul.vocabulary.views import own_estimate  # noqa: F401  (ANSWERS)
 
 PARAMS = ParamSet((
     Param("snap_prob", "float", 0.1, "probability of trying a snap in each window", 0.0, 1.0),

@@ -11,9 +11,9 @@ from pathlib import Path
 
 import numpy as np
 
-from simulator.core.game import StrategyDef
-from simulator.core.game import default_params as strategy_defaults
-from simulator.core.presets import shipped_presets
+from simulator.core.contract.presets import shipped_presets
+from simulator.core.contract.seats import StrategyDef
+from simulator.core.contract.seats import default_params as strategy_defaults
 from strategies.kems import heuristic, random_play
 from strategies.kems.policy import HEURISTIC, RANDOM
 

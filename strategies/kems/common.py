@@ -2,15 +2,15 @@
 
 They are the behavioural settings of the §3.2 model: grab speed λ, sign emission rate σ and visibility v,
 where attention goes (a_p on the partner, a_o on each opposing team; the rest watches the centre and scales
-the grab rate, see :data:`simulator.kems.rules.ATTENTION_REF`), and the probability c of calling contre on a
+the grab rate, see :data:`simulator.kems.vocabulary.rules.ATTENTION_REF`), and the probability c of calling contre on a
 sign seen.
 """
 
 from __future__ import annotations
 
-from simulator.core.jit import njit
+from simulator.core.kernels.jit import njit
+from simulator.core.kernels.rng import uniform
 from simulator.core.params import Param
-from simulator.core.rng import uniform
 
 P_SPEED, P_SIGMA, P_VISIBILITY, P_ATT_PARTNER, P_ATT_OPP, P_CONTRE_PROB = range(6)
 P_FIRST_OWN = 6

@@ -21,14 +21,14 @@ from __future__ import annotations
 
 import numpy as np
 
-from simulator.core.jit import njit
-from simulator.core.rng import NEVER
+from simulator.core.kernels.jit import njit
+from simulator.core.kernels.rng import NEVER
 from simulator.core.params import ParamSet
-from simulator.kems.codes import EMPTY, LOC_UNKNOWN
-from strategies.kems.common import COMMON, P_FIRST_OWN, contre_on_sign, param  # noqa: F401  (ANSWERS)
-from strategies.kems.views import (
+from simulator.kems.vocabulary.codes import EMPTY, LOC_UNKNOWN
+from simulator.kems.vocabulary.views import (
     N_RANKS, PUB_KNOWN, PUB_N_KNOWN, PUB_UNKNOWN, W_AVAIL, W_CNT, W_RIVAL, W_TAB, rank_tables, team,
 )
+from strategies.kems.common import COMMON, P_FIRST_OWN, contre_on_sign, param  # noqa: F401  (ANSWERS)
 
 H_SWITCH, H_BLOCK, H_THETA, H_SILENCE = range(P_FIRST_OWN, P_FIRST_OWN + 4)
 PARAMS = ParamSet(COMMON + (

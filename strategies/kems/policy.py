@@ -1,12 +1,12 @@
 """One entry point per Kem's decision: the built-in families' dispatch on the kernel id, and the contract that
-sends a user's seat to its file (:mod:`simulator.core.decisions`).
+sends a user's seat to its file (:mod:`simulator.core.contract.decisions`).
 
 ``builtin_<name>(sid, prm, *engine_args)`` answers for the built-in families; it is generated from
 :data:`FAMILIES`, each family module's ``ANSWERS`` (one expression per decision, in the engine's arguments).
 ``decide_<name>(seats, me, *rest)`` is what the numba engine calls, :func:`ask` what the reference engine calls:
 both go to the built-ins for a built-in id and to the user's file otherwise, and check the answer against the
-contract (:mod:`strategies.kems.contract`, :mod:`strategies.kems.answers`). Each decision receives only the
-deciding player's information set (:mod:`strategies.kems.views`).
+contract (:mod:`simulator.kems.vocabulary.contract`, :mod:`simulator.kems.vocabulary.answers`). Each decision receives only the
+deciding player's information set (:mod:`simulator.kems.vocabulary.views`).
 
 Decisions, each asked when the real-time model gives the player a chance (§3.2):
 
@@ -23,12 +23,13 @@ A user's seat makes no such promise (0: always asked), nor is its proposal reuse
 
 from __future__ import annotations
 
-from simulator.core.decisions import Contract, ReferenceDispatch, builtin_dispatch, compiled_decision
-from simulator.core.game import USER_KERNEL_BASE
-from simulator.core.jit import njit
-from simulator.core.rng import NEVER
-from strategies.kems import answers, heuristic, random_play
-from strategies.kems.contract import ARG_TYPES, DECISIONS, PlayerView
+from simulator.core.contract.decisions import Contract, ReferenceDispatch, builtin_dispatch, compiled_decision
+from simulator.core.contract.seats import USER_KERNEL_BASE
+from simulator.core.kernels.jit import njit
+from simulator.core.kernels.rng import NEVER
+from simulator.kems.vocabulary import answers
+from simulator.kems.vocabulary.contract import ARG_TYPES, DECISIONS, PlayerView
+from strategies.kems import heuristic, random_play
 
 RANDOM, HEURISTIC = 0, 1
 FAMILIES = {RANDOM: random_play, HEURISTIC: heuristic}

@@ -8,10 +8,10 @@ and the false alarms of the model).
 
 from __future__ import annotations
 
-from simulator.core.jit import njit
+from simulator.core.kernels.jit import njit
+from simulator.core.kernels.rng import below, uniform
 from simulator.core.params import ParamSet
-from simulator.core.rng import below, uniform
-from simulator.kems.codes import EMPTY
+from simulator.kems.vocabulary.codes import EMPTY
 from strategies.kems.common import COMMON, P_FIRST_OWN, contre_on_sign, param  # noqa: F401  (ANSWERS)
 
 P_PASS = P_FIRST_OWN

@@ -2,7 +2,7 @@
 
 Adding a strategy: one module with its decision functions and their ``ANSWERS``, one line in
 ``policy.FAMILIES``, one entry here. A preset is an entry of an existing family with other defaults, or a TOML file in presets/
-(simulator.core.presets; `cardsim tune` writes them).
+(simulator.core.contract.presets; `cardsim tune` writes them).
 """
 
 from __future__ import annotations
@@ -11,10 +11,10 @@ from pathlib import Path
 
 import numpy as np
 
-from simulator.core.game import StrategyDef
-from simulator.core.game import default_params as strategy_defaults
-from simulator.core.presets import shipped_presets
-from simulator.rami.codes import OPENING_KEEP_JOKERS, OPENING_LARGEST, OPENING_SMALLEST
+from simulator.core.contract.presets import shipped_presets
+from simulator.core.contract.seats import StrategyDef
+from simulator.core.contract.seats import default_params as strategy_defaults
+from simulator.rami.vocabulary.codes import OPENING_KEEP_JOKERS, OPENING_LARGEST, OPENING_SMALLEST
 from strategies.rami import opening, random_play
 from strategies.rami.policy import OPENING, RANDOM
 

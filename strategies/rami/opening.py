@@ -1,6 +1,6 @@
 """The opening family: when to open, whether to hunt a rami sec, what to do with jokers and the discard.
 
-Decisions (information set only, see :mod:`strategies.rami.views`):
+Decisions (information set only, see :mod:`simulator.rami.vocabulary.views`):
 
 * **open**: go out at once in a rami sec whenever the solver says the hand can (R12); otherwise, while
   *holding* for a rami sec (own turn ≤ ``hold_for_rami_sec_until_turn``, or stock larger than
@@ -27,15 +27,15 @@ Decisions (information set only, see :mod:`strategies.rami.views`):
 from __future__ import annotations
 
 from simulator.core.cards import JOKER
-from simulator.core.jit import njit
-from simulator.core.named import indices
+from simulator.core.kernels.jit import njit
+from simulator.core.kernels.named import indices
 from simulator.core.params import Param, ParamSet
-from simulator.rami.codes import (
+from simulator.rami.vocabulary.codes import (
     DECK_CARDS, DRAW_DISCARD, DRAW_STOCK, LAY_ALL, LAY_KEEP_JOKERS, MAX_DECKS, MOVE, OPEN_NONE, OPEN_OPEN, OPEN_SEC,
     OPENING_BEST, OPENING_KEEP_JOKERS, OPENING_POINTS,
 )
-from simulator.rami.melds import SWAP_JOKER
-from strategies.rami.views import highest_loose_card, least_useful_card, opponent_near_out
+from simulator.rami.vocabulary.melds import SWAP_JOKER
+from simulator.rami.vocabulary.views import highest_loose_card, least_useful_card, opponent_near_out
 
 MAX_OPEN_POINTS = 150     # the highest opening a player may wait for
 MAX_HOLD_TURN = 200       # the latest own turn a player may hold for a rami sec

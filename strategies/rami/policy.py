@@ -1,14 +1,14 @@
 """One entry point per Rami decision: the built-in families' dispatch on the kernel id, and the contract that
-sends a user's seat to its file (:mod:`simulator.core.decisions`).
+sends a user's seat to its file (:mod:`simulator.core.contract.decisions`).
 
 ``builtin_<name>(sid, prm, *engine_args)`` answers for the built-in families; it is generated from
 :data:`FAMILIES`, each family module's ``ANSWERS`` (one expression per decision, in the engine's arguments), and a
 family that misses a decision is refused when this module is imported: a new family is one module, one line here
 and its registry entries. ``decide_<name>(seats, me, *rest)`` is what
 the numba engine calls, :func:`ask` what the reference engine calls: both go to the built-ins for a built-in id
-and to the user's file otherwise, and check the answer against the contract (:mod:`strategies.rami.contract`,
-:mod:`strategies.rami.answers`). Each decision receives only the deciding player's information set
-(:mod:`strategies.rami.views`); random strategies draw from the game's own stream ``rng``.
+and to the user's file otherwise, and check the answer against the contract (:mod:`simulator.rami.vocabulary.contract`,
+:mod:`simulator.rami.vocabulary.answers`). Each decision receives only the deciding player's information set
+(:mod:`simulator.rami.vocabulary.views`); random strategies draw from the game's own stream ``rng``.
 
 Decisions, in the order of a turn (R4):
 
@@ -25,10 +25,11 @@ Decisions, in the order of a turn (R4):
 
 from __future__ import annotations
 
-from simulator.core.decisions import Contract, ReferenceDispatch, builtin_dispatch, compiled_decision
-from simulator.rami.codes import DRAW_STOCK, LAY_NONE, OPEN_NONE
-from strategies.rami import answers, opening, random_play
-from strategies.rami.contract import ARG_TYPES, DECISIONS, PlayerView
+from simulator.core.contract.decisions import Contract, ReferenceDispatch, builtin_dispatch, compiled_decision
+from simulator.rami.vocabulary import answers
+from simulator.rami.vocabulary.codes import DRAW_STOCK, LAY_NONE, OPEN_NONE
+from simulator.rami.vocabulary.contract import ARG_TYPES, DECISIONS, PlayerView
+from strategies.rami import opening, random_play
 
 RANDOM, OPENING = 0, 1
 FAMILIES = {RANDOM: random_play, OPENING: opening}

@@ -9,11 +9,11 @@ the hand uniformly (copies counted) among the legal ones. Claims: with probabili
 from __future__ import annotations
 
 from simulator.core.cards import JOKER
-from simulator.core.jit import njit
-from simulator.core.named import indices
+from simulator.core.kernels.jit import njit
+from simulator.core.kernels.named import indices
+from simulator.core.kernels.rng import below, uniform
 from simulator.core.params import Param, ParamSet
-from simulator.core.rng import below, uniform
-from simulator.rami.codes import DRAW_DISCARD, DRAW_STOCK, OPEN_NONE, OPEN_OPEN, OPEN_SEC
+from simulator.rami.vocabulary.codes import DRAW_DISCARD, DRAW_STOCK, OPEN_NONE, OPEN_OPEN, OPEN_SEC
 
 PARAMS = ParamSet((
     Param("claim_prob", "float", 0.5, "probability of claiming a playable discard (R10) when eligible", 0.0, 1.0),

@@ -1,20 +1,21 @@
 """A Kamoul strategy file that plays ``balanced`` except for one decision, chosen by its ``bad`` parameter, which
 it answers illegally: the contract tests run it to see each decision's check stop the run in both engines.
 
-``bad`` is the 1-based position in :data:`strategies.kamoul.answers.DECISION_ORDER` (0: every answer legal). One
+``bad`` is the 1-based position in :data:`simulator.kamoul.vocabulary.answers.DECISION_ORDER` (0: every answer legal). One
 file for every decision keeps it to one compiled kernel (the parameter is data, not code).
 """
 
 from numba import njit
 
+from simulator.core.contract.user_strategies import strategy
 from simulator.core.params import Param
-from simulator.core.user_strategies import strategy
-from simulator.kamoul.codes import ACT_TAKE
+from simulator.kamoul.vocabulary.answers import (
+    D_FORGET, D_KEEP, D_MEMORY_NOISE, D_PEEKS, D_POWER, D_SNAP, D_SPEED, D_TAKE_SLOT, D_TURN,
+)
+from simulator.kamoul.vocabulary.codes import ACT_TAKE
+from simulator.kamoul.vocabulary.views import own_estimate
 from strategies.kamoul import heuristic
-from strategies.kamoul.answers import D_FORGET, D_KEEP, D_MEMORY_NOISE, D_PEEKS, D_POWER, D_SNAP, D_SPEED, \
-    D_TAKE_SLOT, D_TURN
 from strategies.kamoul.heuristic import H
-from strategies.kamoul.views import own_estimate
 
 RAISES = 99  # bad=99: its first decision of a turn raises ZeroDivisionError (the file's own fault)
 PARAMS = heuristic.PARAMS.extended(

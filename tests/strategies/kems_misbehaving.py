@@ -1,16 +1,16 @@
 """A Kem's strategy file that plays ``balanced`` except for one decision, chosen by its ``bad`` parameter, which it
 answers illegally: the contract tests run it to see each decision's check stop the run in both engines.
 
-``bad`` is the 1-based position in :data:`strategies.kems.answers.DECISION_ORDER` (0: every answer legal); one file
+``bad`` is the 1-based position in :data:`simulator.kems.vocabulary.answers.DECISION_ORDER` (0: every answer legal); one file
 for every decision keeps it to one compiled kernel. It watches the opponents closely, so it sees many signs.
 """
 
 from numba import njit
 
+from simulator.core.contract.user_strategies import strategy
 from simulator.core.params import Param
-from simulator.core.user_strategies import strategy
+from simulator.kems.vocabulary.answers import D_CONTRE, D_INFER_CONTRE, D_PROPOSE
 from strategies.kems import heuristic
-from strategies.kems.answers import D_CONTRE, D_INFER_CONTRE, D_PROPOSE
 from strategies.kems.common import contre_on_sign
 
 RAISES = 99  # bad=99: its first decision of a turn raises ZeroDivisionError (the file's own fault)

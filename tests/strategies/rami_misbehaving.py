@@ -1,17 +1,17 @@
 """A Rami strategy file that plays ``open-asap`` except for one decision, chosen by its ``bad`` parameter, which
 it answers illegally: the contract tests run it to see each decision's check stop the run in both engines.
 
-``bad`` is the 1-based position in :data:`strategies.rami.answers.DECISION_ORDER` (0: every answer legal); one
+``bad`` is the 1-based position in :data:`simulator.rami.vocabulary.answers.DECISION_ORDER` (0: every answer legal); one
 file for every decision keeps it to one compiled kernel.
 """
 
 from numba import njit
 
+from simulator.core.contract.user_strategies import strategy
 from simulator.core.params import Param
-from simulator.core.user_strategies import strategy
-from simulator.rami.codes import DRAW_DISCARD, OPEN_OPEN
+from simulator.rami.vocabulary.answers import D_DISCARD, D_DRAW, D_LAY, D_LAYOFF, D_OPEN, D_OPEN_WITH, D_SPEED
+from simulator.rami.vocabulary.codes import DRAW_DISCARD, OPEN_OPEN
 from strategies.rami import opening
-from strategies.rami.answers import D_DISCARD, D_DRAW, D_LAY, D_LAYOFF, D_OPEN, D_OPEN_WITH, D_SPEED
 from strategies.rami.opening import PARAM
 
 RAISES = 99  # bad=99: its first decision of a turn raises ZeroDivisionError (the file's own fault)

@@ -1,6 +1,6 @@
 """Deux cartes, a two-card toy game that lives outside cardsim: a whole game package (rules, strategies, an
 engine, a plugin) made only of what ``simulator.core`` offers. Registering its plugin
-(``simulator.core.game.register_game(toygame.PLUGIN)``) is all it takes for simulate, replay, tournament,
+(``simulator.core.contract.registry.register_game(toygame.PLUGIN)``) is all it takes for simulate, replay, tournament,
 sweep, reports and the balance study to play it (``tests/test_new_game.py``).
 """
 

@@ -11,7 +11,7 @@ from __future__ import annotations
 import numpy as np
 import polars as pl
 
-from simulator.core.trace import TRACE_SEED, trace_py
+from simulator.core.kernels.trace import TRACE_SEED, trace_py
 from tests.toygame.rules import DECK, HAND_CARDS, MAX_HANDS
 from tests.toygame.strategies import wants_draw
 

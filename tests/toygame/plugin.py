@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import polars as pl
 
-from simulator.core.game import BalanceHints, GamePlugin
+from simulator.core.contract.game import BalanceHints, GamePlugin
 from tests.toygame.engine import reference_play, simulate_chunk
 from tests.toygame.rules import OPTIONS, check_players
 from tests.toygame.strategies import STRATEGIES

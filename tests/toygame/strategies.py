@@ -3,7 +3,7 @@ is below ``threshold``), with one preset of it (``greedy``)."""
 
 from __future__ import annotations
 
-from simulator.core.game import StrategyDef
+from simulator.core.contract.seats import StrategyDef
 from simulator.core.params import Param, ParamSet
 
 RANDOM, THRESHOLD = 0, 1

@@ -1,0 +1,2 @@
+"""Running: the chunked runner and its backends (local, Dask), batches of cells, study plans, the second Ctrl-C,
+and `cardsim verify`."""
