@@ -23,6 +23,20 @@ from simulator.core.storage.outputs import check_output_dir, check_output_file
 from simulator.core.storage.spec import MAX_N, RunSpec, build_spec, play_one_game, read_spec_file
 from simulator.core.storage.store import listed_files, read_manifest, read_table
 from simulator.games import get_game
+from collections import Counter
+from simulator.core.cards import JOKER, card_name, parse_card
+from simulator.core.contract.game import replay_parts
+from simulator.core.contract.scaffold import new_strategy as write
+from simulator.core.kernels.compiling import NOTICES
+from simulator.core.params import shown_value
+from simulator.core.run.backends import check_threads
+from simulator.core.run.batch import read_batch as _read_batch, result_writer, run_batch
+from simulator.core.run.designs import sweep_batch, tournament_batch
+from simulator.core.run.plan import execute
+from simulator.core.run.verify import verify as _verify
+from simulator.core.storage.store import write_bytes_atomic
+from simulator.games import GAMES
+from simulator.rami.vocabulary.melds import best_opening
 
 
 def make_spec(game: str, *, n: int | None = None, seed: int | None = None, players: int | None = None,
@@ -102,8 +116,6 @@ def verify(path: str | Path, repair: bool = False) -> dict:
     """Check (and with ``repair`` set right) a run, tournament, sweep or study directory against its manifests;
     see ``cardsim verify --help`` and :mod:`simulator.core.run.verify`. ``result["sound"]`` is ``True`` only when
     nothing is missing, damaged, foreign or unlisted."""
-    from simulator.core.run.verify import verify as _verify
-
     return _verify(path, repair=repair)
 
 
@@ -128,8 +140,6 @@ def replay_data(game: str, *, seed: int | None = None, index: int, run_dir: str 
     """:func:`replay` as data (``cardsim replay --json``): ``{"game", "seed", "index", "level", "players", "seats",
     "legend", "events"`` (the play-by-play's lines), ``"spec"``, and with ``run_dir`` ``"check": {"matches": bool
     or None (nothing to check), "detail"}}``."""
-    from simulator.core.contract.game import replay_parts
-
     spec = _replay_spec(game, seed, index, run_dir, players, level, strategies, options)
     seats, legend, events = replay_parts(spec, index)
     data = {"game": spec.game, "seed": spec.seed, "index": index, "level": spec.level, "players": spec.players,
@@ -226,8 +236,6 @@ def check_strategy(game: str, strategy: str, *, n: int = 40, seed: int = 1, play
 
 def new_strategy(game: str, name: str, out: str | Path):
     """``cardsim new-strategy``: write ``<out>/<name>.py`` and its test; see :mod:`simulator.core.contract.scaffold`."""
-    from simulator.core.contract.scaffold import new_strategy as write
-
     return write(game, name, check_output_dir(out))
 
 
@@ -236,9 +244,6 @@ def warm(games: list[str] | None = None, *, quiet: bool = False) -> list[str]:
     Kamoul's rollout kernels for ``study kamoul-call`` and ``advise``) into the on-disk cache, those not compiled
     yet side by side, one process per core (:mod:`simulator.core.kernels.compile_apart`), with the compile notice
     (:mod:`simulator.core.kernels.compiling`); returns what was warmed. A kernel already cached costs a load."""
-    from simulator.core.kernels.compiling import NOTICES
-    from simulator.games import GAMES
-
     names = list(dict.fromkeys(games)) if games else list(GAMES)
     for name in names:
         get_game(name)  # an unknown game: SpecError before anything compiles
@@ -259,8 +264,6 @@ def warm(games: list[str] | None = None, *, quiet: bool = False) -> list[str]:
 def compile_family(game: str, name: str) -> None:
     """Compile (or load) the kernel family ``name`` of ``game``, silently: what a child process of
     :func:`simulator.core.kernels.compile_apart.compile_apart` runs. Its compile time is kept for the next notices (``compile-seconds.json``)."""
-    from simulator.core.kernels.compiling import NOTICES
-
     NOTICES["enabled"] = False
     family = {f.name: f for f in get_game(game).kernel_families}[name]
     family.compile()
@@ -286,8 +289,6 @@ def strategies_text(game: str, *, full: bool = False) -> str:
     """Registered strategies of ``game``: each family with its declared parameters once and, per preset, only the
     parameter values where it differs from its family (``full``: every strategy with every parameter); numbers at
     three significant digits (the preset files keep every digit)."""
-    from simulator.core.params import shown_value
-
     plugin = get_game(game)
     lines = [f"{game} strategies (use --strategy NAME or NAME:param=value,...; default: {default_players_text(plugin)})"]
     shown: list = []  # the families listed in full so far
@@ -373,11 +374,6 @@ def rami_opening(hand_text: str, *, decks: int = 2, opening_points: int = 51) ->
     Returns ``{"can_open", "points", "threshold", "melds"}``, melds as lists of card names (a joker as
     ``"JK=AH"``: the card it stands for).
     """
-    from collections import Counter
-
-    from simulator.core.cards import JOKER, card_name, parse_card
-    from simulator.rami.vocabulary.melds import best_opening
-
     if isinstance(decks, bool) or not isinstance(decks, int) or not 1 <= decks <= 3:
         raise SpecError("--decks", decks, "1, 2 or 3")
     if isinstance(opening_points, bool) or not isinstance(opening_points, int) or not 0 <= opening_points <= 200:
@@ -450,7 +446,6 @@ def tune(game: str, *, strategy: str, against, budget: int, out: str | Path, par
     is sought). Returns an ``analysis.tune.TuneRun``."""
     from analysis.tune import CONFIRM_MAX, DEALS, check_tune
     from analysis.tune import tune as _tune
-    from simulator.core.run.backends import check_threads
 
     local = scheduler is None or scheduler == "local"
     if local:
@@ -483,7 +478,6 @@ def duel(game: str, *, strategies: list[str], delta: float = 0.05, alpha: float 
     """Does the first strategy beat the second? Paired deals until a sequential test decides
     (``analysis.duel``); see ``cardsim duel --help``."""
     from analysis.duel import duel as _duel
-    from simulator.core.run.backends import check_threads
 
     check_threads(threads)
     strategies = list(strategies or [])
@@ -508,7 +502,6 @@ def advise(game: str, *, known: str, unknown: int = 0, turn: int, players: int |
     points saved by calling, with 95% intervals."""
     from analysis.kamoul_call import GAMES as ADVISE_GAMES
     from analysis.kamoul_call import advise as _advise
-    from simulator.core.run.backends import check_threads
 
     if game not in ADVISE_GAMES:
         raise SpecError("GAME", game, f"{', '.join(ADVISE_GAMES)} (the games advise knows)")
@@ -567,8 +560,6 @@ def tournament(game: str, *, strategies: list[str], out: str | Path, n: int, see
     ``cardsim tournament --help``. Returns the :class:`~simulator.core.run.batch.BatchRun` with ``frames``
     (``matrix``, ``ratings``, ``wins``; also written to ``out/matrix.parquet`` and ``out/ratings.parquet``)
     once complete, else ``frames = None``."""
-    from simulator.core.run.designs import tournament_batch
-
     batch = tournament_batch(game, strategies=list(strategies), n=n, seed=seed, players=players, level=level,
                              options=_options_dict(options))
     return _run_and_store(batch, out, threads, chunk_size, progress)
@@ -598,7 +589,6 @@ def metagame_grow(path: str | Path, *, rounds: int, budget: int, out: str | Path
     from analysis.metagame import BOOTSTRAP
     from analysis.psro import check_grow, grow
     from analysis.tune import DEALS
-    from simulator.core.run.backends import check_threads
 
     check_threads(threads)
     spec, data = check_grow(path, family=family, params=params, rounds=rounds, budget=budget,
@@ -616,8 +606,6 @@ def sweep(game: str, *, out: str | Path, n: int, grids: list[str] | None = None,
     """Run a grid of strategy parameters (``grids``, on ``seats``) and rule options (``option_grids``) on
     identical deals into ``out`` (resumable); see ``cardsim sweep --help``. ``frames`` (``summary``,
     ``outcomes``; also ``out/summary.parquet``, ``out/outcomes.parquet``) once complete."""
-    from simulator.core.run.designs import sweep_batch
-
     batch = sweep_batch(game, n=n, grids=grids, option_grids=option_grids, seats=seats, seed=seed, players=players,
                         level=level, strategies=strategies, options=_options_dict(options))
     return _run_and_store(batch, out, threads, chunk_size, progress)
@@ -625,7 +613,6 @@ def sweep(game: str, *, out: str | Path, n: int, grids: list[str] | None = None,
 
 def _run_and_store(batch, out, threads, chunk_size, progress):
     from analysis.batches import batch_frames
-    from simulator.core.run.batch import result_writer, run_batch
 
     return run_batch(batch, check_output_dir(out), chunk_size=chunk_size, threads=threads, progress=progress,
                      on_complete=result_writer(batch.kind, batch_frames))
@@ -641,8 +628,6 @@ def batch_frames(out: str | Path) -> dict:
 
 def read_batch(out: str | Path, table: str | None = None) -> pl.LazyFrame:
     """Every cell of a tournament or sweep as one LazyFrame with ``cell`` and label columns."""
-    from simulator.core.run.batch import read_batch as _read_batch
-
     return _read_batch(out, table)
 
 
@@ -662,7 +647,6 @@ def study(name: str, game: str | None = None, *, out: str | Path, n: int | None 
     :class:`~analysis.answers.Answer`, also written to ``out/answer.md`` and ``out/answer.json``)."""
     from analysis.studies import check_game, study_def
     from reports.dispatch import STUDY_REPORTS
-    from simulator.core.run.plan import execute
 
     definition = study_def(name)
     game = check_game(definition, game)
@@ -707,7 +691,6 @@ def write_answer(name: str, out: str | Path):
     """The finished study's answer (``analysis.<study>.answer``), written to ``out/answer.md`` and
     ``out/answer.json`` (schema: docs/studies.md); returns the :class:`~analysis.answers.Answer`."""
     from analysis.studies import study_def
-    from simulator.core.storage.store import write_bytes_atomic
 
     answer = study_def(name).module.answer(out)
     write_bytes_atomic(Path(out) / "answer.md", answer.markdown().encode("utf-8"))

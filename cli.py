@@ -18,10 +18,22 @@ from pathlib import Path
 
 import click
 
+import cardsim as api
 from simulator import __version__
 from simulator.core.errors import ClusterError, DatasetError, SpecError, StrategyCodeError
 from simulator.core.i18n import LANGUAGES, _, set_language
 from simulator.games import GAMES
+import json
+import polars as pl
+import shlex
+import shutil
+from simulator.core.contract.presets import default_player
+from simulator.core.kernels.compiling import NOTICES
+from simulator.core.run.dask_backend import quiet_dask_logs
+from simulator.core.run.verify import format_verify
+from simulator.core.storage.store import write_bytes_atomic
+import textwrap
+import time
 
 GAME_HELP = ", ".join(GAMES)
 
@@ -52,8 +64,6 @@ def _complete_option(ctx, param, incomplete):
 
 def _notices(quiet: bool) -> None:
     """``--quiet`` also silences the compile notices (simulator/core/kernels/compiling.py)."""
-    from simulator.core.kernels.compiling import NOTICES
-
     NOTICES["enabled"] = not quiet
 
 
@@ -78,16 +88,12 @@ def _seat_options(f):
 
 def _terminal_width() -> int | None:
     """The terminal's width in columns when stdout is one, else ``None`` (a pipe or a file: lines kept whole)."""
-    import shutil
-
     return max(40, shutil.get_terminal_size((100, 24)).columns - 1) if sys.stdout.isatty() else None
 
 
 def _echo_wrapped(text: str) -> None:
     """``text`` with each long line wrapped to the terminal's width, its continuation indented under it; written to
     a pipe or a file, as it is."""
-    import textwrap
-
     width = _terminal_width()
     if width is None:
         click.echo(text)
@@ -202,13 +208,9 @@ def simulate(game, n, seed, out, players, level, strategies, options, threads, c
     Re-running the same command resumes an interrupted run; Ctrl-C stops cleanly after the chunk in
     flight. With --scheduler, a lost cluster stops the run with exit code 3, finished chunks kept.
     """
-    import cardsim as api
-
     _notices(quiet)
 
     if scheduler and scheduler != "local":
-        from simulator.core.run.dask_backend import quiet_dask_logs
-
         quiet_dask_logs()  # the command prints one line of its own when the cluster fails
     result = api.simulate(game, out=out, n=n, seed=seed, players=players, level=level, strategies=list(strategies),
                           options=list(options), spec_file=spec_file, threads=threads, chunk_size=chunk_size,
@@ -224,8 +226,6 @@ def simulate(game, n, seed, out, players, level, strategies, options, threads, c
         return
     text, summary = _write_summary(Path(out))
     if as_json:
-        import json
-
         click.echo(json.dumps(_frames_json(summary)))
     else:
         click.echo(text)
@@ -233,8 +233,6 @@ def simulate(game, n, seed, out, players, level, strategies, options, threads, c
 
 def _frames_json(frames: dict) -> dict:
     """The polars frames of a result as JSON-ready row lists (other values as they are, a spec as its dict)."""
-    import polars as pl
-
     return {k: (v.to_dicts() if isinstance(v, pl.DataFrame) else v.to_dict() if hasattr(v, "to_dict") else v)
             for k, v in frames.items()}
 
@@ -245,7 +243,6 @@ def _write_summary(out: Path) -> tuple[str, dict]:
 
     summary = run_summary(out)
     text = format_summary(summary)
-    from simulator.core.storage.store import write_bytes_atomic
 
     write_bytes_atomic(Path(out) / "summary.md", (text + "\n").encode("utf-8"))
     save_summary_figure(summary, out / "summary.png")
@@ -275,8 +272,6 @@ def replay(game, seed, index, old_index, run_dir, players, level, strategies, op
     Example:
       cardsim replay kamoul --index 42 --run runs/k1
     """
-    import cardsim as api
-
     _notices(quiet)
     if old_index is not None:
         if index is not None and index != old_index:
@@ -295,8 +290,6 @@ def replay(game, seed, index, old_index, run_dir, players, level, strategies, op
     settings = dict(seed=seed, index=index, run_dir=run_dir, players=players, level=level,
                     strategies=list(strategies), options=list(options))
     if as_json:
-        import json
-
         click.echo(json.dumps(api.replay_data(game, **settings)))
         return
     click.echo(api.replay(game, **settings))
@@ -315,12 +308,8 @@ def strategies(game, full, as_json, quiet):
     Example:
       cardsim strategies kamoul
     """
-    import cardsim as api
-
     _notices(quiet)
     if as_json:
-        import json
-
         click.echo(json.dumps(api.strategies_data(game)))
         return
     _echo_wrapped(api.strategies_text(game, full=full))
@@ -339,10 +328,6 @@ def new_strategy(game, name, out, quiet):
     whose body you edit. Then: cardsim tournament GAME --strategy OUT/NAME.py:NAME --strategy balanced ...,
     and python -m pytest OUT/test_NAME.py.
     """
-    import cardsim as api
-
-    from simulator.core.contract.presets import default_player
-
     written = api.new_strategy(game, name, out)
     if quiet:
         return
@@ -366,10 +351,6 @@ def warm(games, quiet):
     Example:
       cardsim warm kamoul
     """
-    import time
-
-    import cardsim as api
-
     begin = time.perf_counter()
     done = api.warm(list(games), quiet=quiet)
     if not quiet:
@@ -387,12 +368,8 @@ def rules(game, as_json, quiet):
     Example:
       cardsim rules kamoul
     """
-    import cardsim as api
-
     _notices(quiet)
     if as_json:
-        import json
-
         click.echo(json.dumps(api.rules_data(game)))
         return
     _echo_wrapped(api.rules_text(game))
@@ -411,8 +388,6 @@ def report(run_dir, out, pdf, title, quiet):
     RUN may also be a tournament or sweep directory: win-rate matrix, points gap and ratings, or the
     per-cell sweep summary, with their charts.
     """
-    import cardsim as api
-
     result = api.report(run_dir, out, pdf=pdf, title=title)
     if not quiet:
         click.echo(_("report: {html} and {pdf}").format(html=result["html"], pdf=result["pdf"]) if result["pdf"]
@@ -439,13 +414,9 @@ def plan(p1, p2, alpha, power, paired_rho, as_json, quiet):
     Example:
       cardsim plan --p1 0.55 --p2 0.50
     """
-    import cardsim as api
-
     _notices(quiet)
     r = api.plan(p1=p1, p2=p2, alpha=alpha, power=power, paired_rho=paired_rho)
     if as_json:
-        import json
-
         click.echo(json.dumps(r))
         return
     click.echo(f"games per strategy: {r['games']:,}  (to tell {p1:.1%} from {p2:.1%}, two-sided alpha {alpha}, "
@@ -495,12 +466,8 @@ def tune(game, strategy, params, against, weights, players, budget, deals, confi
       cardsim tune kamoul --strategy heuristic --against balanced,cautious,aggressive --players 4 \\
           --budget 200 --out runs/tune-k4
     """
-    import cardsim as api
-
     _notices(quiet)
     if scheduler and scheduler != "local":
-        from simulator.core.run.dask_backend import quiet_dask_logs
-
         quiet_dask_logs()  # the command prints one line of its own when the cluster fails
     result = api.tune(game, strategy=strategy, params=list(params), against=against, budget=budget, out=out,
                       players=players, seed=seed, deals=deals, options=list(options), threads=threads,
@@ -514,8 +481,6 @@ def tune(game, strategy, params, against, weights, players, budget, deals, confi
 
     lines = verdict(result.path)
     if as_json:
-        import json
-
         click.echo(json.dumps({"verdict": lines, "best": result.best,
                                **{k: v.to_dicts() for k, v in result.frames.items() if v is not None}}, default=str))
         return
@@ -526,8 +491,6 @@ def tune(game, strategy, params, against, weights, players, budget, deals, confi
 
 def _command_line() -> str:
     """The command as typed (recorded with a tuned preset, to reproduce it)."""
-    import shlex
-
     return "cardsim " + " ".join(shlex.quote(a) for a in sys.argv[1:])
 
 
@@ -563,16 +526,12 @@ def duel(game, strategies, delta, alpha, beta, max_games, seed, players, level, 
     Example:
       cardsim duel kamoul --strategy aggressive --strategy balanced --delta 0.03
     """
-    import cardsim as api
-
     _notices(quiet)
 
     result = api.duel(game, strategies=list(strategies), delta=delta, alpha=alpha, beta=beta, max_games=max_games,
                       seed=seed, players=players, level=level, options=list(options), threads=threads,
                       progress=not quiet)
     if as_json:
-        import json
-
         click.echo(json.dumps(result))
         return
     from analysis.duel import format_duel
@@ -619,15 +578,11 @@ def advise(game, known, unknown, turn, players, cumulative, strategy, options, s
       cardsim advise kamoul --known "A 2 RK" --turn 3 --players 2 --json
       cardsim advise kamoul --known "2 3" --unknown 1 --turn 8 --strategy cautious
     """
-    import cardsim as api
-
     _notices(quiet)
     result = api.advise(game, known=known, unknown=unknown, turn=turn, players=players, cumulative=cumulative,
                         strategy=strategy, options=list(options), samples=samples, seed=seed, threads=threads,
                         spec_file=spec_file)
     if as_json:
-        import json
-
         click.echo(json.dumps(result))
         return
     from analysis.kamoul_call import format_advice
@@ -654,13 +609,9 @@ def opening(hand, decks, opening_points, as_json, quiet):
     Melds must include a tierce franche (a pure run of three); a joker counts zero toward the opening.
     A joker is shown as JK=<card it stands for>.
     """
-    import cardsim as api
-
     _notices(quiet)
     result = api.rami_opening(hand, decks=decks, opening_points=opening_points)
     if as_json:
-        import json
-
         click.echo(json.dumps(result))
         return
     verdict = "yes" if result["can_open"] else f"no: {result['why_not']}"
@@ -700,8 +651,6 @@ def _finish_batch(result, text_of, quiet: bool, as_json: bool = False) -> None:
                    err=True)
         sys.exit(130)
     if as_json:
-        import json
-
         payload = {"kind": result.batch.kind, "inputs": result.batch.inputs, **_frames_json(result.frames)}
         if result.batch.kind == "tournament":
             from analysis.batches import tournament_verdict
@@ -755,7 +704,6 @@ def metagame(tournament_dir, bootstrap, seed, grow, rounds, budget, family, para
       cardsim metagame runs/t4
     """
     from analysis.metagame import to_dict, verdict
-    import cardsim as api
 
     _notices(quiet)
     if grow:
@@ -767,8 +715,6 @@ def metagame(tournament_dir, bootstrap, seed, grow, rounds, budget, family, para
             raise SpecError(name, value, "only with --grow")
     result = api.metagame(tournament_dir, bootstrap=bootstrap, seed=seed)
     if as_json:
-        import json
-
         click.echo(json.dumps({**to_dict(result), "html": str(result.html)}))
         return
     click.echo("\n".join(verdict(result)))
@@ -782,7 +728,6 @@ def _grow(tournament_dir, bootstrap, seed, rounds, budget, family, params, deals
     """``cardsim metagame DIR --grow``: see ``analysis.psro``."""
     from analysis.metagame import to_dict, verdict
     from analysis.psro import aliases, grow_verdict
-    import cardsim as api
 
     if budget is None:
         raise SpecError("--budget", None, "trials of each round's tuning, with --grow")
@@ -795,8 +740,6 @@ def _grow(tournament_dir, bootstrap, seed, rounds, budget, family, params, deals
         sys.exit(130)
     lines = grow_verdict(result) + (verdict(result.final, aliases(result)) if result.final else [])
     if as_json:
-        import json
-
         click.echo(json.dumps({"verdict": lines, "rounds": result.rounds.to_dicts(),
                                "final": to_dict(result.final) if result.final else None}, default=str))
         return
@@ -846,7 +789,6 @@ def tournament(game, strategies, n, seed, out, players, level, options, threads,
           --strategy aggressive --strategy random --out runs/t1
     """
     from analysis.batches import format_tournament
-    import cardsim as api
 
     _notices(quiet)
 
@@ -882,7 +824,6 @@ def sweep(game, grids, option_grids, seats, strategies, n, seed, out, players, l
       cardsim sweep kamoul -n 20000 --option-grid "snap_chain=false,true" --out runs/s2
     """
     from analysis.batches import format_sweep
-    import cardsim as api
 
     _notices(quiet)
 
@@ -914,17 +855,11 @@ def verify(directory, repair, as_json, quiet):
       cardsim verify runs/k1
       cardsim verify runs/k1 --repair
     """
-    import cardsim as api
-
     _notices(quiet)
     result = api.verify(directory, repair=repair)
     if as_json:
-        import json
-
         click.echo(json.dumps(result))
     else:
-        from simulator.core.run.verify import format_verify
-
         click.echo(format_verify(result))
     if not result["sound"]:
         raise click.exceptions.Exit(1)
@@ -996,8 +931,6 @@ def study(name, game, out, n, seed, players, options, strategies, spec_file, thr
       cardsim study rami-openings -n 2000 --out runs/study2
       cardsim study balance kems -n 2000 --out runs/balance-kems
     """
-    import cardsim as api
-
     _notices(quiet)
 
     result = api.study(name, game, out=out, n=n, seed=seed, players=players, options=list(options),

@@ -34,8 +34,11 @@ from pathlib import Path
 
 import polars as pl
 
+from analysis.stats import games_for_half_width
+from simulator.core.contract.registry import get_game
 from simulator.core.i18n import N_, _, bounds, number as written, percent
 from simulator.core.storage.ledger import read_checked_frame
+from simulator.core.storage.spec import _fmt
 
 SCHEMA = {"question": pl.Utf8, "subject": pl.Utf8, "measure": pl.Utf8, "value": pl.Float64, "low": pl.Float64,
           "high": pl.Float64, "n": pl.Int64, "unit": pl.Utf8, "kind": pl.Utf8, "status": pl.Utf8}
@@ -109,8 +112,6 @@ class Certainty:
 
 def certainty(low: float, high: float, n: int, margin: float, null: float = 0.0) -> Certainty:
     """:class:`Certainty` of a number whose 95% interval is ``[low, high]`` from ``n`` units."""
-    from analysis.stats import games_for_half_width
-
     if math.isnan(low) or math.isnan(high) or n <= 0:
         return Certainty("tentative", max(0, int(n)))
     if low > null or high < null:
@@ -210,9 +211,6 @@ class Answer:
 
 def rules_text(game: str, options: dict | None) -> str:
     """``"default rules"`` or the changed options, as the answer's ``holds_for`` names them."""
-    from simulator.core.contract.registry import get_game
-    from simulator.core.storage.spec import _fmt
-
     defaults = {p.name: p.default for p in get_game(game).options.params}
     changed = {k: v for k, v in (options or {}).items() if defaults.get(k) != v}
     if not changed:

@@ -51,7 +51,10 @@ from scipy import stats as scipy_stats
 from analysis.answers import (WIDTH, Answer, Table, certainty, certainty_word, equivalence, frame_of, number, rules_text,
                              say, significance, stored_frames)
 from analysis.batches import NO_EFFECT, batch_frames, cell_effects, cell_wins, rank_strategies
+from analysis.kems_signals import sign_exposure
+from analysis.lengths import length_column, run_lengths
 from analysis.stats import mean_interval, wilson
+from analysis.stats import games_for_half_width
 from simulator.core.contract.game import TEAM_KEYS, GamePlugin
 from simulator.core.contract.presets import plays_alike, tuned_preset
 from simulator.core.errors import SpecError
@@ -264,8 +267,6 @@ def option_games(out, game: str, players: int, option: str, rules: dict | None =
     """Per cell and game of the option's sweep at ``out``: ``value`` (as text), ``default`` (the option's value
     in the study's ``rules``, else its default), ``game``, ``length`` (turns; Kem's: ticks), ``first`` (position 0
     won), ``decided`` (someone won)."""
-    from analysis.lengths import length_column
-
     default = (rules or {}).get(option, {p.name: p.default for p in get_game(game).options.params}[option])
     frames = []
     for cell in load_batch(out)["cells"]:
@@ -362,8 +363,6 @@ def power_values(games: pl.DataFrame) -> pl.DataFrame:
 def pooled_exposure(manches: pl.DataFrame | pl.LazyFrame, players: int) -> pl.DataFrame:
     """:func:`analysis.kems_signals.sign_exposure` pooled over the teams (one row, ``team`` "all"): every team's
     manches are relabelled so that it is team A, stacked, and team A's row is kept (``manches`` counts team-manches)."""
-    from analysis.kems_signals import sign_exposure
-
     lazy = manches.lazy() if isinstance(manches, pl.DataFrame) else manches
     teams = players // 2
     names = TEAM_KEYS[:teams]
@@ -401,8 +400,6 @@ def load_study(out, field: str = "--out", finished: bool = False) -> dict:
 
 
 def _lengths(run) -> tuple[pl.DataFrame, pl.DataFrame]:
-    from analysis.lengths import run_lengths
-
     dists, means = [], []
     for table, item in run_lengths(run).items():
         tag = [pl.lit(table).alias("table"), pl.lit(item["column"]).alias("column")]
@@ -699,8 +696,6 @@ def _power_numbers(frames: dict) -> tuple[list[dict], str]:
 def more_games_text(low: float, high: float, n: int) -> str:
     """How many more games would narrow a paired interval of ``n`` games to ``±EPSILON`` (its half-width falls as
     ``1/sqrt(n)``, the arithmetic of ``cardsim plan``)."""
-    from analysis.stats import games_for_half_width
-
     more = games_for_half_width((high - low) / 2, n, EPSILON) - n
     return _("about {more} more games would decide ±{epsilon} point").format(more=written(more, 0),
                                                                                epsilon=f"{100 * EPSILON:.0f}")

@@ -31,6 +31,8 @@ from simulator.core.run.batch import cell_dir, load_batch
 from simulator.core.storage.spec import RunSpec, _fmt
 from simulator.core.storage.store import read_table
 from simulator.games import get_game
+import hashlib
+from simulator.core.storage.spec import parse_strategy
 
 
 def winning_units(spec: RunSpec, run_dir) -> pl.LazyFrame:
@@ -264,8 +266,6 @@ NO_EFFECT = N_("no effect: the strategies never reach this rule")
 def play_digest(spec: RunSpec, run_dir) -> str:
     """SHA-256 of the event trace of every row of the run's finest table in game order: two runs with the same
     digest played the same games move for move (a rule or parameter their play never reaches)."""
-    import hashlib
-
     table = spec.plugin.tables(spec.level)[0]
     order = ["game", *([spec.plugin.row_order[table]] if table in spec.plugin.row_order else [])]
     traces = read_table(run_dir, table).select(*order, "trace").sort(order).collect()
@@ -275,8 +275,6 @@ def play_digest(spec: RunSpec, run_dir) -> str:
 def baseline_cell(data: dict) -> str:
     """The id of a sweep's baseline: the cell whose grid values are those of the sweep without its grids (the
     rule defaults and the seats' own parameter values), else the first cell."""
-    from simulator.core.storage.spec import parse_strategy
-
     inputs = data["inputs"]
     plugin = get_game(inputs["game"])
     defaults = {p.name: p.default for p in plugin.options.params}

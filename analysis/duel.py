@@ -18,6 +18,7 @@ import polars as pl
 from analysis.batches import point_gaps_of, seating_masks, winning_units_of
 from analysis.stats import SequentialComparison, mean_interval, wilson
 from simulator.core.errors import SpecError
+from simulator.core.progress import progress as progress_of
 from simulator.core.run.designs import tournament_batch
 
 CHUNK = 2_000
@@ -99,7 +100,6 @@ def duel(game: str, *, a: str, b: str, delta: float = 0.05, alpha: float = 0.05,
     test = SequentialComparison(delta=float(delta), alpha=float(alpha), beta=float(beta))
     a_better = duels = deals = 0
     gap_sum = gap_squares = 0.0
-    from simulator.core.progress import progress as progress_of
 
     with progress_of(max_games, f"duel {game} {a} vs {b}", "deals", enabled=progress) as bar:
         for start in range(0, max_games, CHUNK):

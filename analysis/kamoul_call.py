@@ -30,14 +30,21 @@ from analysis.answers import (WIDTH, Answer, Table, certainty, certainty_word, f
                              significance, stored_frames)
 from analysis.batches import batch_frames, tournament_frames
 from analysis.stats import mean_interval, wilson
+from simulator.core.contract.game import seats_of
+from simulator.core.contract.presets import tuned_preset
 from simulator.core.errors import SpecError
 from simulator.core.i18n import _, ngettext, number as written, spoken_list
+from simulator.core.progress import progress as progress_of
 from simulator.core.run.designs import tournament_batch
 from simulator.core.run.plan import (
     Part, Plan, Step, check_games, check_players, check_study_rules, check_study_settings, check_study_strategies,
     load_study_file,
 )
+from simulator.core.storage.ledger import checked_files, frame_is_recorded, write_frame
+from simulator.core.storage.spec import build_spec, parse_strategy
+from simulator.games import get_game
 from simulator.kamoul.engines.counterfactual import COLUMNS, Situation, advise_kernel, sample_kernel
+from simulator.kamoul.engines.engine import rules_of
 from simulator.kamoul.vocabulary.codes import (
     FC_SPEC_MAX, OUT_FALSE, OUTCOMES, RANK_CODE_BLACK_KING, RANK_CODE_RED_KING, RANK_CODES,
 )
@@ -165,9 +172,6 @@ def policy_check(first: pl.DataFrame, again: pl.DataFrame) -> pl.DataFrame:
 def policy_strategy(policy: pl.DataFrame, players: int, base: str | None = None) -> str:
     """The ``call-table`` strategy text of the policy derived at ``players``: with ``base`` (the strategy the states
     were sampled from, of the heuristic family), its other parameters too, so that only the call rule changes."""
-    from simulator.core.contract.registry import get_game
-    from simulator.core.storage.spec import parse_strategy
-
     rows = policy.filter(pl.col("players") == players)
     text = table_text({r["unseen"]: r["threshold"] for r in rows.iter_rows(named=True)})
     plugin = get_game("kamoul")
@@ -196,17 +200,12 @@ def policy_gain(out, players_list) -> pl.DataFrame:
 
 def strategy_label(text: str) -> str:
     """The label a tournament gives the strategy ``text`` (its changed parameters only)."""
-    from simulator.core.contract.registry import get_game
-    from simulator.core.storage.spec import parse_strategy
-
     return parse_strategy(get_game("kamoul"), text).label()
 
 
 def scan_samples(out, folder: str = "samples") -> pl.LazyFrame:
     """Every sample of the study at ``out`` (``samples``: from :data:`STRATEGY`'s play; ``samples-policy``: from
     the derived policy's) with its ``players`` column (a lazy scan: no need to fit in memory)."""
-    from simulator.core.storage.ledger import checked_files
-
     files = checked_files(sorted((Path(out) / folder).glob("players=*/*.parquet")))  # checksummed, listed only
     return pl.scan_parquet([str(f) for f in files], hive_partitioning=True)
 
@@ -218,19 +217,12 @@ def load_study(out, field: str = "--out") -> dict:
 def played_strategy(strategy: str, players: int) -> str:
     """The strategy whose play is sampled at ``players``: for ``tuned`` (:data:`STRATEGY`), the tuned preset of that
     player count (``tuned-2p`` at 2, ``tuned-4p`` at 3, 4 and 6); any other strategy itself."""
-    from simulator.core.contract.presets import tuned_preset
-    from simulator.games import get_game
-
     if strategy != STRATEGY:
         return strategy
     return tuned_preset(get_game("kamoul").strategies, players)
 
 
 def _rules_and_seats(players: int, strategy: str = STRATEGY, options: dict | None = None, seed: int = 0):
-    from simulator.core.contract.game import seats_of
-    from simulator.core.storage.spec import build_spec
-    from simulator.kamoul.engines.engine import rules_of
-
     spec = build_spec("kamoul", n=1, seed=seed, players=players, strategies=[played_strategy(strategy, players)],
                       options=options)
     return rules_of(spec), seats_of(spec)
@@ -247,9 +239,6 @@ def _run_samples(out, players: int, n: int, seed: int, threads, progress: bool, 
                  folder: str = "samples", options: dict | None = None) -> bool:
     """Sample games ``[0, n)`` of ``strategy`` at ``players`` under the rule ``options`` into part files of
     :data:`CHUNK` games (resumable)."""
-    from simulator.core.storage.ledger import frame_is_recorded, write_frame
-    from simulator.core.progress import progress as progress_of
-
     rules, seats = _rules_and_seats(players, strategy, options)
     folder = sample_dir(out, players, folder)
     folder.mkdir(parents=True, exist_ok=True)

@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import hashlib
 from pathlib import PurePath
+import polars as pl
 
 MAX_LABEL = 24
 CALL_TABLE = "call-table"
@@ -79,8 +80,6 @@ def legend(labels: dict[str, str]) -> list[list[str]]:
 
 def relabelled(frame, labels: dict[str, str], columns=("strategy", "opponent", "best_reply")):
     """``frame`` (polars) with each of ``columns`` it has shown by its short label (texts not in ``labels`` stay)."""
-    import polars as pl
-
     return frame.with_columns(pl.col(c).replace(labels) for c in columns if c in frame.columns)
 
 

@@ -29,8 +29,10 @@ from pathlib import Path
 import numpy as np
 import polars as pl
 
+from analysis.batches import tournament_frames
 from simulator.core.errors import SpecError
 from simulator.core.i18n import _, bounds, number, percent, share_interval
+from simulator.core.run.batch import load_batch
 
 SUPPORT_TOL = 1e-6  # a weight above this counts as in the support (the solver's vertices have exact zeros)
 BOOTSTRAP = 1_000
@@ -102,8 +104,6 @@ class MetaGame:
 def tournament_record(out) -> tuple[dict, list[str]]:
     """The tournament at ``out``: its batch record and its strategies, from ``_batch.json`` alone.
     :class:`SpecError` when ``out`` is no tournament or holds fewer than two strategies."""
-    from simulator.core.run.batch import load_batch
-
     data = load_batch(out, "DIR")
     allowed = "a tournament directory of at least two strategies (cardsim tournament ... --out DIR)"
     if data["kind"] != "tournament":
@@ -117,8 +117,6 @@ def tournament_record(out) -> tuple[dict, list[str]]:
 def tournament_counts(out) -> tuple[dict, list[str], np.ndarray, np.ndarray]:
     """:func:`tournament_record`, and per ordered pair the games won (``int64[n, n]``, row over column) and
     undecided (``int64[n, n]``, symmetric), from the games on disk."""
-    from analysis.batches import tournament_frames
-
     data, names = tournament_record(out)
     index = {s: k for k, s in enumerate(names)}
     wins = np.zeros((len(names), len(names)), dtype=np.int64)

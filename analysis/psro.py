@@ -30,7 +30,17 @@ import numpy as np
 import polars as pl
 
 from analysis import metagame as mg
+from analysis.batches import batch_frames
+from analysis.tune import check_tune, plays_alike, tune as run_tune
+from simulator.core.contract.registry import get_game
 from simulator.core.errors import SpecError
+from simulator.core.run.batch import result_writer, run_batch
+from simulator.core.run.designs import tournament_batch
+from simulator.core.storage.dirlock import DirLock
+from simulator.core.storage.ledger import write_frame
+from simulator.core.storage.sealed import sealed
+from simulator.core.storage.spec import parse_strategy
+from simulator.core.storage.store import check_own_directory, write_json_atomic
 
 GROW_FORMAT = "cardsim-grow/1"
 META, ROUNDS = "_grow.json", "rounds.parquet"
@@ -79,9 +89,6 @@ def _count(value, name: str, low: int, high: int, what: str) -> int:
 def default_family(game: str, names: list[str]) -> str:
     """The family to grow with when none is given: that of the first of the tournament's strategies ``names`` with
     parameters to tune (Kamoul and Kem's ``heuristic``, Rami ``opening``)."""
-    from simulator.core.contract.registry import get_game
-    from simulator.core.storage.spec import parse_strategy
-
     plugin = get_game(game)
     for name in names:
         sdef = plugin.strategies[parse_strategy(plugin, name).name]
@@ -95,8 +102,6 @@ def check_grow(source, *, family: str | None, params=(), rounds: int, budget: in
                bootstrap: int, seed: int) -> tuple[GrowSpec, dict]:
     """Validate a growth (:class:`SpecError`, one line, nothing written); returns it and the source's batch record.
     ``family``: ``None`` for :func:`default_family`."""
-    from analysis.tune import check_tune
-
     data, names = mg.tournament_record(source)
     family = family or default_family(data["inputs"]["game"], names)
     _count(rounds, "--rounds", 1, MAX_ROUNDS, "rounds of growth")
@@ -116,8 +121,6 @@ def check_grow(source, *, family: str | None, params=(), rounds: int, budget: in
 
 def check_grow_dir(out: Path, spec: GrowSpec) -> None:
     """Refuse a directory that cannot hold this growth: a file, another growth, a non-empty directory that is none."""
-    from simulator.core.storage.store import check_own_directory
-
     check_own_directory(out, META, spec.to_dict(), "growth",
                         "a new or empty directory, or the same growth to resume (same DIR and settings)")
 
@@ -135,18 +138,6 @@ def gain_against(wins: np.ndarray, undecided: np.ndarray, row: int, weights: np.
 
 def grow(spec: GrowSpec, data: dict, out: str | Path, *, threads=None, progress: bool = True) -> GrowRun:
     """Run (or resume) the growth ``spec`` of the tournament ``data`` into ``out``; see the module doc."""
-    from analysis.tune import check_tune, plays_alike
-    from analysis.tune import tune as run_tune
-    from analysis.batches import batch_frames
-    from simulator.core.run.batch import result_writer, run_batch
-    from simulator.core.run.designs import tournament_batch
-    from simulator.core.storage.dirlock import DirLock
-    from simulator.core.contract.registry import get_game
-    from simulator.core.storage.ledger import write_frame
-    from simulator.core.storage.spec import parse_strategy
-    from simulator.core.storage.sealed import sealed
-    from simulator.core.storage.store import write_json_atomic
-
     path = Path(out)
     check_grow_dir(path, spec)
     path.mkdir(parents=True, exist_ok=True)

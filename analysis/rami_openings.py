@@ -37,6 +37,7 @@ from simulator.core.contract.presets import tuned_preset
 from simulator.core.contract.registry import get_game
 from simulator.core.errors import DatasetError
 from simulator.core.i18n import N_, _, number as written, percent, share_interval, spoken_list
+from simulator.core.run.batch import read_batch
 from simulator.core.run.designs import sweep_batch, tournament_batch
 from simulator.core.run.plan import (
     Part, Plan, check_games, check_players, check_study_rules, check_study_settings, check_study_strategies,
@@ -152,8 +153,6 @@ def study_frames(out) -> dict[str, pl.DataFrame]:
     """``opening_turns``, ``rami_sec``, ``ratings`` (each tournament's Bradley–Terry ratings, for the strategies
     across player counts) and ``equilibrium`` (:func:`equilibrium`) of every tournament of the study at ``out``, a
     ``players`` column first."""
-    from simulator.core.run.batch import read_batch
-
     inputs = load_study(out)["inputs"]
     turns, secs, ratings, mixes = [], [], [], []
     for players in inputs["players"]:

@@ -17,6 +17,7 @@ from types import ModuleType
 from analysis import balance, kamoul_call, rami_openings
 from simulator.core.errors import SpecError
 from simulator.core.run.plan import recorded_study_name
+from simulator.games import GAMES
 
 
 @dataclass(frozen=True)
@@ -48,8 +49,6 @@ def study_def(name: str) -> StudyDef:
 
 def study_games(study: StudyDef) -> tuple[str, ...]:
     """The games the study plays: its own list, or every registered game with balance hints."""
-    from simulator.games import GAMES
-
     return study.games if study.games is not None else tuple(g for g, p in GAMES.items() if p.balance is not None)
 
 

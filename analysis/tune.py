@@ -52,8 +52,15 @@ from simulator.core.contract.registry import get_game
 from simulator.core.errors import SpecError
 from simulator.core.i18n import _, number, share_interval
 from simulator.core.params import parse_assignments
+from simulator.core.progress import progress as progress_of
 from simulator.core.run.designs import tournament_batch
+from simulator.core.storage.dirlock import DirLock
+from simulator.core.storage.ledger import write_frame
+from simulator.core.storage.sealed import sealed
 from simulator.core.storage.spec import MAX_SEED, parse_strategy
+from simulator.core.storage.store import check_own_directory, write_bytes_atomic, write_json_atomic
+import tomli_w
+import tomllib
 
 TUNE_FORMAT = "cardsim-tune/1"
 META, STORAGE, TRIALS, RACE, CONFIRM, BEST = ("_tune.json", "optuna.sqlite3", "trials.parquet", "race.parquet",
@@ -312,8 +319,6 @@ class TuneRun:
 def check_tune_dir(out: Path, spec: TuneSpec) -> None:
     """Refuse (:class:`SpecError`, nothing written) a directory that cannot hold this tuning: a file, a dataset,
     another tuning, a non-empty directory that is no tuning."""
-    from simulator.core.storage.store import check_own_directory
-
     check_own_directory(out, META, spec.to_dict(), "tuning",
                         "a new or empty directory, or the same tuning to resume (same GAME and options)")
 
@@ -323,10 +328,6 @@ def tune(spec: TuneSpec, out: str | Path, *, threads: int | None = None, progres
     """Run (or resume) the tuning ``spec`` into ``out``; see the module doc. ``command`` is recorded in
     ``best.toml`` (how to reproduce it). ``cluster``: a connected :class:`~simulator.core.run.dask_backend.DaskBackend`
     on which every evaluation is played (the same trials, race and confirmation as locally)."""
-    from simulator.core.storage.dirlock import DirLock
-    from simulator.core.storage.sealed import sealed
-    from simulator.core.storage.store import write_json_atomic
-
     path = Path(out)
     check_tune_dir(path, spec)
     path.mkdir(parents=True, exist_ok=True)
@@ -358,8 +359,6 @@ def _study(spec: TuneSpec, path: Path, trial_number: int):
 def _trials(spec: TuneSpec, path: Path, threads, progress: bool, cluster=None):
     """Every trial of the budget, finished (a trial a kill left running is played again with its parameters)."""
     import optuna
-
-    from simulator.core.progress import progress as progress_of
 
     study = _study(spec, path, 0)
     if not study.trials:  # a new study starts from the family's own presets among the population
@@ -410,8 +409,6 @@ def starting_points(spec: TuneSpec) -> list[dict]:
 def _write_trials(spec: TuneSpec, path: Path, study) -> None:
     import optuna
 
-    from simulator.core.storage.ledger import write_frame
-
     rows = []
     for t in study.get_trials(deepcopy=False, states=(optuna.trial.TrialState.COMPLETE,)):
         share = t.value  # against the opponent it did worst against, on spec.deals deals
@@ -428,9 +425,6 @@ def read_frame(file: Path) -> pl.DataFrame | None:
 def _race(spec: TuneSpec, path: Path, study, threads, progress: bool, cluster=None) -> pl.DataFrame:
     """The :data:`RACE_TOP` best trials on fresh deals; each candidate's rows written as it finishes."""
     import optuna
-
-    from simulator.core.storage.ledger import write_frame
-    from simulator.core.progress import progress as progress_of
 
     trials = sorted(study.get_trials(deepcopy=False, states=(optuna.trial.TrialState.COMPLETE,)),
                     key=lambda t: (-t.value, t.number))[:RACE_TOP]
@@ -468,8 +462,6 @@ def _best(spec: TuneSpec, study, race: pl.DataFrame) -> dict:
 
 def _confirm(spec: TuneSpec, path: Path, best: str, threads, progress: bool, cluster=None) -> pl.DataFrame:
     """``duel``'s paired sequential test of the tuned player against each opponent, on deals of ``seed + 1``."""
-    from simulator.core.storage.ledger import write_frame
-
     previous = read_frame(path / CONFIRM)
     rows = previous.to_dicts() if previous is not None else []
     for opponent in spec.against:
@@ -489,10 +481,6 @@ def _confirm(spec: TuneSpec, path: Path, best: str, threads, progress: bool, clu
 
 
 def _write_best(spec: TuneSpec, path: Path, best: dict, confirm: pl.DataFrame, command: str) -> None:
-    import tomli_w
-
-    from simulator.core.storage.store import write_bytes_atomic
-
     preset = {
         "game": spec.game, "family": spec.family, "params": dict(sorted(best["params"].items())),
         "doc": f"{spec.family} tuned against {', '.join(spec.against)} at {spec.players} players",
@@ -517,8 +505,6 @@ def verdict(out: str | Path) -> list[str]:
     """The tuning's answer in sentences, numbers first: the tuned parameters (three significant digits; exact in
     ``best.toml``), and per opponent the share of decided deals the tuned player won in the confirmation duel, with
     its 95% interval."""
-    import tomllib
-
     path = Path(out)
     if not (path / BEST).is_file():
         raise SpecError("DIR", str(out), "a finished tuning directory (best.toml)", "is not finished")

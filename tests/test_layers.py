@@ -263,3 +263,42 @@ def test_no_branch_on_a_game_name_outside_its_packages(game):
             if any(c.value == game for c in constants):
                 bad.append(f"{path.relative_to(ROOT)}:{node.lineno}")
     assert not bad, f"branches on {game!r} outside its packages: " + ", ".join(bad)
+
+
+LAZY_LIBRARIES = {
+    "optuna": "a second to import, and only tuning and its report use it",
+    "distributed": "the Dask extra, installed only for clusters",
+    "scipy": "scipy.optimize (the metagame's linear program) is the slowest part of scipy to import",
+    "babel": "formats numbers and lists only when a French page or summary asks",
+    "tqdm": "tqdm.auto looks for a notebook when imported; only a visible bar needs it",
+    "fcntl": "POSIX only",
+}
+"""Libraries a function may import where it uses them, and why."""
+START_UP = {"cli.py": ("analysis", "reports"), "cardsim.py": ("analysis", "reports", "simulator.core.run.dask_backend"),
+            "simulator/launch.py": ("",)}
+"""Project modules the command line and the library import only in the command that needs them: importing all
+of analysis and reports (scipy.stats, pandas, matplotlib) would add about two seconds to every command."""
+
+
+def imports_inside_functions() -> list[tuple[str, int, str]]:
+    """``(file, line, imported module)`` of every import statement inside a function."""
+    found = []
+    for module, path in project_modules().items():
+        tree = ast.parse(path.read_text(encoding="utf-8"))
+        for function in ast.walk(tree):
+            if isinstance(function, (ast.FunctionDef, ast.AsyncFunctionDef)):
+                for node in ast.walk(function):
+                    if isinstance(node, (ast.Import, ast.ImportFrom)):
+                        name = node.module if isinstance(node, ast.ImportFrom) else node.names[0].name
+                        found.append((path.relative_to(ROOT).as_posix(), node.lineno, name or ""))
+    return sorted(set(found))
+
+
+def test_an_import_inside_a_function_says_why():
+    """Imports stand at the top of their module, where a reader sees what it depends on; a function imports only a
+    library of :data:`LAZY_LIBRARIES` or, in the command line and the library's face, the modules of one command."""
+    bad = [f"{file}:{line}: {name}" for file, line, name in imports_inside_functions()
+           if name.split(".")[0] not in LAZY_LIBRARIES
+           and not any(name == p or name.startswith(f"{p}.") or p == "" for p in START_UP.get(file, ()))]
+    assert not bad, "imports inside functions without a reason:\n" + "\n".join(bad)
+    assert len(imports_inside_functions()) <= 100

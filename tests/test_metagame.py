@@ -126,10 +126,8 @@ def test_a_sweep_or_a_tournament_of_one_strategy_is_refused(tmp_path, capsys, mo
     api.sweep("kamoul", out=tmp_path / "s", n=20, grids=["call_threshold=1,3"], progress=False)
     code, out, err = run_cli(capsys, "metagame", str(tmp_path / "s"))
     assert code == 2 and "is a sweep, not a tournament" in err and len(err.strip().splitlines()) == 1
-    import simulator.core.run.batch as batch
-
-    monkeypatch.setattr(batch, "load_batch", lambda out, field: {"kind": "tournament",
-                                                                 "inputs": {"strategies": ["balanced"]}})
+    monkeypatch.setattr(mg, "load_batch", lambda out, field: {"kind": "tournament",
+                                                              "inputs": {"strategies": ["balanced"]}})
     with pytest.raises(SpecError, match="is a tournament of 1 strategy"):
         mg.tournament_counts(tmp_path / "s")
 

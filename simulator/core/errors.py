@@ -12,6 +12,7 @@
 """
 
 from __future__ import annotations
+import difflib
 
 
 LISTED = 100  # characters of allowed names listed in full; beyond, the closest ones and where to see them all
@@ -40,8 +41,6 @@ class SpecError(ValueError):
 def closest(value, choices: list[str], allowed: str, see: str = "") -> tuple[str, str]:
     """For a name among ``choices``: ``("did you mean X? ", allowed)``, the closest names (empty when none is
     close), and ``allowed`` itself when short, else how many names there are and ``see``."""
-    import difflib
-
     close = difflib.get_close_matches(str(value), [str(c) for c in choices], n=3, cutoff=0.6)
     guess = f"did you mean {' or '.join(close)}? " if close else ""
     if len(allowed) <= LISTED:

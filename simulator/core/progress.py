@@ -25,6 +25,7 @@ import os
 import sys
 import time
 from functools import lru_cache
+from simulator.core.i18n import _
 
 LOG_INTERVAL = 10.0
 _ACTIVE: list = []  # the open progress objects, whose clocks a finished compile restarts (kept by identity:
@@ -114,8 +115,6 @@ class LogLines:
         self.total = self.n
 
     def _line(self, done: bool = False) -> str:
-        from simulator.core.i18n import _
-
         unit = _(self.unit)
         what = f"{self.n:,}" + (f"/{self.total:,}" if self.total else "") + f" {unit}"
         if self.total:
@@ -182,7 +181,6 @@ def progress(total: int | None, label: str, unit: str, *, enabled: bool = True, 
         return Silent()
     if not draws_bars():
         return LogLines(total, label, unit, initial, nested)
-    from simulator.core.i18n import _
 
     bar = _bar_class()(total=total, initial=initial, desc=label, unit=_(unit), unit_scale=unit_scale,
                        dynamic_ncols=True, leave=not nested)

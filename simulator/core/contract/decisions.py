@@ -35,7 +35,9 @@ from simulator.core.contract.file_code import GUARD, file_fault
 from simulator.core.contract.inlined import InlinedType, inline_function, registered
 from simulator.core.contract.seats import USER_KERNEL_BASE
 from simulator.core.contract.user_table import decision_signature, function_loader
+from simulator.core.kernels.compiling import needs_compile, say
 from simulator.core.kernels.faults import StrategyError, new_fault, raise_fault, record_raised
+from simulator.core.kernels.generated import cached_builtins
 
 
 @dataclass(frozen=True)
@@ -351,11 +353,7 @@ class ReferenceDispatch:
         (cached on disk, :func:`simulator.core.kernels.generated.cached_builtins`) when the contract names its families,
         else the contract's own. It then replaces itself in ``env``, the generated ``ask``'s globals."""
         def first(*args):
-            from simulator.core.kernels.compiling import needs_compile, say
-
             if self._builtins is None:
-                from simulator.core.kernels.generated import cached_builtins
-
                 families = self.contract.families
                 self._builtins = (cached_builtins(self.contract.game, families, self.contract.decisions)
                                   if families else self.contract.builtin)

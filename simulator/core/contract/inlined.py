@@ -24,6 +24,7 @@ import numba
 from numba.core import types
 from numba.extending import NativeValue, models, register_model, typeof_impl, unbox
 
+from simulator.core.contract.user_table import compiled_function, user_table
 from simulator.core.errors import SpecError
 from simulator.core.kernels.jit import cache_dir_for, user_cache_dir
 
@@ -121,8 +122,6 @@ def inline_function(function):
 def inlinable(contract, strategies) -> bool:
     """Whether every function of ``strategies`` compiles without numba's reference counting (the kernels have none:
     a function that allocates an array stays behind the table, where it is compiled with it)."""
-    from simulator.core.contract.user_table import compiled_function
-
     return all(compiled_function(contract, s, name).targetoptions.get("_nrt", True) is False
                for s in strategies for name in contract.decisions)
 
@@ -142,8 +141,6 @@ def user_field(contract, strategies, kernel, hands: int):
     compiled for the files, else their function table. ``CARDSIM_USER_KERNEL``:
     ``table``; ``inlined``; ``auto`` (default): inlined when such a kernel is already compiled on this machine or
     the run has at least :data:`INLINE_FROM_HANDS` hands."""
-    from simulator.core.contract.user_table import user_table
-
     mode = user_kernel_mode()
     if kernel is not None and mode != "table":
         candidate = InlinedStrategies(contract, strategies)

@@ -29,6 +29,7 @@ from simulator.core.contract.registry import registered_games
 from simulator.core.contract.seats import StrategyDef
 from simulator.core.errors import SpecError, StrategyFileError
 from simulator.core.params import ParamSet
+from numba.core.registry import CPUDispatcher
 
 ENTRY_POINT_GROUP = "cardsim.strategies"
 MAX_FILE_BYTES = 1 << 22
@@ -158,8 +159,6 @@ def _validate(decl: Declared, plugin, path: str, digest: str, field_name: str) -
 
 
 def _is_numba(fn) -> bool:
-    from numba.core.registry import CPUDispatcher
-
     return isinstance(fn, CPUDispatcher)
 
 

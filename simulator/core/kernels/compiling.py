@@ -21,6 +21,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Callable
 
+from simulator.core.kernels.jit import cache_dir_for, cache_root
 from simulator.core.progress import compile_finished
 
 NOTICES = {"enabled": True}
@@ -51,16 +52,12 @@ TIMES_FILE = "compile-seconds.json"
 
 
 def _times_path() -> Path:
-    from simulator.core.kernels.jit import cache_root
-
     return cache_root() / TIMES_FILE
 
 
 def code_of(dispatcher) -> str | None:
     """Which code a compile time is of: the digest that names ``dispatcher``'s cache directory (its module, every
     project module that one imports, numba's version: :func:`simulator.core.kernels.jit.cache_dir_for`)."""
-    from simulator.core.kernels.jit import cache_dir_for
-
     try:
         return cache_dir_for(dispatcher.py_func).name
     except (AttributeError, TypeError, OSError):

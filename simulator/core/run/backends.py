@@ -20,6 +20,7 @@ import polars as pl
 
 from simulator.core.errors import SpecError
 from simulator.core.storage.spec import RunSpec
+from simulator.core.storage.store import write_parts
 
 Frames = dict[str, pl.DataFrame]
 Task = Callable[[int, int, "int | None"], Frames]
@@ -49,8 +50,6 @@ class ChunkTask:
 
     def write(self, start: int, stop: int, threads: int | None = None) -> WrittenParts:
         """Play the chunk and write its parts into ``out`` (atomically, once); their records."""
-        from simulator.core.storage.store import write_parts
-
         if self.out is None:
             raise ValueError("ChunkTask.write needs the run directory (out)")
         tables = self.plugin.tables(self.spec.level)

@@ -36,6 +36,7 @@ import polars as pl
 
 from simulator.core.errors import MetadataError, SpecError
 from simulator.core.i18n import _
+from simulator.core.progress import progress as progress_of
 from simulator.core.run.backends import check_threads
 from simulator.core.run.runner import chunk_size_for, run
 from simulator.core.storage.dirlock import DirLock
@@ -43,6 +44,8 @@ from simulator.core.storage.ledger import LEDGER_NAME, write_frame
 from simulator.core.storage.sealed import read_sealed, sealed
 from simulator.core.storage.spec import RunSpec, spec_dict_problem
 from simulator.core.storage.store import MANIFEST_NAME, is_housekeeping, read_table, write_json_atomic
+from simulator.core.storage.store import QUARANTINE_NAME, load_manifest_file
+import time
 
 BATCH_FORMAT = "cardsim-batch/1"
 BATCH_NAME = "_batch.json"
@@ -136,8 +139,6 @@ def _check_orphan_cells(path: Path, batch: Batch) -> None:
     """A batch directory without its ``_batch.json``: every entry must be this batch's (``cells/cell=<id>`` of
     one of its cells, holding nothing or a run of that cell's spec; its result frames; the ledger; housekeeping
     and quarantine), else :class:`SpecError`. Then the batch file can be written again without losing a row."""
-    from simulator.core.storage.store import QUARANTINE_NAME, load_manifest_file
-
     own = {CELLS: None, LEDGER_NAME: None, QUARANTINE_NAME: None,
            **{f"{name}.parquet": None for name in RESULT_FRAMES.get(batch.kind, ())}}
     strangers = [e.name for e in path.iterdir() if e.name not in own and not is_housekeeping(e.name)]
@@ -216,10 +217,6 @@ def run_batch(batch: Batch, out: str | Path, *, chunk_size: int | None = None, t
     """Run (or resume) every cell of ``batch`` into ``out``; see the module doc. ``on_complete(path)`` runs
     once every cell is complete, still under the batch's lock (the result frames are written there). ``label``
     names the stage in the progress (default: the batch's kind), ``nested`` says it is part of a study."""
-    import time
-
-    from simulator.core.progress import progress as progress_of
-
     began = time.perf_counter()
     check_batch_settings(batch, chunk_size, threads)
     check_batch_dir(out, batch)

@@ -38,6 +38,8 @@ import numba
 
 from simulator.core.errors import ClusterError, SpecError
 from simulator.core.run.backends import Frames, Task
+from concurrent.futures import CancelledError
+import logging
 
 COLLECT_MODES = ("workers", "client")
 ADDRESS_ALLOWED = "a reachable Dask scheduler address such as tcp://host:8786 (or host:8786)"
@@ -75,7 +77,6 @@ def quiet_dask_logs() -> None:
         import distributed  # noqa: F401 - importing it sets its loggers' levels, which are raised here
     except ImportError:
         return
-    import logging
 
     for name in ["distributed", *logging.root.manager.loggerDict]:
         if name == "distributed" or name.startswith("distributed."):
@@ -246,8 +247,6 @@ class DaskBackend:
 
 
 def _is_cancelled(err: BaseException) -> bool:
-    from concurrent.futures import CancelledError
-
     return isinstance(err, CancelledError) or type(err).__name__ in ("CancelledError", "FutureCancelledError")
 
 

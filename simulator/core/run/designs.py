@@ -15,6 +15,7 @@ first grid varying slowest.
 
 from __future__ import annotations
 
+from simulator.core.contract.presets import default_player
 from simulator.core.contract.registry import get_game
 from simulator.core.errors import SpecError
 from simulator.core.params import Param
@@ -50,7 +51,6 @@ def tournament_batch(game: str, *, strategies: list[str], n: int, seed: int = 0,
     level = level or plugin.judged_level
     texts = list(strategies or [])
     if len(texts) == 1:  # one strategy: against the default player
-        from simulator.core.contract.presets import default_player
 
         texts.append(default_player(plugin, players if isinstance(players, int) else None))
     if len(texts) < 2:

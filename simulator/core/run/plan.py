@@ -31,13 +31,20 @@ from typing import Callable, Sequence
 
 import polars as pl
 
+from simulator.core.contract.registry import get_game
 from simulator.core.errors import MetadataError, SpecError, field_text
 from simulator.core.i18n import _
+from simulator.core.progress import progress as progress_of
+from simulator.core.run.backends import check_threads
 from simulator.core.run.batch import Batch, result_writer, run_batch
+from simulator.core.run.runner import MAX_CHUNKS, check_chunk_size, run
+from simulator.core.storage.dirlock import DirLock
 from simulator.core.storage.ledger import write_frame
 from simulator.core.storage.sealed import read_sealed, sealed
 from simulator.core.storage.spec import RunSpec
+from simulator.core.storage.spec import MAX_SEED, build_spec, parse_strategy
 from simulator.core.storage.store import write_json_atomic
+from simulator.core.storage.store import is_housekeeping
 
 STUDY_FILE = "_study.json"
 STUDY_BACKUP = "_study.backup.json"  # the same sealed document, written after it
@@ -90,9 +97,6 @@ class StudyRun:
 def execute(plan: Plan, out: str | Path, *, threads: int | None = None, chunk_size: int | None = None,
             progress: bool = True) -> StudyRun:
     """Run (or resume) ``plan`` into ``out``; see the module doc."""
-    from simulator.core.progress import progress as progress_of
-    from simulator.core.run.runner import run
-
     path = Path(out)
     with open_study(path, plan.study, plan.inputs, plan.how):
         record = {"study": plan.study, "game": plan.game, "inputs": plan.inputs,
@@ -225,8 +229,6 @@ def check_same_study(out: str | Path, name: str, inputs: dict, how: str) -> None
     """Refuse (:class:`SpecError`, nothing written) an ``out`` that cannot hold the study ``name`` with these
     ``inputs``: a file, a run, a tournament or sweep, another study, the same study with other inputs (``how``
     names the options that must match), or a non-empty directory that is no study."""
-    from simulator.core.storage.store import is_housekeeping
-
     path = Path(out)
     allowed = f"a new or empty directory, or the same study ({how})"
     if not path.exists():
@@ -248,8 +250,6 @@ def check_same_study(out: str | Path, name: str, inputs: dict, how: str) -> None
 def open_study(out: str | Path, name: str, inputs: dict, how: str):
     """Create ``out`` if needed and hold its lock for the duration (the check of :func:`check_same_study` is
     made again under the lock); yields the directory."""
-    from simulator.core.storage.dirlock import DirLock
-
     check_same_study(out, name, inputs, how)
     path = Path(out)
     path.mkdir(parents=True, exist_ok=True)
@@ -268,10 +268,6 @@ def check_games(n, unit: str) -> int:
 def check_study_settings(*, n: int, seed, threads, chunk_size) -> None:
     """The seed, threads and chunk size of a study, validated (:class:`SpecError`) before anything is written:
     they are used only by later parts, which must not fail after earlier ones wrote."""
-    from simulator.core.run.backends import check_threads
-    from simulator.core.run.runner import MAX_CHUNKS, check_chunk_size
-    from simulator.core.storage.spec import MAX_SEED
-
     if isinstance(seed, bool) or not isinstance(seed, int) or not 0 <= seed <= MAX_SEED:
         raise SpecError("--seed", seed, f"an integer in [0, {MAX_SEED}]")
     check_threads(threads)
@@ -286,8 +282,6 @@ def check_study_rules(game: str, options: dict | None, players: int | None = Non
     """The rule options a study plays (``--option K=V``), validated as a run's are (one-line :class:`SpecError`
     naming ``--option K``); returns the given options only, as typed values, in name order (stored in the
     study's inputs, so a changed one is refused on resume)."""
-    from simulator.core.storage.spec import build_spec
-
     if not options:
         return {}
     spec = build_spec(game, n=1, seed=0, players=players, options=dict(options))
@@ -299,9 +293,6 @@ def check_study_strategies(game: str, strategies, *, at_least: int = 1, at_most:
                            what: str = "") -> list[str] | None:
     """``--strategy`` of a study: ``None`` (the study's own) or the strategy texts, each validated as a run's
     (one-line :class:`SpecError`), between ``at_least`` and ``at_most`` of them; ``what`` says what they set."""
-    from simulator.core.contract.registry import get_game
-    from simulator.core.storage.spec import parse_strategy
-
     if not strategies:
         return None
     texts = [str(t) for t in strategies]

@@ -25,13 +25,17 @@ from collections import Counter
 from pathlib import Path
 
 from simulator.core.errors import DatasetError, MetadataError, SpecError, field_text
+from simulator.core.run.batch import load_batch
 from simulator.core.run.plan import STUDY_BACKUP, repair_study_file, study_file_problem
 from simulator.core.run.plan import STUDY_FILE as STUDY_NAME
 from simulator.core.storage.dirlock import DirLock
+from simulator.core.storage.ledger import LEDGER_NAME, ledger_problem, read_ledger, salvage_ledger, write_ledger
+from simulator.core.storage.spec import RunSpec
 from simulator.core.storage.store import (
     FORMAT, MANIFEST_NAME, QUARANTINE_NAME, SYMLINK_DETAIL, TMP_NAME, Finding, RunStore, _part_meta, apply_inspection,
     inspect_run, quarantine, load_manifest_file, manifest_chunks, parse_part_name,
 )
+from simulator.core.storage.store import part_problem
 
 BATCH_NAME, CELLS = "_batch.json", "cells"
 DIR_ALLOWED = "a run, tournament, sweep or study directory (holding _manifest.json, _batch.json or _study.json)"
@@ -121,8 +125,6 @@ def _verify_run(path: Path, prefix: str, repair: bool, totals: dict) -> None:
 
 
 def _rewrite_manifest(path: Path, manifest: dict, kept, records) -> None:
-    from simulator.core.storage.spec import RunSpec
-
     spec = RunSpec.from_dict(manifest["spec"])
     store = RunStore(path, spec, tuple(manifest["tables"]), list(kept), str(manifest.get("created") or ""),
                      parts=dict(records))
@@ -135,8 +137,6 @@ def rebuild_manifest(path: Path) -> dict:
     the game's tables for its level, and every whole chunk (decodable, in every table, not overlapping); the
     other files stay where they are for :func:`apply_inspection`. :class:`DatasetError` when no part names a
     spec this cardsim can read."""
-    from simulator.core.storage.spec import RunSpec
-
     specs = Counter()
     for folder in _table_dirs(path):
         for file in folder.iterdir():
@@ -164,9 +164,6 @@ def _verify_ledger(path: Path, prefix: str, repair: bool, totals: dict) -> None:
     """The batch's or study's own files (frames, samples) against ``_checksums.json``. A damaged ledger is a
     ``manifest`` finding; its repair keeps the entries whose file still has the recorded bytes (a resume writes
     the others again)."""
-    from simulator.core.storage.ledger import LEDGER_NAME, ledger_problem, read_ledger, salvage_ledger, write_ledger
-    from simulator.core.storage.store import part_problem
-
     damaged = ledger_problem(path)
     if damaged and repair:
         with DirLock(path, "DIR"):
@@ -192,8 +189,6 @@ def _verify_ledger(path: Path, prefix: str, repair: bool, totals: dict) -> None:
 
 
 def _verify_batch(path: Path, prefix: str, repair: bool, totals: dict) -> None:
-    from simulator.core.run.batch import load_batch
-
     _verify_ledger(path, prefix, repair, totals)
     data = None
     try:

@@ -23,6 +23,7 @@ from simulator.core.contract.user_strategies import installed, load_file, split_
 from simulator.core.errors import SpecError
 from simulator.core.kernels.compiling import KernelFamily, code_of, estimate
 from simulator.core.params import parse_assignments
+import stat
 
 MAX_SEED = 2**63 - 1
 MAX_N = 10**12
@@ -300,8 +301,6 @@ def read_spec_file(path: str | Path) -> dict:
 def _load_toml(p: Path) -> dict:
     """The TOML table of the spec file ``p``, checked before it is read: a regular file of at most
     :data:`SPEC_FILE_MAX` bytes (not a directory, a device or a pipe), UTF-8 TOML."""
-    import stat
-
     allowed = f"a TOML run spec file (a regular file of at most {SPEC_FILE_MAX // 1024} KiB)"
     try:
         info = p.stat()

@@ -58,6 +58,7 @@ from simulator.core.storage.dirlock import LOCK_NAME, DirLock
 from simulator.core.storage.outputs import MARKERS, OWN_FILES
 from simulator.core.storage.sealed import read_sealed, sealed
 from simulator.core.storage.spec import RunSpec, spec_dict_problem
+from concurrent.futures import ThreadPoolExecutor
 
 FORMAT = "cardsim-run/2"
 LEGACY_FORMATS = ("cardsim-run/1",)  # no part checksums: read as listed, checksummed on the next resume
@@ -136,8 +137,6 @@ def checked_sha256(path: Path) -> str:
 def _hash_ahead(paths: list[Path]) -> None:
     """Fill the checksum cache for ``paths`` on every core (hashlib releases the GIL); errors are left for
     :func:`part_problem` to report."""
-    from concurrent.futures import ThreadPoolExecutor
-
     def one(path):
         try:
             checked_sha256(path)

@@ -29,6 +29,7 @@ import numpy as np
 from numba import prange
 
 from simulator.core.cards import DECK_SIZE
+from simulator.core.contract.game import seats_of
 from simulator.core.contract.seats import kernel_seats
 from simulator.core.kernels.block_kernel import block_games
 from simulator.core.kernels.blocks import block_count, first_fault_in_game_order
@@ -36,6 +37,9 @@ from simulator.core.kernels.compiling import compile_notice
 from simulator.core.kernels.jit import njit
 from simulator.core.kernels.rng import below, seed_state, stream_state
 from simulator.core.records import gather_blocks
+from simulator.core.storage.spec import build_spec
+from simulator.kamoul.engines import kernels
+from simulator.kamoul.engines.engine import rules_of
 from simulator.kamoul.engines.hand import Hand
 from simulator.kamoul.engines.hand_kernel import play_hand
 from simulator.kamoul.engines.kernel_state import ST, new_force, new_scratch, new_state, reset_force, scratch_of
@@ -215,8 +219,6 @@ the same process (their helpers are compiled already)."""
 
 def _rollout_notice():
     """The compile notice of the rollout kernels, its estimate for the case at hand."""
-    from simulator.kamoul.engines import kernels
-
     after = kernels.simulate.stats.cache_misses and any(kernels.simulate.stats.cache_misses.values())
     return compile_notice(_rollout_blocks, ROLLOUT_LABEL, ROLLOUT_COMPILE_SECONDS[bool(after)],
                           key=ROLLOUT_LABEL + (" after the Kamoul kernels" if after else ""))
@@ -348,10 +350,6 @@ def advise_reference(rules: Rules, seats, situation: Situation, seed: int, start
 
 def warm() -> None:
     """Compile (or load) the rollout kernels of ``study kamoul-call`` and ``advise``: one game of each mode."""
-    from simulator.core.contract.game import seats_of
-    from simulator.core.storage.spec import build_spec
-    from simulator.kamoul.engines.engine import rules_of
-
     spec = build_spec("kamoul", n=1, seed=0, players=2)
     rules, seats = rules_of(spec), seats_of(spec)
     sample_kernel(rules, seats, 0, 0, 1)

@@ -11,6 +11,7 @@ from simulator.core.contract.game import (
 )
 from simulator.core.i18n import N_
 from simulator.kems.engines.engine import KERNEL_FAMILY, raw_kernel, raw_reference, to_frames
+from simulator.kems.engines.reference import Game
 from simulator.kems.vocabulary import records, rules
 import strategies.kems as strategies
 from strategies.kems.common import COMMON
@@ -18,8 +19,6 @@ from strategies.kems.policy import CONTRACT
 
 
 def _reference_game():
-    from simulator.kems.engines.reference import Game  # replaying needs the reference engine, simulating does not
-
     return Game
 
 

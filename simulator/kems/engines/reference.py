@@ -43,6 +43,7 @@ from simulator.kems.vocabulary.codes import (
     OUT_WRONG_KEMS, OUTCOMES, PH_OPEN, PH_SWEEP, PH_TURN_UP, TRACE_SEED, VISIBLE_BEFORE_DEAL, WHY_FALSE, WHY_INFERENCE,
     WHY_SIGN, trace_py,
 )
+from simulator.kems.vocabulary.records import n_cols
 from simulator.kems.vocabulary.rules import ATTENTION_REF, HAND, TABLE, Rules, partner_of, team_of
 from simulator.kems.vocabulary.views import PUB_SIZE, summarise
 from strategies.kems import policy
@@ -644,7 +645,5 @@ class Game(ReferenceGame):
 
 def play_games(rules: Rules, seats: list[Seat], seed: int, start: int, stop: int, level: str = "games") -> dict:
     """Raw rows of games ``start <= i < stop``: ``{table: int64 array}`` plus ``traces`` (one per manche)."""
-    from simulator.kems.vocabulary.records import n_cols
-
     games = (Game(rules, seats, seed, i, level).play() for i in range(start, stop))
     return stack_rows(games, LEVELS, lambda t: n_cols(t, len(seats)), {"traces": np.uint64})

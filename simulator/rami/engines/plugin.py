@@ -10,6 +10,7 @@ from simulator.core.contract.game import SKIP_ACROSS, SKIP_GUARD, SKIP_PHYSICAL,
 from simulator.core.errors import SpecError
 from simulator.core.i18n import N_
 from simulator.rami.engines.engine import KERNEL_FAMILY, raw_kernel, raw_reference, to_frames
+from simulator.rami.engines.reference import Game
 from simulator.rami.vocabulary import records, rules
 import strategies.rami as strategies
 from strategies.rami.policy import CONTRACT
@@ -24,8 +25,6 @@ def check_spec(players: int, values: dict) -> None:
 
 
 def _reference_game():
-    from simulator.rami.engines.reference import Game  # replaying needs the reference engine, simulating does not
-
     return Game
 
 
