@@ -9,32 +9,32 @@ imports the simulator, analysis and reports, and nothing but ``cli.py`` imports 
 from __future__ import annotations
 
 import sys
+from collections import Counter
 from dataclasses import dataclass
 from pathlib import Path
 
 import polars as pl
 
+from simulator.core.cards import JOKER, card_name, parse_card
 from simulator.core.contract.game import reference_note, replay_text, trace_hashes
+from simulator.core.contract.game import replay_parts
 from simulator.core.contract.presets import default_player
+from simulator.core.contract.scaffold import new_strategy as write
 from simulator.core.errors import SpecError
 from simulator.core.kernels.compile_apart import compile_apart
-from simulator.core.run.runner import RunResult, run
-from simulator.core.storage.outputs import check_output_dir, check_output_file
-from simulator.core.storage.spec import MAX_N, RunSpec, build_spec, play_one_game, read_spec_file
-from simulator.core.storage.store import listed_files, read_manifest, read_table
-from simulator.games import get_game
-from collections import Counter
-from simulator.core.cards import JOKER, card_name, parse_card
-from simulator.core.contract.game import replay_parts
-from simulator.core.contract.scaffold import new_strategy as write
 from simulator.core.kernels.compiling import NOTICES
 from simulator.core.params import shown_value
 from simulator.core.run.backends import check_threads
 from simulator.core.run.batch import read_batch as _read_batch, result_writer, run_batch
 from simulator.core.run.designs import sweep_batch, tournament_batch
 from simulator.core.run.plan import execute
+from simulator.core.run.runner import RunResult, run
 from simulator.core.run.verify import verify as _verify
+from simulator.core.storage.outputs import check_output_dir, check_output_file
+from simulator.core.storage.spec import MAX_N, RunSpec, build_spec, play_one_game, read_spec_file
+from simulator.core.storage.store import listed_files, read_manifest, read_table
 from simulator.core.storage.store import write_bytes_atomic
+from simulator.games import get_game
 from simulator.games import GAMES
 from simulator.rami.vocabulary.melds import best_opening
 
@@ -496,12 +496,12 @@ def duel(game: str, *, strategies: list[str], delta: float = 0.05, alpha: float 
 def advise(game: str, *, known: str, unknown: int = 0, turn: int, players: int | None = None, cumulative: int = 0,
            strategy: str | None = None, options: dict | list[str] | None = None, samples: int = 20_000,
            seed: int | None = None, threads: int | None = None, spec_file: str | Path | None = None) -> dict:
-    """Call KAMOUL now or play on, in one situation (``analysis.kamoul_call.advise``); see ``cardsim advise
+    """Call KAMOUL now or play on, in one situation (``analysis.studies.kamoul_call.study.advise``); see ``cardsim advise
     --help``. ``spec_file``: a TOML file with any of ``players``, ``seed``, one ``strategies`` entry and
     ``[options]`` (the arguments given here override it). Returns the win probability, expected points and
     points saved by calling, with 95% intervals."""
-    from analysis.kamoul_call import GAMES as ADVISE_GAMES
-    from analysis.kamoul_call import advise as _advise
+    from analysis.studies.kamoul_call.study import GAMES as ADVISE_GAMES
+    from analysis.studies.kamoul_call.study import advise as _advise
 
     if game not in ADVISE_GAMES:
         raise SpecError("GAME", game, f"{', '.join(ADVISE_GAMES)} (the games advise knows)")
@@ -528,7 +528,7 @@ def report(run: str | Path, out: str | Path, pdf: str | Path | None = None, *, t
     which holds ``_batch.json``) to ``out`` and, with ``pdf``, print it
     to that PDF with headless Chromium. Every input is checked before anything is written. Returns
     ``{"html": Path, "pdf": Path | None}``; see ``cardsim report --help``."""
-    from reports.dispatch import build_any_report, check_source
+    from analysis.studies.dispatch import build_any_report, check_source
     from reports.output import check_output, print_pdf, require_chromium
 
     check_source(run)
@@ -646,7 +646,6 @@ def study(name: str, game: str | None = None, *, out: str | Path, n: int | None 
     ``swept``). Returns ``{"path", "interrupted", "frames", "html", "answer"}`` (the
     :class:`~analysis.answers.Answer`, also written to ``out/answer.md`` and ``out/answer.json``)."""
     from analysis.studies import check_game, study_def
-    from reports.dispatch import STUDY_REPORTS
 
     definition = study_def(name)
     game = check_game(definition, game)
@@ -669,7 +668,7 @@ def study(name: str, game: str | None = None, *, out: str | Path, n: int | None 
     if not done.interrupted:
         result["answer"] = write_answer(name, out)
         if report:
-            result["html"] = STUDY_REPORTS[name](out, Path(out) / "report.html", frames=done.frames)
+            result["html"] = definition.report(out, Path(out) / "report.html", frames=done.frames)
     return result
 
 

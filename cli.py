@@ -11,29 +11,29 @@ from __future__ import annotations
 
 import contextvars
 import errno
+import json
 import os
+import shlex
+import shutil
 import sys
+import textwrap
+import time
 import warnings
 from pathlib import Path
 
 import click
+import polars as pl
 
 import cardsim as api
 from simulator import __version__
+from simulator.core.contract.presets import default_player
 from simulator.core.errors import ClusterError, DatasetError, SpecError, StrategyCodeError
 from simulator.core.i18n import LANGUAGES, _, set_language
-from simulator.games import GAMES
-import json
-import polars as pl
-import shlex
-import shutil
-from simulator.core.contract.presets import default_player
 from simulator.core.kernels.compiling import NOTICES
 from simulator.core.run.dask_backend import quiet_dask_logs
 from simulator.core.run.verify import format_verify
 from simulator.core.storage.store import write_bytes_atomic
-import textwrap
-import time
+from simulator.games import GAMES
 
 GAME_HELP = ", ".join(GAMES)
 
@@ -585,7 +585,7 @@ def advise(game, known, unknown, turn, players, cumulative, strategy, options, s
     if as_json:
         click.echo(json.dumps(result))
         return
-    from analysis.kamoul_call import format_advice
+    from analysis.studies.kamoul_call.study import format_advice
 
     click.echo(format_advice(result))
 

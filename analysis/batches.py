@@ -19,6 +19,8 @@ are *undecided*: left out of the rates and counted.
 
 from __future__ import annotations
 
+import hashlib
+
 import numpy as np
 import polars as pl
 
@@ -29,10 +31,9 @@ from analysis.summary import outcome_table, side_table
 from simulator.core.i18n import N_, _, bounds, number, percent, share_interval
 from simulator.core.run.batch import cell_dir, load_batch
 from simulator.core.storage.spec import RunSpec, _fmt
+from simulator.core.storage.spec import parse_strategy
 from simulator.core.storage.store import read_table
 from simulator.games import get_game
-import hashlib
-from simulator.core.storage.spec import parse_strategy
 
 
 def winning_units(spec: RunSpec, run_dir) -> pl.LazyFrame:

@@ -36,11 +36,9 @@ from simulator.core.contract.registry import get_game
 from simulator.core.errors import SpecError
 from simulator.core.run.batch import result_writer, run_batch
 from simulator.core.run.designs import tournament_batch
-from simulator.core.storage.dirlock import DirLock
+from simulator.core.run.workdir import check_workdir, owned_workdir
 from simulator.core.storage.ledger import write_frame
-from simulator.core.storage.sealed import sealed
 from simulator.core.storage.spec import parse_strategy
-from simulator.core.storage.store import check_own_directory, write_json_atomic
 
 GROW_FORMAT = "cardsim-grow/1"
 META, ROUNDS = "_grow.json", "rounds.parquet"
@@ -119,10 +117,12 @@ def check_grow(source, *, family: str | None, params=(), rounds: int, budget: in
                     bootstrap, seed), data
 
 
+GROW_ALLOWED = "a new or empty directory, or the same growth to resume (same DIR and settings)"
+
+
 def check_grow_dir(out: Path, spec: GrowSpec) -> None:
     """Refuse a directory that cannot hold this growth: a file, another growth, a non-empty directory that is none."""
-    check_own_directory(out, META, spec.to_dict(), "growth",
-                        "a new or empty directory, or the same growth to resume (same DIR and settings)")
+    check_workdir(out, META, spec.to_dict(), "growth", GROW_ALLOWED)
 
 
 def gain_against(wins: np.ndarray, undecided: np.ndarray, row: int, weights: np.ndarray, bootstrap: int,
@@ -138,15 +138,9 @@ def gain_against(wins: np.ndarray, undecided: np.ndarray, row: int, weights: np.
 
 def grow(spec: GrowSpec, data: dict, out: str | Path, *, threads=None, progress: bool = True) -> GrowRun:
     """Run (or resume) the growth ``spec`` of the tournament ``data`` into ``out``; see the module doc."""
-    path = Path(out)
-    check_grow_dir(path, spec)
-    path.mkdir(parents=True, exist_ok=True)
     inputs, cell = data["inputs"], data["cells"][0]["spec"]
     game, players, options = inputs["game"], int(cell["players"]), dict(inputs.get("options") or {})
-    with DirLock(path, "--out"):
-        check_grow_dir(path, spec)
-        if not (path / META).exists():
-            write_json_atomic(path / META, sealed(spec.to_dict()))
+    with owned_workdir(out, META, spec.to_dict(), "growth", GROW_ALLOWED) as path:
         tournament = Path(spec.source)
         current = mg.metagame(tournament, bootstrap=spec.bootstrap, seed=spec.seed)
         rows = []

@@ -38,11 +38,13 @@ from __future__ import annotations
 
 import datetime
 import math
+import tomllib
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 
 import numpy as np
 import polars as pl
+import tomli_w
 
 from analysis.duel import deal_scores_many
 from analysis.duel import duel as run_duel
@@ -54,13 +56,10 @@ from simulator.core.i18n import _, number, share_interval
 from simulator.core.params import parse_assignments
 from simulator.core.progress import progress as progress_of
 from simulator.core.run.designs import tournament_batch
-from simulator.core.storage.dirlock import DirLock
+from simulator.core.run.workdir import check_workdir, owned_workdir
 from simulator.core.storage.ledger import write_frame
-from simulator.core.storage.sealed import sealed
 from simulator.core.storage.spec import MAX_SEED, parse_strategy
-from simulator.core.storage.store import check_own_directory, write_bytes_atomic, write_json_atomic
-import tomli_w
-import tomllib
+from simulator.core.storage.store import write_bytes_atomic
 
 TUNE_FORMAT = "cardsim-tune/1"
 META, STORAGE, TRIALS, RACE, CONFIRM, BEST = ("_tune.json", "optuna.sqlite3", "trials.parquet", "race.parquet",
@@ -316,11 +315,13 @@ class TuneRun:
     frames: dict = field(default_factory=dict)
 
 
+TUNE_ALLOWED = "a new or empty directory, or the same tuning to resume (same GAME and options)"
+
+
 def check_tune_dir(out: Path, spec: TuneSpec) -> None:
     """Refuse (:class:`SpecError`, nothing written) a directory that cannot hold this tuning: a file, a dataset,
     another tuning, a non-empty directory that is no tuning."""
-    check_own_directory(out, META, spec.to_dict(), "tuning",
-                        "a new or empty directory, or the same tuning to resume (same GAME and options)")
+    check_workdir(out, META, spec.to_dict(), "tuning", TUNE_ALLOWED)
 
 
 def tune(spec: TuneSpec, out: str | Path, *, threads: int | None = None, progress: bool = True,
@@ -328,13 +329,7 @@ def tune(spec: TuneSpec, out: str | Path, *, threads: int | None = None, progres
     """Run (or resume) the tuning ``spec`` into ``out``; see the module doc. ``command`` is recorded in
     ``best.toml`` (how to reproduce it). ``cluster``: a connected :class:`~simulator.core.run.dask_backend.DaskBackend`
     on which every evaluation is played (the same trials, race and confirmation as locally)."""
-    path = Path(out)
-    check_tune_dir(path, spec)
-    path.mkdir(parents=True, exist_ok=True)
-    with DirLock(path, "--out"):
-        check_tune_dir(path, spec)
-        if not (path / META).exists():
-            write_json_atomic(path / META, sealed(spec.to_dict()))
+    with owned_workdir(out, META, spec.to_dict(), "tuning", TUNE_ALLOWED) as path:
         try:
             study = _trials(spec, path, threads, progress, cluster)
             race = _race(spec, path, study, threads, progress, cluster)

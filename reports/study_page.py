@@ -1,26 +1,22 @@
-"""What every study's page shares: its verdict, from the study's answer (``analysis.<study>.answer``, the same
-numbers as ``answer.md`` and ``answer.json``), and the page around its sections."""
+"""What every study's page shares: its verdict, from the study's answer (its ``study.answer``, the same numbers as
+``answer.md`` and ``answer.json``), and the page around its sections."""
 
 from __future__ import annotations
 
 from pathlib import Path
 
-from analysis.studies import study_def
+from analysis.answers import Answer
 from reports.layout import Figure, Page, Section, write_page
 from reports.tables import table
-from simulator.core.i18n import N_, _
+from simulator.core.i18n import _
 
-TITLES = {"kamoul-call": N_("When to call KAMOUL"), "rami-openings": N_("Which Rami opening strategy wins")}
-"""Each study page's title, as its question (balance names its game: ``balance_report``)."""
-
-
-def write_study_page(out: Path, out_dir: Path, study: str, title: str | None, sections: list[Section],
+def write_study_page(out: Path, out_dir: Path, answer: Answer, title: str, sections: list[Section],
                      headline: Figure | None, appendix: list) -> Path:
-    """Write a study's page to ``out``: the answer's headline and table beside ``headline`` (its detailed sentences
-    folded under them), then ``sections``, then the folded ``appendix`` (the study's description)."""
-    answer = study_def(study).module.answer(out_dir)
+    """Write a study's page titled ``title`` (its question) to ``out``: the ``answer``'s headline and table beside
+    ``headline`` (its detailed sentences folded under them), then ``sections``, then the folded ``appendix`` (the
+    study's description)."""
     short = answer.table
-    page = Page(title or _(TITLES.get(study, N_("cardsim study {study}"))).format(study=study),
+    page = Page(title,
                 list(answer.headline or answer.sentences), sections, headline=headline, holds_for=answer.holds_for,
                 appendix=appendix, verdict_details=list(answer.sentences) if answer.headline else [],
                 verdict_table=table(short.columns, short.rows, id="verdict-table", caption=_("The answer's numbers"),

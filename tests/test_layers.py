@@ -4,7 +4,9 @@ modules, and so does a game's name used as a branch outside its own packages.
 
 A module's layer is its folder's (:data:`FOLDERS`, a few top-level files in :data:`FILES`): a game's
 ``vocabulary/`` (codes, rules, records, legal choices, views, contract) lies below strategies, its ``engines/``
-(reference, kernels, plugin) above them; ``simulator/core/`` is four floors, each importing only those below it.
+(reference, kernels, plugin) above them; ``simulator/core/`` is four floors, each importing only those below it;
+each study's package (``analysis/studies/<study>/``: plan, frames, answer, charts, page) lies above the pure
+statistics of ``analysis/`` and the page tools of ``reports/``.
 """
 
 from __future__ import annotations
@@ -19,7 +21,7 @@ ROOT = Path(__file__).resolve().parents[1]
 PACKAGES = ("simulator", "strategies", "analysis", "reports")
 TOP_MODULES = ("cli", "cardsim")
 LAYERS = ("core", "kernel tools", "contract", "storage", "run", "vocabulary", "strategies", "engines", "analysis",
-          "reports", "api", "cli")
+          "reports", "studies", "api", "cli")
 FOLDERS = {
     "simulator": "core",
     "simulator/core": "core",
@@ -34,6 +36,8 @@ FOLDERS = {
     "simulator/*/engines": "engines",
     "analysis": "analysis",
     "reports": "reports",
+    "analysis/studies": "studies",
+    "analysis/studies/*": "studies",
 }
 """Every folder of project code and its layer (``*``: one folder name, a game's)."""
 FILES = {"simulator/games.py": "engines", "cardsim.py": "api", "cli.py": "cli", "simulator/launch.py": "cli"}
@@ -165,6 +169,7 @@ def test_layer_of_reads_the_folders():
     assert layer_of("simulator/games.py") == "engines"
     assert layer_of("analysis/stats.py") == "analysis"
     assert layer_of("reports/layout.py") == "reports"
+    assert layer_of("analysis/studies/balance/page.py") == "studies"
     assert layer_of("cardsim.py") == "api"
     assert layer_of("cli.py") == "cli"
     with pytest.raises(LookupError, match="place it on the map"):

@@ -13,11 +13,13 @@ import polars as pl
 import pytest
 from polars.testing import assert_frame_equal
 
-from analysis import balance
 from analysis.answers import say
-from analysis.balance import (option_effects, pooled_exposure, position_rows,
-                              position_table, power_values, rank_strategies, seat_test, skill_by_level, upsets)
 from analysis.batches import NO_EFFECT
+from analysis.studies.balance import study as balance
+from analysis.studies.balance.study import (
+    option_effects, pooled_exposure, position_rows, position_table, power_values, rank_strategies, seat_test,
+    skill_by_level, upsets,
+)
 from answer_checks import check_answer, check_french, numbers
 import cardsim as api
 from simulator.core.contract.registry import get_game
@@ -400,7 +402,7 @@ def test_an_option_the_strategies_never_reach_is_marked_no_effect(tmp_path):
 
 @pytest.mark.parametrize("game", GAMES)
 def test_the_verdict_in_french(studies, game):
-    from analysis import balance
+    from analysis.studies.balance import study as balance
 
     check_french(balance.answer, studies[game])
 
@@ -408,7 +410,7 @@ def test_the_verdict_in_french(studies, game):
 @pytest.mark.parametrize("game", GAMES)
 def test_the_headline_says_whether_the_seats_are_fair_and_the_table_rests_on_the_numbers(studies, game):
     from analysis.answers import certainty
-    from analysis.balance import SHARE_MARGIN
+    from analysis.studies.balance.study import SHARE_MARGIN
 
     data = json.loads((studies[game] / "answer.json").read_text())
     test = next(r for r in numbers(data, "seat advantage") if r["subject"] == "all positions")

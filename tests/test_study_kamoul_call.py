@@ -10,7 +10,7 @@ import json
 import polars as pl
 import pytest
 
-from analysis.kamoul_call import (
+from analysis.studies.kamoul_call.study import (
     MIN_CELL, PRESETS, call_value, decide, derive_policy, parse_known, policy_strategy, scan_samples,
 )
 from answer_checks import check_answer, check_french, numbers
@@ -205,7 +205,7 @@ def test_the_study_states_its_call_rule_with_numbers_from_its_frames(study, caps
 
 
 def test_the_verdict_in_french(study):
-    from analysis import kamoul_call
+    from analysis.studies.kamoul_call import study as kamoul_call
 
     check_french(kamoul_call.answer, study)
 
@@ -218,7 +218,7 @@ def _limit(players, rule, word=None, n=1000, more=0):
 
 
 def test_the_headline_says_the_rule_as_a_player_would_with_the_other_table_sizes_in_brackets():
-    from analysis.kamoul_call import _headline
+    from analysis.studies.kamoul_call.study import _headline
 
     never = {1: -1, 2: -1, 3: -1}
     limits = [_limit(2, {0: 5, **never}, "even"), _limit(3, {0: 4, **never}, "decided"),
@@ -250,7 +250,7 @@ def test_certainty_is_decided_even_or_tentative_with_the_units_that_would_settle
 
 def test_the_table_gives_each_player_counts_limit_with_its_certainty(study):
     from analysis.answers import certainty
-    from analysis.kamoul_call import POINTS_MARGIN
+    from analysis.studies.kamoul_call.study import POINTS_MARGIN
 
     data = json.loads((study / "answer.json").read_text())
     policy = pl.read_parquet(study / "policy.parquet")

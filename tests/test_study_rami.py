@@ -12,8 +12,9 @@ from simulator.core.run.batch import read_batch
 import pytest
 
 from analysis.metagame import metagame
-from analysis.rami_openings import (STRATEGIES, named, opening_turns, rami_sec, seat_rounds, style_names,
-                                    style_on_tuned)
+from analysis.studies.rami_openings.study import (
+    STRATEGIES, named, opening_turns, rami_sec, seat_rounds, style_names, style_on_tuned,
+)
 from answer_checks import check_answer, check_french, numbers
 import cardsim as api
 from test_reports import browser, check_first_screen, parse, render, run_cli  # noqa: F401  (browser: the shared Chromium fixture)
@@ -154,7 +155,7 @@ def test_the_study_ranks_the_openings_and_says_if_the_winner_is_significant(stud
 
 
 def test_the_verdict_in_french(study):
-    from analysis import rami_openings
+    from analysis.studies.rami_openings import study as rami_openings
 
     check_french(rami_openings.answer, study)
 
@@ -204,7 +205,7 @@ def test_the_study_gives_the_mix_of_styles_no_style_can_exploit(study):
 
 def test_the_headline_names_the_best_style_and_the_table_its_margin(study):
     from analysis.answers import certainty
-    from analysis.rami_openings import SHARE_MARGIN, STYLE_ADVICE
+    from analysis.studies.rami_openings.study import SHARE_MARGIN, STYLE_ADVICE
 
     data = json.loads((study / "answer.json").read_text())
     margins = {int(r["subject"].split(" ")[0]): r for r in numbers(data, "margin")}

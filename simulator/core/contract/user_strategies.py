@@ -22,6 +22,8 @@ from functools import lru_cache
 from importlib.metadata import entry_points
 from pathlib import Path
 
+from numba.core.registry import CPUDispatcher
+
 from simulator.core.contract import file_code
 from simulator.core.contract.file_code import GUARD, Interrupted, fault_line, watched
 from simulator.core.contract.inlined import user_kernel_mode
@@ -29,7 +31,6 @@ from simulator.core.contract.registry import registered_games
 from simulator.core.contract.seats import StrategyDef
 from simulator.core.errors import SpecError, StrategyFileError
 from simulator.core.params import ParamSet
-from numba.core.registry import CPUDispatcher
 
 ENTRY_POINT_GROUP = "cardsim.strategies"
 MAX_FILE_BYTES = 1 << 22

@@ -18,13 +18,13 @@ import hashlib
 import inspect
 import os
 import re
+import sys
 import warnings
 from pathlib import Path
 
 import numba
 from numba.core.errors import NumbaIRAssumptionWarning
 
-from simulator.core.moved import MOVED
 
 # numba's own "internal pedantic check" fires when it inlines the strategy dispatch (an ``overload`` with
 # ``inline="always"``, strategies/<g>/policy.py) into a function with a loop: a phi variable it does not expect.
@@ -39,12 +39,12 @@ _IMPORT = re.compile(r"^\s*(?:from\s+((?:simulator|strategies)[\w.]*)\s+import\s
 
 
 def _module_path(module: str) -> Path | None:
-    module = MOVED.get(module, module)  # a user's file may import a module by its name before the layered layout
     base = _ROOT.joinpath(*module.split("."))
     for candidate in (base.with_suffix(".py"), base / "__init__.py"):
         if candidate.is_file():
             return candidate
-    return None
+    loaded = getattr(sys.modules.get(module), "__file__", None)  # an old name (simulator.core.moved): what it became
+    return Path(loaded) if loaded else None
 
 
 def module_closure(path: Path) -> list[Path]:

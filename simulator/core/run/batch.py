@@ -29,6 +29,7 @@ from __future__ import annotations
 import itertools
 import json
 import re
+import time
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -45,7 +46,6 @@ from simulator.core.storage.sealed import read_sealed, sealed
 from simulator.core.storage.spec import RunSpec, spec_dict_problem
 from simulator.core.storage.store import MANIFEST_NAME, is_housekeeping, read_table, write_json_atomic
 from simulator.core.storage.store import QUARANTINE_NAME, load_manifest_file
-import time
 
 BATCH_FORMAT = "cardsim-batch/1"
 BATCH_NAME = "_batch.json"

@@ -29,8 +29,10 @@ How a run goes (see docs/scale-out.md):
 from __future__ import annotations
 
 import hashlib
+import logging
 import re
 import threading
+from concurrent.futures import CancelledError
 from itertools import islice
 from typing import Iterable, Iterator
 
@@ -38,8 +40,6 @@ import numba
 
 from simulator.core.errors import ClusterError, SpecError
 from simulator.core.run.backends import Frames, Task
-from concurrent.futures import CancelledError
-import logging
 
 COLLECT_MODES = ("workers", "client")
 ADDRESS_ALLOWED = "a reachable Dask scheduler address such as tcp://host:8786 (or host:8786)"

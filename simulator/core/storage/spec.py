@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import hashlib
 import json
+import stat
 import tomllib
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -23,7 +24,6 @@ from simulator.core.contract.user_strategies import installed, load_file, split_
 from simulator.core.errors import SpecError
 from simulator.core.kernels.compiling import KernelFamily, code_of, estimate
 from simulator.core.params import parse_assignments
-import stat
 
 MAX_SEED = 2**63 - 1
 MAX_N = 10**12

@@ -45,6 +45,7 @@ import socket
 import threading
 import time
 import warnings
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from datetime import datetime, timezone
 from pathlib import Path
@@ -58,7 +59,6 @@ from simulator.core.storage.dirlock import LOCK_NAME, DirLock
 from simulator.core.storage.outputs import MARKERS, OWN_FILES
 from simulator.core.storage.sealed import read_sealed, sealed
 from simulator.core.storage.spec import RunSpec, spec_dict_problem
-from concurrent.futures import ThreadPoolExecutor
 
 FORMAT = "cardsim-run/2"
 LEGACY_FORMATS = ("cardsim-run/1",)  # no part checksums: read as listed, checksummed on the next resume

@@ -1,4 +1,4 @@
-"""The report of a balance study directory (:mod:`analysis.balance`): the answer beside the share of decided rows
+"""The report of a balance study directory (:mod:`analysis.studies.balance.study`): the answer beside the share of decided rows
 won from each position; then seat advantage (by position from the deal and by seat, the chi-square test, the seats
 run at every level), luck versus skill (the tournament, how often the weaker wins, in Kamoul the better
 strategy's share at each level), lengths, what each rule option changes, Kamoul's card powers and Kem's sign
@@ -11,11 +11,12 @@ from pathlib import Path
 import polars as pl
 
 from analysis.answers import rules_text
-from analysis.balance import load_study, position_label, study_frames
+from analysis.studies.balance.charts import (
+    plot_option_effects, plot_positions, plot_powers, plot_sign_visibility, plot_skill_levels, plot_upsets,
+)
+from analysis.studies.balance.study import answer, load_study, position_label, study_frames
 from analysis.summary import run_summary
 from reports import formats as fmt
-from reports.balance import (plot_option_effects, plot_positions, plot_powers, plot_sign_visibility,
-                             plot_skill_levels, plot_upsets)
 from reports.batch_report import batch_part
 from reports.layout import Block, Section, figure, nested
 from reports.output import check_output, check_run
@@ -222,4 +223,4 @@ def build_report(out_dir: str | Path, out_html: str | Path, *, title: str | None
     if "signs" in frames:
         sections.append(_signs_section(frames["signs"]))
     title = title or _("Is this {game} rule set balanced?").format(game=data["game"].capitalize())
-    return write_study_page(out, out_dir, "balance", title, sections, headline, _description(data))
+    return write_study_page(out, out_dir, answer(out_dir), title, sections, headline, _description(data))

@@ -1,4 +1,4 @@
-"""The report of a rami-openings study directory (:mod:`analysis.rami_openings`): the answer beside every opening
+"""The report of a rami-openings study directory (:mod:`analysis.studies.rami_openings.study`): the answer beside every opening
 strategy's rating per player count, then per player count the turn of opening beside the rami-sec table and the
 tournament, then the opening-threshold and joker-rules sweeps; the study's description folded."""
 
@@ -11,16 +11,21 @@ import polars as pl
 
 from analysis.answers import rules_text
 from analysis.metagame import metagame
-from analysis.rami_openings import STUDY_NAME, load_study, named, study_frames, style_names, tournament_dir
+from analysis.studies.rami_openings.charts import plot_opening_turns, plot_rami_sec, plot_ratings_by_players
+from analysis.studies.rami_openings.study import (
+    STUDY_NAME, answer, load_study, named, study_frames, style_names, tournament_dir,
+)
 from reports import formats as fmt
 from reports.batch_report import batch_part
 from reports.layout import Block, Section, figure
 from reports.metagame_report import metagame_sections
 from reports.output import check_output
-from reports.studies import plot_opening_turns, plot_rami_sec, plot_ratings_by_players
 from reports.study_page import write_study_page
 from reports.tables import table
-from simulator.core.i18n import _
+from simulator.core.i18n import N_, _
+
+TITLE = N_("Which Rami opening strategy wins")
+"""The page's title: the study's question."""
 
 
 def _description(inputs: dict):
@@ -87,4 +92,4 @@ def build_report(out_dir: str | Path, out_html: str | Path, *, title: str | None
     for name, heading in (("threshold", _("The opening threshold (opening_points)")),
                           ("jokers", _("The joker rules (joker_swap x joker_opening_value)"))):
         sections += batch_part(out_dir / name, name, heading)[1]
-    return write_study_page(out, out_dir, STUDY_NAME, title, sections, headline, _description(inputs))
+    return write_study_page(out, out_dir, answer(out_dir), title or _(TITLE), sections, headline, _description(inputs))

@@ -1,26 +1,16 @@
-"""Which report a directory gets: a run's, a tournament's or sweep's, a tuning's, or its study's own
-(:data:`STUDY_REPORTS`, keyed by study name). Nothing in ``reports`` imports this module."""
+"""Which report a directory gets: a run's, a tournament's or sweep's, a tuning's, or its study's own (the
+study's ``report``, :mod:`analysis.studies`)."""
 
 from __future__ import annotations
 
 from pathlib import Path
 
-from analysis import balance, kamoul_call, rami_openings
-from analysis.studies import study_name_of
-from reports import (balance_report, batch_report, kamoul_call_report, rami_openings_report, run_report,
-                     tune_report)
+from analysis.studies import study_def, study_name_of
+from reports import batch_report, run_report, tune_report
 from reports.output import check_run
 from simulator.core.errors import SpecError
 from simulator.core.run.batch import BATCH_NAME, load_batch
 from simulator.core.storage.store import MANIFEST_NAME
-
-#: study name -> ``build_report(out_dir, out_html, *, title=None, frames=None) -> Path``
-STUDY_REPORTS = {
-    kamoul_call.STUDY_NAME: kamoul_call_report.build_report,
-    rami_openings.STUDY_NAME: rami_openings_report.build_report,
-    balance.STUDY_NAME: balance_report.build_report,
-}
-
 
 def check_source(path: str | Path) -> str:
     """``"study"`` when ``path`` is a study directory (``_study.json``), ``"tune"`` a finished tuning, ``"batch"`` a
@@ -45,7 +35,7 @@ def build_any_report(path: str | Path, out_html: str | Path, *, title: str | Non
     """The report of whatever ``path`` holds (:func:`check_source`), written to ``out_html``."""
     kind = check_source(path)
     if kind == "study":
-        return STUDY_REPORTS[study_name_of(path)](path, out_html, title=title)
+        return study_def(study_name_of(path)).report(path, out_html, title=title)
     if kind == "batch":
         return batch_report.build_batch_report(path, out_html, title=title)
     if kind == "tune":

@@ -1,4 +1,4 @@
-"""Charts of the balance study (``analysis.balance``'s frames): ``plot_x(frame, *, ax=None) -> Axes``, every
+"""Charts of the balance study (``analysis.studies.balance.study``'s frames): ``plot_x(frame, *, ax=None) -> Axes``, every
 estimate drawn with its 95% interval; they draw, they do not compute."""
 
 from __future__ import annotations
@@ -27,7 +27,7 @@ def _forest(ax, labels, mid, low, high, *, scale: float = 1.0, xlabel: str, titl
 
 
 def plot_positions(positions: pl.DataFrame, *, ax=None, title: str | None = None):
-    """Share of the decided rows won from each position (``analysis.balance.position_table``) with 95% Wilson
+    """Share of the decided rows won from each position (``analysis.studies.balance.study.position_table``) with 95% Wilson
     intervals, and the equal share ``1/units`` as a dashed line."""
     ax = ax or plt.gca()
     x = list(range(positions.height))
@@ -42,7 +42,7 @@ def plot_positions(positions: pl.DataFrame, *, ax=None, title: str | None = None
 
 
 def plot_upsets(upsets: pl.DataFrame, *, ax=None):
-    """How often the weaker strategy of each pair wins (``analysis.balance.upsets``), with 95% Wilson intervals;
+    """How often the weaker strategy of each pair wins (``analysis.studies.balance.study.upsets``), with 95% Wilson intervals;
     50% would mean pure luck."""
     ax = ax or plt.gca()
     labels = [f"{w} vs {s}" for w, s in zip(upsets["weaker"], upsets["stronger"])]
@@ -55,7 +55,7 @@ def plot_upsets(upsets: pl.DataFrame, *, ax=None):
 
 
 def plot_option_effects(options: pl.DataFrame, *, ax=None, metric: str = "length_delta", unit: str = "turns"):
-    """Paired change against the default value of each rule option's other values (``analysis.balance.
+    """Paired change against the default value of each rule option's other values (``analysis.studies.balance.study.
     option_effects``): ``metric`` ``length_delta`` (mean length, in ``unit``) or ``first_delta`` (win rate of
     the first position, in points of %), with 95% t intervals."""
     ax = ax or plt.gca()
@@ -70,7 +70,7 @@ def plot_option_effects(options: pl.DataFrame, *, ax=None, metric: str = "length
 
 
 def plot_powers(powers: pl.DataFrame, *, ax=None, metric: str = "value"):
-    """What each Kamoul card power is worth to the seat that uses it (``analysis.balance.power_values``):
+    """What each Kamoul card power is worth to the seat that uses it (``analysis.studies.balance.study.power_values``):
     ``value`` (win rate with minus without, points of %) or ``points_value`` (points saved per hand), 95% t
     intervals."""
     ax = ax or plt.gca()
@@ -85,7 +85,7 @@ def plot_powers(powers: pl.DataFrame, *, ax=None, metric: str = "value"):
 
 def plot_skill_levels(levels: pl.DataFrame, *, ax=None):
     """Share of decided hands, manches, parties and TOPs won by the better strategy of each pair
-    (``analysis.balance.skill_by_level``), one line per pair, with 95% Wilson intervals."""
+    (``analysis.studies.balance.study.skill_by_level``), one line per pair, with 95% Wilson intervals."""
     ax = ax or plt.gca()
     order = list(dict.fromkeys(levels["level"].to_list()))
     for (better, weaker), rows in levels.group_by("better", "weaker", maintain_order=True):
@@ -103,7 +103,7 @@ def plot_skill_levels(levels: pl.DataFrame, *, ax=None):
 
 
 def plot_sign_visibility(signs: pl.DataFrame, *, ax=None, outcome: bool = False):
-    """Kem's signs against the sign's visibility (``analysis.balance.sign_cells``), one colour per ``kappa0``:
+    """Kem's signs against the sign's visibility (``analysis.studies.balance.study.sign_cells``), one colour per ``kappa0``:
     the share seen by the partner (solid) and by one given opponent (dashed), or with ``outcome`` the share of
     signed manches contred (dashed) and won by Kem's (solid); 95% Wilson intervals."""
     ax = ax or plt.gca()

@@ -1,4 +1,4 @@
-"""Charts of Study 1 (``analysis.kamoul_call``'s frames): they draw, they do not compute."""
+"""Charts of Study 1 (``analysis.studies.kamoul_call.study``'s frames): they draw, they do not compute."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""Charts of studies (``analysis.rami_openings``'s frames): they draw, they do not compute."""
+"""Charts of studies (``analysis.studies.rami_openings.study``'s frames): they draw, they do not compute."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""The report of a kamoul-call study directory (``analysis.kamoul_call``): the answer beside the derived policy's
+"""The report of a kamoul-call study directory (``analysis.studies.kamoul_call.study``): the answer beside the derived policy's
 win rate against the presets, then the policy, the value of calling per player count as a grid of known points ×
 unseen own cards coloured where calling or playing on is significantly better (beside its chart), by own turn and
 by cumulative zone, then each player count's tournament; the study's description folded."""
@@ -11,15 +11,18 @@ import pandas as pd
 import polars as pl
 
 from analysis.answers import rules_text
-from analysis.kamoul_call import STUDY_NAME, load_study, study_frames, tournament_dir
+from analysis.studies.kamoul_call.charts import plot_call_gain, plot_call_win, plot_gain_by_turn, plot_policy_gain
+from analysis.studies.kamoul_call.study import STUDY_NAME, answer, load_study, study_frames, tournament_dir
 from reports import formats as fmt
 from reports.batch_report import batch_part
-from reports.kamoul_call import plot_call_gain, plot_call_win, plot_gain_by_turn, plot_policy_gain
 from reports.layout import Block, Section, figure
 from reports.output import check_output
 from reports.study_page import write_study_page
 from reports.tables import grid, table
 from simulator.core.i18n import N_, _
+
+TITLE = N_("When to call KAMOUL")
+"""The page's title: the study's question."""
 
 METHOD = N_("Each sampled state is one decision of one player at the start of one of its own turns where it may call, "
           "in a manche of real play ({strategy} at every seat). From it the hand is played twice on the same future "
@@ -184,4 +187,5 @@ def build_report(out_dir: str | Path, out_html: str | Path, *, title: str | None
         sections += batch_part(tournament_dir(out_dir, players), f"{players}p",
                                _("{players} players: tournament of the derived policy, its own player and the "
                                  "presets").format(players=players))[1]
-    return write_study_page(out, out_dir, STUDY_NAME, title, sections, headline, _description(inputs, policies))
+    return write_study_page(out, out_dir, answer(out_dir), title or _(TITLE), sections, headline,
+                            _description(inputs, policies))
