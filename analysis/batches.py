@@ -47,8 +47,9 @@ def winning_units_of(spec: RunSpec, read) -> pl.LazyFrame:
     if spec.level != spec.plugin.default_level:
         return read(tables[-1]).select("game", pl.col("winners").cast(pl.Int64).alias("mask"))
     w = spec.plugin.row_winner(spec.players)
-    return read(tables[0]).select(
-        "game", pl.when(w >= 0).then(pl.lit(2, pl.Int64).pow(w).cast(pl.Int64)).otherwise(0).alias("mask"))
+    # polars evaluates both branches: the power of an undecided row's -1 is refused (polars >= 2.2), so it is 2^0
+    mask = pl.lit(2, pl.Int64).pow(w.clip(lower_bound=0)).cast(pl.Int64)
+    return read(tables[0]).select("game", pl.when(w >= 0).then(mask).otherwise(0).alias("mask"))
 
 
 def seating_masks(spec: RunSpec, pattern: str) -> tuple[int, int]:
