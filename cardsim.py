@@ -16,26 +16,24 @@ from pathlib import Path
 import polars as pl
 
 from simulator.core.cards import JOKER, card_name, parse_card
-from simulator.core.contract.game import reference_note, replay_text, trace_hashes
-from simulator.core.contract.game import replay_parts
+from simulator.core.contract.game import reference_note, replay_parts, replay_text, trace_hashes
 from simulator.core.contract.presets import default_player
-from simulator.core.contract.scaffold import new_strategy as write
+from simulator.core.contract import scaffold
 from simulator.core.errors import SpecError
 from simulator.core.kernels.compile_apart import compile_apart
 from simulator.core.kernels.compiling import NOTICES
 from simulator.core.params import shown_value
 from simulator.core.run.backends import check_threads
 from simulator.core.run.batch import read_batch as _read_batch, result_writer, run_batch
+from simulator.core.run.dask_backend import DaskBackend
 from simulator.core.run.designs import sweep_batch, tournament_batch
 from simulator.core.run.plan import execute
 from simulator.core.run.runner import RunResult, run
 from simulator.core.run.verify import verify as _verify
 from simulator.core.storage.outputs import check_output_dir, check_output_file
 from simulator.core.storage.spec import MAX_N, RunSpec, build_spec, play_one_game, read_spec_file
-from simulator.core.storage.store import listed_files, read_manifest, read_table
-from simulator.core.storage.store import write_bytes_atomic
-from simulator.games import get_game
-from simulator.games import GAMES
+from simulator.core.storage.store import listed_files, read_manifest, read_table, write_bytes_atomic
+from simulator.games import GAMES, get_game
 from simulator.rami.vocabulary.melds import best_opening
 
 
@@ -100,8 +98,6 @@ def simulate(game: str, *, out: str | Path, n: int | None = None, seed: int | No
     if scheduler is None or scheduler == "local" or backend is not None:
         return run(spec, out, chunk_size=chunk_size, threads=threads, backend=backend, progress=progress,
                    restart=restart)
-    from simulator.core.run.dask_backend import DaskBackend
-
     with DaskBackend(scheduler, collect) as cluster:  # connects (or refuses) before anything is written
         return run(spec, out, chunk_size=chunk_size, threads=threads, backend=cluster, progress=progress,
                    restart=restart)
@@ -236,7 +232,7 @@ def check_strategy(game: str, strategy: str, *, n: int = 40, seed: int = 1, play
 
 def new_strategy(game: str, name: str, out: str | Path):
     """``cardsim new-strategy``: write ``<out>/<name>.py`` and its test; see :mod:`simulator.core.contract.scaffold`."""
-    return write(game, name, check_output_dir(out))
+    return scaffold.new_strategy(game, name, check_output_dir(out))
 
 
 def warm(games: list[str] | None = None, *, quiet: bool = False) -> list[str]:
@@ -458,7 +454,6 @@ def tune(game: str, *, strategy: str, against, budget: int, out: str | Path, par
         result = _tune(spec, out, threads=threads, progress=progress, command=command)
     else:
         from analysis.tune import check_tune_dir
-        from simulator.core.run.dask_backend import DaskBackend
 
         threads = DaskBackend.check_threads(threads)
         cluster = DaskBackend(scheduler, "client")

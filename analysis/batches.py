@@ -30,8 +30,7 @@ from analysis.stats import mean_interval, wilson
 from analysis.summary import outcome_table, side_table
 from simulator.core.i18n import N_, _, bounds, number, percent, share_interval
 from simulator.core.run.batch import cell_dir, load_batch
-from simulator.core.storage.spec import RunSpec, _fmt
-from simulator.core.storage.spec import parse_strategy
+from simulator.core.storage.spec import RunSpec, _fmt, parse_strategy
 from simulator.core.storage.store import read_table
 from simulator.games import get_game
 

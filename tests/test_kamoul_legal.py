@@ -14,8 +14,7 @@ import pytest
 
 from simulator.core.contract.decisions import python_twin
 from simulator.core.kernels.faults import new_fault
-from simulator.kamoul.vocabulary import legal
-from simulator.kamoul.vocabulary import answers
+from simulator.kamoul.vocabulary import answers, legal
 from simulator.kamoul.vocabulary.codes import (
     POWER_KING, POWER_PEEK_OPP, POWER_PEEK_OWN, POWER_SWAP, SNAP_OTHER, SNAP_OWN,
 )

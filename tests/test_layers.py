@@ -279,7 +279,7 @@ LAZY_LIBRARIES = {
     "fcntl": "POSIX only",
 }
 """Libraries a function may import where it uses them, and why."""
-START_UP = {"cli.py": ("analysis", "reports"), "cardsim.py": ("analysis", "reports", "simulator.core.run.dask_backend"),
+START_UP = {"cli.py": ("analysis", "reports"), "cardsim.py": ("analysis", "reports"),
             "simulator/launch.py": ("",)}
 """Project modules the command line and the library import only in the command that needs them: importing all
 of analysis and reports (scipy.stats, pandas, matplotlib) would add about two seconds to every command."""

@@ -16,8 +16,7 @@ import pytest
 from simulator.core.cards import JOKER
 from simulator.core.contract.decisions import python_twin
 from contract_checks import accepts
-from simulator.rami.vocabulary import legal
-from simulator.rami.vocabulary import answers
+from simulator.rami.vocabulary import answers, legal
 
 L = {name: python_twin(getattr(legal, name)) for name in
      ("draw_choices", "open_choices", "lay_choices", "layoff_choices", "discard_choices", "claim_choices")}

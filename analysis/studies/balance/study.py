@@ -53,8 +53,7 @@ from analysis.answers import (WIDTH, Answer, Table, certainty, certainty_word, e
 from analysis.batches import NO_EFFECT, batch_frames, cell_effects, cell_wins, rank_strategies
 from analysis.kems_signals import sign_exposure
 from analysis.lengths import length_column, run_lengths
-from analysis.stats import mean_interval, wilson
-from analysis.stats import games_for_half_width
+from analysis.stats import games_for_half_width, mean_interval, wilson
 from simulator.core.contract.game import TEAM_KEYS, GamePlugin
 from simulator.core.contract.presets import plays_alike, tuned_preset
 from simulator.core.errors import SpecError

@@ -16,7 +16,6 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Callable
 
-import numpy as np
 import polars as pl
 
 from simulator.core.contract.registry import _restore

@@ -44,8 +44,9 @@ from simulator.core.storage.dirlock import DirLock
 from simulator.core.storage.ledger import LEDGER_NAME, write_frame
 from simulator.core.storage.sealed import read_sealed, sealed
 from simulator.core.storage.spec import RunSpec, spec_dict_problem
-from simulator.core.storage.store import MANIFEST_NAME, is_housekeeping, read_table, write_json_atomic
-from simulator.core.storage.store import QUARANTINE_NAME, load_manifest_file
+from simulator.core.storage.store import (
+    MANIFEST_NAME, QUARANTINE_NAME, is_housekeeping, load_manifest_file, read_table, write_json_atomic,
+)
 
 BATCH_FORMAT = "cardsim-batch/1"
 BATCH_NAME = "_batch.json"

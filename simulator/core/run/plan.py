@@ -41,10 +41,8 @@ from simulator.core.run.runner import MAX_CHUNKS, check_chunk_size, run
 from simulator.core.storage.dirlock import DirLock
 from simulator.core.storage.ledger import write_frame
 from simulator.core.storage.sealed import read_sealed, sealed
-from simulator.core.storage.spec import RunSpec
-from simulator.core.storage.spec import MAX_SEED, build_spec, parse_strategy
-from simulator.core.storage.store import write_json_atomic
-from simulator.core.storage.store import is_housekeeping
+from simulator.core.storage.spec import MAX_SEED, RunSpec, build_spec, parse_strategy
+from simulator.core.storage.store import is_housekeeping, write_json_atomic
 
 STUDY_FILE = "_study.json"
 STUDY_BACKUP = "_study.backup.json"  # the same sealed document, written after it

@@ -32,10 +32,9 @@ from simulator.core.storage.dirlock import DirLock
 from simulator.core.storage.ledger import LEDGER_NAME, ledger_problem, read_ledger, salvage_ledger, write_ledger
 from simulator.core.storage.spec import RunSpec
 from simulator.core.storage.store import (
-    FORMAT, MANIFEST_NAME, QUARANTINE_NAME, SYMLINK_DETAIL, TMP_NAME, Finding, RunStore, _part_meta, apply_inspection,
-    inspect_run, quarantine, load_manifest_file, manifest_chunks, parse_part_name,
+    FORMAT, Finding, MANIFEST_NAME, QUARANTINE_NAME, RunStore, SYMLINK_DETAIL, TMP_NAME, _part_meta, apply_inspection,
+    inspect_run, load_manifest_file, manifest_chunks, parse_part_name, part_problem, quarantine,
 )
-from simulator.core.storage.store import part_problem
 
 BATCH_NAME, CELLS = "_batch.json", "cells"
 DIR_ALLOWED = "a run, tournament, sweep or study directory (holding _manifest.json, _batch.json or _study.json)"

@@ -33,7 +33,7 @@ from simulator.core.contract.game import seats_of
 from simulator.core.contract.seats import kernel_seats
 from simulator.core.kernels.block_kernel import block_games
 from simulator.core.kernels.blocks import block_count, first_fault_in_game_order
-from simulator.core.kernels.compiling import compile_notice
+from simulator.core.kernels.compiling import KernelFamily, code_of, compile_notice, estimate
 from simulator.core.kernels.jit import njit
 from simulator.core.kernels.rng import below, seed_state, stream_state
 from simulator.core.records import gather_blocks
@@ -354,4 +354,14 @@ def warm() -> None:
     rules, seats = rules_of(spec), seats_of(spec)
     sample_kernel(rules, seats, 0, 0, 1)
     advise_kernel(rules, seats, Situation((1,), 1, 1), 0, 0, 1)
+
+
+def _rollout_seconds() -> int:
+    """What compiling the rollout kernels alone takes (in a process that has not compiled the Kamoul kernels)."""
+    return estimate(ROLLOUT_LABEL, ROLLOUT_COMPILE_SECONDS[False], code_of(_rollout_blocks))
+
+
+ROLLOUTS = KernelFamily("kamoul", "kamoul rollouts", ROLLOUT_LABEL, lambda: _rollout_blocks, _rollout_seconds, warm)
+"""The rollout kernels as a family of their own: ``cardsim warm`` and the kamoul-call study compile them beside the
+Kamoul kernels (the plugin's ``warm_extra``); simulating does not need them."""
 

@@ -8,29 +8,11 @@ import polars as pl
 
 from simulator.core.contract.game import SKIP_ACROSS, SKIP_GUARD, SKIP_PHYSICAL, BalanceHints, declare_game
 from simulator.core.i18n import N_
-from simulator.core.kernels.compiling import KernelFamily, code_of, estimate
 from simulator.kamoul.engines import engine
-from simulator.kamoul.engines.counterfactual import ROLLOUT_COMPILE_SECONDS, ROLLOUT_LABEL, _rollout_blocks, warm
+from simulator.kamoul.engines.counterfactual import ROLLOUTS
 from simulator.kamoul.vocabulary import records, rules
 import strategies.kamoul as strategies
 from strategies.kamoul.policy import CONTRACT
-
-
-def warm_rollouts() -> None:
-    """Compile the rollout kernels (the call study and `advise` play them; simulating does not)."""
-    warm()
-
-
-def rollout_kernel():
-    return _rollout_blocks
-
-
-def rollout_seconds() -> int:
-    """What compiling the rollout kernels alone takes (in a process that has not compiled the Kamoul kernels)."""
-    return estimate(ROLLOUT_LABEL, ROLLOUT_COMPILE_SECONDS[False], code_of(_rollout_blocks))
-
-
-ROLLOUTS = KernelFamily("kamoul", "kamoul rollouts", "Kamoul rollout", rollout_kernel, rollout_seconds, warm_rollouts)
 
 
 def row_position(seat: int, players: int) -> pl.Expr:
