@@ -192,10 +192,11 @@ class Script:
         sid = original.sid
 
         def trait(name):  # the seat's own family answers (policy.BUILTIN, through the view's fields)
-            builtin = python_twin(policy.BUILTIN[name])
+            builtin, context = python_twin(policy.BUILTIN[name]), DECISIONS[name].context
             if name == "estimate":
-                return lambda prm, view: builtin(sid, prm, view.me, view.know, view.occ, view.nslots, view.faceup)
-            return lambda prm: builtin(sid, prm)
+                return lambda prm, view: builtin(sid, prm, context(view.me, view.know, view.occ, view.nslots,
+                                                                   view.faceup))
+            return lambda prm: builtin(sid, prm, context(0))
 
         functions = {name: getattr(self, f"_{name}") for name in self.SCRIPTED}
         functions.update({name: trait(name) for name in DECISIONS if name not in self.SCRIPTED})

@@ -105,10 +105,10 @@ class Script:
     @staticmethod
     def _family(name: str, sid: int):
         """The seat's own family's answer to decision ``name``, from the user call's arguments."""
-        builtin = python_twin(policy.BUILTIN[name])
+        builtin, context = python_twin(policy.BUILTIN[name]), DECISIONS[name].context
         if name == "speed":
-            return lambda prm: builtin(sid, prm)
-        return lambda prm, view, *rest: builtin(sid, prm, view.me, view.hand, view.opened, view.sizes, *rest)
+            return lambda prm: builtin(sid, prm, context(0))
+        return lambda prm, view, *rest: builtin(sid, prm, context(view.me, view.hand, view.opened, view.sizes, *rest))
 
     def _scripted(self, name: str):
         answer = self.answers[name]

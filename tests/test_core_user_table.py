@@ -126,7 +126,7 @@ def test_every_strategy_file_gives_the_kernel_the_same_type_so_it_is_compiled_on
     assert builtin.ndim == 1 and builtin.size == 0  # built-ins only: the kernel compiles no call through a table
 
 
-def test_the_signature_is_the_contract_s_user_call_with_the_engine_argument_types():
+def test_the_signature_follows_what_the_contract_hands_a_file_s_function():
     signature = decision_signature(CONTRACT, "keep")
     assert str(signature.return_type) == "int64"
     names = [str(t) for t in signature.args]

@@ -110,21 +110,12 @@ def test_a_family_the_dispatch_does_not_handle_is_refused_when_the_game_is_decla
         dataclasses.replace(kamoul, strategies={**kamoul.strategies, "ghost": ghost})
 
 
-def test_the_dispatch_is_generated_from_each_family_s_answers_and_refuses_a_missing_one():
-    """strategies/kamoul/policy.py compiles ``builtin_<decision>`` from ``FAMILIES``: every family answers every
-    decision of the contract (its own ``ANSWERS`` or the family it ``INHERITS``), or the module refuses it."""
-    import types
-
-    from simulator.core.contract.decisions import builtin_dispatch, python_twin
-    from strategies.kamoul import call_table, heuristic, policy
-    from simulator.kamoul.vocabulary.contract import DECISIONS
+def test_call_table_plays_the_heuristic_but_reads_its_own_positions_for_its_traits():
+    """strategies/kamoul/dispatch.py: call-table's keep is the heuristic's, its traits read at its own positions."""
+    from simulator.core.contract.decisions import python_twin
+    from strategies.kamoul import call_table, policy
+    from simulator.kamoul.vocabulary.contract import DECISIONS, Me
 
     assert set(policy.BUILTIN) == set(DECISIONS) and policy.BUILTIN_IDS == tuple(policy.FAMILIES)
-    assert set(heuristic.ANSWERS) == set(DECISIONS) and call_table.INHERITS is heuristic
-    half = types.ModuleType("half")
-    half.ANSWERS = {"turn": "0"}
-    with pytest.raises(TypeError, match=r"kamoul family half answers no 'peeks'"):
-        builtin_dispatch("kamoul", {0: half}, DECISIONS)
-    # call-table inherits the heuristic's keep, and reads its own positions for its traits
     prm = np.arange(40, dtype=np.float64)
-    assert python_twin(policy.BUILTIN["forget"])(policy.CALL_TABLE, prm) == prm[call_table.CT.forget]
+    assert python_twin(policy.BUILTIN["forget"])(policy.CALL_TABLE, prm, Me(0)) == prm[call_table.CT.forget]

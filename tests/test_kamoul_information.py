@@ -12,7 +12,7 @@ from simulator.core.storage.spec import build_spec
 from simulator.kamoul.engines import reference
 from simulator.kamoul.engines.engine import rules_of, seats_of
 from simulator.kamoul.vocabulary.codes import POWER_KING, POWER_SWAP
-from simulator.kamoul.vocabulary.contract import DECISIONS
+from simulator.kamoul.vocabulary.contract import DECISIONS, Keep, Turn
 from strategies.kamoul import policy
 
 EXAMPLES = Path(__file__).resolve().parents[1] / "examples"
@@ -37,8 +37,8 @@ def test_strategies_never_receive_hidden_state(monkeypatch, strategy):
     asked = {name: 0 for name in DECISIONS}
     original_ask = policy.ask
 
-    def guard(name, seat, *args):
-        hand = hands[-1]
+    def guard(name, seat, c):
+        hand, args = hands[-1], tuple(c)
         for arg in args:
             if isinstance(arg, np.ndarray) and arg.dtype != np.uint64:
                 assert not np.shares_memory(arg, hand.hand), f"{name} received the hidden layout"
@@ -49,7 +49,7 @@ def test_strategies_never_receive_hidden_state(monkeypatch, strategy):
                         not any(np.shares_memory(arg, hand.know[o]) for o in range(hand.P) if o != me), \
                         f"{name} received another player's memory"
         asked[name] += 1
-        return original_ask(name, seat, *args)
+        return original_ask(name, seat, c)
 
     monkeypatch.setattr(reference.policy, "ask", guard)
     spec = build_spec("kamoul", n=50, seed=3, strategies=[strategy],
@@ -84,14 +84,14 @@ def test_hidden_cards_do_not_change_decisions(strategy):
                 hand.hand[q, s] = c
             r, tmp = np.array(rng), np.zeros_like(hand.tmp)
             decisions.append((
-                policy.ask("turn", seats[me], me, hand.know[me], hand.occ, hand.nslots, hand.faceup, hand.own(me), 5,
-                           True, False, True, 0, False, r, tmp),
-                policy.ask("keep", seats[me], me, 20, hand.power_kind(20), hand.know[me], hand.occ, hand.nslots,
-                           hand.faceup, hand.own(me), r, tmp),
-                policy.ask("keep", seats[me], me, C("JH"), POWER_SWAP, hand.know[me], hand.occ, hand.nslots,
-                           hand.faceup, hand.own(me), r, tmp),
-                policy.ask("keep", seats[me], me, C("KD"), POWER_KING, hand.know[me], hand.occ, hand.nslots,
-                           hand.faceup, hand.own(me), r, tmp),
+                policy.ask("turn", seats[me], Turn(me, hand.know[me], hand.occ, hand.nslots, hand.faceup, hand.own(me),
+                                                   5, True, False, True, 0, False, r, tmp)),
+                policy.ask("keep", seats[me], Keep(me, 20, hand.power_kind(20), hand.know[me], hand.occ, hand.nslots,
+                                                   hand.faceup, hand.own(me), r, tmp)),
+                policy.ask("keep", seats[me], Keep(me, C("JH"), POWER_SWAP, hand.know[me], hand.occ, hand.nslots,
+                                                   hand.faceup, hand.own(me), r, tmp)),
+                policy.ask("keep", seats[me], Keep(me, C("KD"), POWER_KING, hand.know[me], hand.occ, hand.nslots,
+                                                   hand.faceup, hand.own(me), r, tmp)),
             ))
         assert len(set(decisions)) == 1
     assert (wrong_beliefs > 0) == ("memory_noise" in strategy)

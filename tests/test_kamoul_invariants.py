@@ -26,6 +26,7 @@ from simulator.kamoul.vocabulary.codes import (
     OUT_CONTRE_WON, OUT_FALSE, OUT_NO_CALL, OUT_NORMAL, OUT_ULTIME, PENALTY_OUT_OF_TURN, PENALTY_REORDER,
     PENALTY_STUCK,
 )
+from simulator.kamoul.vocabulary.contract import Me
 from simulator.kamoul.vocabulary.rules import Rules
 from strategies.kamoul import policy
 
@@ -95,7 +96,7 @@ class Accountant:
             known = h.know >= 0
             truth = np.broadcast_to(h.hand[None, :, :], h.know.shape)
             wrong = known & (h.know != truth)
-            exact = [o for o, s in enumerate(h.seats) if policy.ask("memory_noise", s, o) <= 0]
+            exact = [o for o, s in enumerate(h.seats) if policy.ask("memory_noise", s, Me(o)) <= 0]
             assert not wrong[exact].any(), f"event {ev}: a player remembers a wrong card"
             assert (h.know[wrong] // 13 == truth[wrong] // 13).all(), f"event {ev}: a card misremembered in its suit"
             self.wrong_memories += int(wrong.sum())

@@ -23,6 +23,7 @@ from simulator.core.kernels.jit import njit
 from simulator.kamoul.engines import beliefs
 from simulator.kamoul.engines.kernel_state import new_state
 from simulator.kamoul.vocabulary.codes import SNAP_NONE
+from simulator.kamoul.vocabulary.contract import Snap
 from strategies.kamoul import STRATEGIES, params_array
 from strategies.kamoul.policy import BELIEF_SNAPPERS, BUILTIN, FAMILIES, HEURISTIC, RANDOM
 
@@ -136,8 +137,9 @@ def test_k6_a_belief_snapper_asked_without_an_own_matching_belief_says_no_and_dr
     for me, rank, know_me, occ, faceup, nslots, locked in _snap_positions(300, seed=len(name)):
         rng = np.array([1, 2, 3, 4], np.uint64)
         before = rng.copy()
-        answer = snap(definition.kernel_id, prm, me, rank, know_me, occ, nslots, faceup, False, locked, rng,
-                      np.zeros(2 * occ.size + 8, np.int64), np.zeros(occ.shape[1] + 8, np.int64))
+        answer = snap(definition.kernel_id, prm, Snap(me, rank, know_me, occ, nslots, faceup, False, locked, rng,
+                                                      np.zeros(2 * occ.size + 8, np.int64),
+                                                      np.zeros(occ.shape[1] + 8, np.int64)))
         if BELIEF_SNAPPERS[definition.kernel_id]:
             assert answer == SNAP_NONE and (rng == before).all()
         drew += int((rng != before).any())

@@ -30,7 +30,7 @@ from simulator.kems.vocabulary.codes import EMPTY, LOC_TABLE, LOC_UNKNOWN
 from simulator.kems.vocabulary.rules import Rules
 from simulator.kems.vocabulary.views import PUB_SIZE, summarise
 from strategies.kems import policy
-from kems_helpers import answer_with
+from kems_helpers import answer_with, builtin
 
 SEATINGS = {
     "presets": ["balanced", "blocker", "watcher", "sprinter"],
@@ -155,7 +155,7 @@ def check_reference(monkeypatch, rules: Rules, seats, seed: int, n: int) -> dict
         count["infer_contre"] += 1
         return original["infer_contre"](sid, prm, me, players, hand, loc, pub, silence, work)
 
-    original = {"propose": policy.propose, "infer_contre": policy.infer_contre}
+    original = {"propose": builtin("propose"), "infer_contre": builtin("infer_contre")}
     monkeypatch.setattr(reference, "Manche", Observed)
     answer_with(monkeypatch, propose=propose, infer_contre=infer_contre)
     Observed.played = []
@@ -193,11 +193,11 @@ def kernel_calls_against_the_rebuilt_views(option_set: str, seating: str, lag: i
     original = {"propose": kernels.decide_propose, "infer_contre": kernels.decide_infer_contre,
                 "contre_horizon": policy.contre_horizon, "ask": reference.policy.ask}
 
-    def note(name, seat, me, players, hand, *rest):
+    def note(name, seat, c):
         if name == "propose":
             m = Observed.played[-1]
-            expected[(game["i"], m.now, me)] = {"hand": hand.copy(), **expected_view(m, m.now, me, lag)}
-        return original["ask"](name, seat, me, players, hand, *rest)
+            expected[(game["i"], m.now, c.me)] = {"hand": c.hand.copy(), **expected_view(m, m.now, c.me, lag)}
+        return original["ask"](name, seat, c)
 
     reference.Manche, reference.policy.ask = Observed, note
     for i in range(n):
@@ -217,13 +217,13 @@ def kernel_calls_against_the_rebuilt_views(option_set: str, seating: str, lag: i
             if not np.array_equal(got, want[name]) and result["mismatch"] is None:
                 result["mismatch"] = f"{kind} at game {game['i']} tick {int(game['tick'])} seat {me}: {name} {got.tolist()} != {want[name].tolist()}"
 
-    def propose(seats, me, players, hand, seen, loc, pub, multi, mem, work, out, rng):
-        check("propose", me, hand=hand, seen=seen, loc=loc, pub=pub)
-        return original["propose"](seats, me, players, hand, seen, loc, pub, multi, mem, work, out, rng)
+    def propose(seats, c):
+        check("propose", c.me, hand=c.hand, seen=c.seen, loc=c.loc, pub=c.pub)
+        return original["propose"](seats, c)
 
-    def infer_contre(seats, me, players, hand, loc, pub, silence, work):
-        check("infer_contre", me, hand=hand, loc=loc, pub=pub, silence=silence)
-        return original["infer_contre"](seats, me, players, hand, loc, pub, silence, work)
+    def infer_contre(seats, c):
+        check("infer_contre", c.me, hand=c.hand, loc=c.loc, pub=c.pub, silence=c.silence)
+        return original["infer_contre"](seats, c)
 
     def contre_horizon(sid, prm, me, players, hand, loc, pub, last_swap, work):
         check("contre_horizon", me, hand=hand, loc=loc, pub=pub, last_swap=last_swap)

@@ -16,7 +16,7 @@ from simulator.kems.vocabulary.codes import LOC_TABLE
 from simulator.kems.vocabulary.rules import Rules
 from simulator.kems.vocabulary.views import PUB_SIZE, summarise
 from strategies.kems import STRATEGIES, heuristic, policy
-from kems_helpers import answer_with
+from kems_helpers import answer_with, builtin
 
 
 def cards(text: str) -> np.ndarray:
@@ -57,7 +57,7 @@ def test_strategies_receive_only_their_own_hand_and_public_knowledge(monkeypatch
             return fn(sid, prm, me, players, hand, *rest)
         return wrapped
 
-    answer_with(monkeypatch, **{name: guard(name, getattr(policy, name)) for name in calls})
+    answer_with(monkeypatch, **{name: guard(name, builtin(name)) for name in calls})
     seats = seats_of(names)
     for i in range(20):
         Game(Rules(), seats, 5, i, "manches").play()
@@ -78,7 +78,7 @@ def _pub(loc: np.ndarray, players: int) -> np.ndarray:
 
 def _propose(m: Manche, p: int) -> list[tuple[int, int]]:
     out = np.zeros((4, 2), dtype=np.int64)
-    n = policy.propose(m.seats[p].sid, m.seats[p].prm, p, m.P, m.hands[p], m.table.copy(), m.loc, _pub(m.loc, m.P),
+    n = builtin("propose")(m.seats[p].sid, m.seats[p].prm, p, m.P, m.hands[p], m.table.copy(), m.loc, _pub(m.loc, m.P),
                        m.r.multi_swap, m.mem[p], m.work, out, m.rng)
     return [(int(out[i, 0]), int(out[i, 1])) for i in range(n)]
 
@@ -139,16 +139,16 @@ def test_inference_accuses_a_player_who_took_four_of_a_rank_in_public():
         m.loc[parse_card(c)] = 1
     pub = _pub(m.loc, 4)
     silence = np.zeros(4, dtype=np.int64)
-    assert policy.infer_contre(m.seats[0].sid, m.seats[0].prm, 0, 4, m.hands[0], m.loc, pub, silence, m.work) == 1
+    assert builtin("infer_contre")(m.seats[0].sid, m.seats[0].prm, 0, 4, m.hands[0], m.loc, pub, silence, m.work) == 1
     never = seat("watcher", contre_threshold=2.0)
-    assert policy.infer_contre(never.sid, never.prm, 0, 4, m.hands[0], m.loc, pub, silence, m.work) == -1
+    assert builtin("infer_contre")(never.sid, never.prm, 0, 4, m.hands[0], m.loc, pub, silence, m.work) == -1
 
 
 def test_contre_horizon_is_sound_before_it_inference_never_calls(monkeypatch):
     """At every move of several hundred manches: for open-tick counts below the horizon (public knowledge as it
     is), ``infer_contre`` returns -1; at and after it the call does come in some positions (not vacuous)."""
     checked = {"below": 0, "finite": 0, "calls_after": 0}
-    original = reference.policy.infer_contre
+    original = builtin("infer_contre")
 
     def infer(sid, prm, me, players, hand, loc, pub, silence, work):
         m = manches[-1]

@@ -138,26 +138,18 @@ def test_R10_a_discard_is_held_and_not_playable_when_that_is_forbidden():
     assert reason(A.legal_rate, 0, 0.5) == 0 and reason(A.legal_rate, 0, 0.0) == A.R_RATE
 
 
-def test_the_dispatch_is_generated_from_each_family_s_answers_and_refuses_a_missing_one():
-    """strategies/rami/policy.py compiles ``builtin_<decision>`` from ``FAMILIES``: every family answers every
-    decision of the contract in its ``ANSWERS``, or the dispatch is refused; the opening family's claim is a
-    function of its own like every other answer."""
-    import types
-
-    from simulator.core.contract.decisions import builtin_dispatch, python_twin
+def test_the_family_dispatch_answers_each_decision_with_each_family_s_own_function():
+    """strategies/rami/dispatch.py: one function per decision, each family's answer by kernel id (the speed read at
+    each family's own parameter position; the opening family's claim a function of its own)."""
+    from simulator.core.contract.decisions import python_twin
     from strategies.rami import opening, policy, random_play
-    from simulator.rami.vocabulary.contract import DECISIONS
+    from simulator.rami.vocabulary.contract import DECISIONS, Claim, Me
 
     assert set(policy.BUILTIN) == set(DECISIONS) and policy.BUILTIN_IDS == tuple(policy.FAMILIES)
-    assert set(opening.ANSWERS) == set(random_play.ANSWERS) == set(DECISIONS)
-    half = types.ModuleType("half")
-    half.ANSWERS = {"draw": "0"}
-    with pytest.raises(TypeError, match=r"rami family half answers no 'open'"):
-        builtin_dispatch("rami", {0: half}, DECISIONS)
     prm = np.arange(len(opening.PARAMS.params), dtype=np.float64)
     speed = python_twin(policy.BUILTIN["speed"])
-    assert speed(policy.RANDOM, prm) == prm[random_play.PARAM.speed]
-    assert speed(policy.OPENING, prm) == prm[opening.PARAM.speed]
+    assert speed(policy.RANDOM, prm, Me(0)) == prm[random_play.PARAM.speed]
+    assert speed(policy.OPENING, prm, Me(0)) == prm[opening.PARAM.speed]
     hand = np.zeros(53, np.int8)
     claim = python_twin(policy.BUILTIN["claim"])
-    assert claim(policy.OPENING, prm, 0, hand, hand, np.zeros(2, np.int64), 5, np.zeros(4, np.uint64)) is True
+    assert claim(policy.OPENING, prm, Claim(0, hand, hand, np.zeros(2, np.int64), 5, np.zeros(4, np.uint64))) is True

@@ -27,6 +27,7 @@ from simulator.rami.vocabulary.codes import (
     OPENING_KEEP_JOKERS, OPENING_LARGEST, OPENING_SMALLEST, OUT_BLOCKED, OUT_CLAIM, OUT_NORMAL, OUT_RAMI_SEC,
     OUT_TURN_CAP, meld_word, move_word,
 )
+from simulator.rami.vocabulary.contract import Discard
 from simulator.rami.vocabulary.melds import ADD_TO_SET, RUN, SWAP_JOKER, InvalidMeld, encode_meld, parse_meld
 from simulator.rami.vocabulary.records import GAME, ROUND, column_names, n_cols, seat_column, to_frame
 from simulator.rami.vocabulary.rules import Rules
@@ -446,8 +447,8 @@ def test_R10_forbidden_and_ignored():
         rd.turn(1, False)
     fits = _claim_position().fits()
     for _ in range(20):  # the random strategy never discards a fitting card when it is forbidden
-        card = BUILTIN["discard"](0, default_params("random"), 1, _counts("8H 4H KC"), rd.opened, rd.sizes, fits, True,
-                               stream_state(_, 1))
+        card = BUILTIN["discard"](0, default_params("random"), Discard(1, _counts("8H 4H KC"), rd.opened, rd.sizes, fits,
+                                                                        True, stream_state(_, 1)))
         assert card == C("KC")
 
 
@@ -789,8 +790,9 @@ def test_strategies_see_only_their_own_hand(monkeypatch):
     seen = []
     real_ask = real_policy.ask
 
-    def spy(name, seat_, me, *args):
+    def spy(name, seat_, c):
         rd = rounds[-1]
+        me, args = c[0], tuple(c[1:])
         if name != "speed":
             hand_me = args[0]
             assert np.shares_memory(hand_me, rd.hands[me]) and hand_me.shape == (53,)
@@ -800,7 +802,7 @@ def test_strategies_see_only_their_own_hand(monkeypatch):
                 for q in range(rd.P):
                     assert q == me or not np.shares_memory(arg, rd.hands[q]), "another player's hand"
         seen.append((name, me))
-        return real_ask(name, seat_, me, *args)
+        return real_ask(name, seat_, c)
 
     monkeypatch.setattr(reference.policy, "ask", spy)
     Game(Rules(target=100), [seat("random"), seat("open-asap"), seat("joker-keeper")], 4, 0).play()

@@ -36,7 +36,6 @@ MOVED = {
     "simulator.core.faults": "simulator.core.kernels.faults",
     "simulator.core.file_code": "simulator.core.contract.file_code",
     "simulator.core.game": "simulator.core.contract.game",
-    "simulator.core.generated": "simulator.core.kernels.generated",
     "simulator.core.inlined": "simulator.core.contract.inlined",
     "simulator.core.jit": "simulator.core.kernels.jit",
     "simulator.core.ledger": "simulator.core.storage.ledger",

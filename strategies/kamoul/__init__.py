@@ -1,7 +1,7 @@
 """Kamoul strategies: the registry maps each name users type to a kernel id and declared parameters.
 
-Adding a strategy family: one module with its decision functions and ``ANSWERS`` (how it answers each
-decision), one line in ``policy.FAMILIES``, one entry here. A preset is an entry of an existing family with other defaults, or a TOML file in presets/
+Adding a strategy family: one module with its decision functions, its kernel id in ``dispatch.FAMILIES`` and its
+branch in each function of ``dispatch``, one entry here. A preset is an entry of an existing family with other defaults, or a TOML file in presets/
 (simulator.core.contract.presets; `cardsim tune` writes them).
 """
 

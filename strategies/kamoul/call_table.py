@@ -13,9 +13,7 @@ from simulator.core.kernels.jit import njit
 from simulator.core.kernels.named import indices
 from simulator.core.params import Param, ParamSet
 from simulator.kamoul.vocabulary.codes import ACT_CALL, ACT_CONTRE, CALL_MAX, is_au_score
-from simulator.kamoul.vocabulary.views import (  # noqa: F401
-    OWN, own_estimate, own_summary, summary_estimate, summary_worst,
-)
+from simulator.kamoul.vocabulary.views import OWN, own_summary, summary_estimate, summary_worst
 from strategies.kamoul import heuristic
 from strategies.kamoul.heuristic import H
 
@@ -31,16 +29,8 @@ CONTRE, which follows ``heuristic``."""
 CT = indices("CallTableParams", PARAMS.names())
 """Parameter positions (``prm[CT.call_known_0]``; the heuristic's come first, so ``H`` positions hold too)."""
 
-INHERITS = heuristic
-"""The family whose ``ANSWERS`` this one takes where its own has no entry: the heuristic's moves."""
-ANSWERS = {
-    "turn": "turn_on(prm, own, top, can_call, can_contre, can_take, cum_me, au_ge)",
-    "estimate": "own_estimate(me, know_me, occ, nslots, prm[CT.unknown_value])",
-    "forget": "prm[CT.forget]",
-    "memory_noise": "prm[CT.memory_noise]",
-    "speed": "prm[CT.speed]",
-}
-"""How ``call-table`` answers where it is not the heuristic: the turn, and the traits read at its own positions."""
+SNAPS_ON_BELIEF = heuristic.SNAPS_ON_BELIEF
+"""Its snap is the heuristic's (``strategies.kamoul.dispatch``), and so is that promise."""
 
 
 def table_text(thresholds) -> str:

@@ -26,8 +26,8 @@ from simulator.kamoul.vocabulary.codes import (
     POWER_SWAP, RED_KING_VALUE, SNAP_NONE, SNAP_OTHER, SNAP_OWN, is_au_score,
 )
 from simulator.kamoul.vocabulary.legal import swappable
-from simulator.kamoul.vocabulary.views import (  # noqa: F401  (own_estimate: ANSWERS)
-    card_value, own_estimate, own_summary, summary_estimate, summary_worst, worst_own_slot,
+from simulator.kamoul.vocabulary.views import (  # noqa: F401  (re-exported: strategy files read them here)
+    card_value, own_summary, summary_estimate, summary_worst, worst_own_slot,
 )
 
 MAX_CARD_VALUE = float(BLACK_KING_VALUE)  # parameter bound: the highest card value (K1)
@@ -59,21 +59,6 @@ PARAMS = ParamSet((
 H = indices("HeuristicParams", PARAMS.names())
 """The position of each parameter in the strategy's ``prm`` array (``prm[H.call_threshold]``), from ``PARAMS``."""
 
-ANSWERS = {
-    "peeks": "peeks(prm, me, n, occ, nslots, out)",
-    "turn": "turn_on(prm, own, top, can_call, can_contre, can_take, cum_me, au_ge)",
-    "take_slot": "summary_worst(own, prm[H.unknown_value])[0]",
-    "keep": "keep_or_spend(prm, me, drawn, kind, own, know_me, occ, nslots, faceup, rng)",
-    "power": "power(prm, me, occ.shape[0], kind, know_me, occ, nslots, faceup, locked, rng, out)",
-    "king_swap": "king_swap(prm, me, pa, ca, pb, cb)",
-    "snap": "snap(prm, me, occ.shape[0], top_rank, know_me, occ, nslots, faceup, allow_others, locked, rng, out)",
-    "estimate": "own_estimate(me, know_me, occ, nslots, prm[H.unknown_value])",
-    "forget": "prm[H.forget]",
-    "memory_noise": "prm[H.memory_noise]",
-    "speed": "prm[H.speed]",
-}
-"""How ``heuristic`` (and its presets) answers each decision of the contract, in the engine's arguments
-(``strategies.kamoul.policy`` compiles the dispatch from it)."""
 SNAPS_ON_BELIEF = True
 """:func:`snap` without ``snap_others`` answers ``SNAP_NONE``, drawing nothing, when no own card is believed to
 match: the engine may skip asking (``simulator.kamoul.engines.beliefs``; ``tests/test_kamoul_snap_index.py`` holds it to

@@ -1,13 +1,10 @@
 """One entry point per Kamoul decision: the built-in families' dispatch on the kernel id, and the contract that
 sends a user's seat to its file (:mod:`simulator.core.contract.decisions`).
 
-``builtin_<name>(sid, prm, *engine_args)`` answers for the built-in families (inlined into the kernel); it is
-generated from :data:`FAMILIES`, each family module's ``ANSWERS`` (one expression per decision, in the engine's
-arguments; a family with ``INHERITS`` takes that family's where it has none). A family that misses a decision is
-refused when this module is imported, and declaring the game refuses a registered kernel id that is not here
-(``GamePlugin.__post_init__``): a new family is one module, one line here and its registry entries.
-``decide_<name>(seats, me, *rest)`` is what the numba engine calls, :func:`ask` what the reference engine calls:
-both go to the built-ins for a built-in id and to the user's file otherwise, and check the answer against the
+The built-in families answer through :mod:`strategies.kamoul.dispatch` (one function per decision, by kernel id,
+inlined into the kernel); declaring the game refuses a registered kernel id that is not there
+(``GamePlugin.__post_init__``). ``decide_<name>(seats, c)`` is what the numba engine calls, :func:`ask` what the
+reference engine calls (``c``: the decision's context, :mod:`simulator.kamoul.vocabulary.contract`): both go to the built-ins for a built-in id and to the user's file otherwise, and check the answer against the
 contract (:mod:`simulator.kamoul.vocabulary.contract`, :mod:`simulator.kamoul.vocabulary.answers`). Each decision receives only the
 deciding player's information set (see ``simulator.kamoul.vocabulary.views``).
 """
@@ -17,27 +14,14 @@ from __future__ import annotations
 
 import numpy as np
 
-from simulator.core.contract.decisions import Contract, ReferenceDispatch, builtin_dispatch, compiled_decision
+from simulator.core.contract.decisions import Contract, ReferenceDispatch, compiled_decision
 from simulator.core.kernels.jit import njit
 from simulator.kamoul.vocabulary import answers
-from simulator.kamoul.vocabulary.codes import ACT_STOCK, SNAP_NONE
-from simulator.kamoul.vocabulary.contract import ARG_TYPES, DECISIONS, TableView, TurnView
-from strategies.kamoul import call_table, heuristic, random_play
+from simulator.kamoul.vocabulary.contract import ARG_TYPES, DECISIONS
+from strategies.kamoul.dispatch import BUILTIN, CALL_TABLE, FAMILIES, HEURISTIC, RANDOM  # noqa: F401  (the ids)
 
-RANDOM, HEURISTIC, CALL_TABLE = 0, 1, 2
-FAMILIES = {RANDOM: random_play, HEURISTIC: heuristic, CALL_TABLE: call_table}
-"""The built-in families by kernel id (the registry's ``StrategyDef.kernel_id``)."""
 BUILTIN_IDS = tuple(FAMILIES)
-
-
-def _declares_belief_snaps(family) -> bool:
-    """The family's ``SNAPS_ON_BELIEF``, or that of the family whose snap it inherits."""
-    if "snap" not in family.ANSWERS and hasattr(family, "INHERITS"):
-        return _declares_belief_snaps(family.INHERITS)
-    return bool(getattr(family, "SNAPS_ON_BELIEF", False))
-
-
-BELIEF_SNAPPERS = np.array([sid in FAMILIES and _declares_belief_snaps(FAMILIES[sid])
+BELIEF_SNAPPERS = np.array([sid in FAMILIES and bool(getattr(FAMILIES[sid], "SNAPS_ON_BELIEF", False))
                             for sid in range(max(FAMILIES) + 1)], dtype=np.bool_)
 """``bool[max id + 1]``: the built-in families whose snap is "no", with no random draw, when the player believes
 no own card of the discard's rank (their ``SNAPS_ON_BELIEF``); the engine need not ask them then
@@ -50,17 +34,9 @@ def snaps_on_belief(sid):
     return sid < BELIEF_SNAPPERS.shape[0] and BELIEF_SNAPPERS[sid]
 
 
-BUILTIN = builtin_dispatch("kamoul", FAMILIES, DECISIONS, inline="llvm")
-CONTRACT = Contract(
-    game="kamoul", decisions=DECISIONS, builtin=BUILTIN, builtin_ids=BUILTIN_IDS, describe=answers.describe,
-    view=TableView, arg_types=ARG_TYPES, belief_snappers=tuple(sid for sid in FAMILIES if BELIEF_SNAPPERS[sid]),
-    env={"TableView": TableView, "TurnView": TurnView, "legal_peeks": answers.legal_peeks,
-         "legal_turn": answers.legal_turn,
-         "legal_slot": answers.legal_slot, "legal_power": answers.legal_power, "legal_snap": answers.legal_snap,
-         "legal_rate": answers.legal_rate, "first_own": answers.first_own, "ACT_STOCK": ACT_STOCK,
-         "SNAP_NONE": SNAP_NONE, **{f"D_{n.upper()}": code for n, code in answers.D.items()}},
-    families=FAMILIES, inline="llvm",
-)
+CONTRACT = Contract(game="kamoul", decisions=DECISIONS, builtin=BUILTIN, builtin_ids=BUILTIN_IDS,
+                    describe=answers.describe, arg_types=ARG_TYPES, inline="llvm",
+                    belief_snappers=tuple(sid for sid in FAMILIES if BELIEF_SNAPPERS[sid]))
 
 decide_peeks = compiled_decision(CONTRACT, "peeks")
 decide_turn = compiled_decision(CONTRACT, "turn")

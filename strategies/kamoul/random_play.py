@@ -16,12 +16,11 @@ from simulator.core.kernels.named import indices
 from simulator.core.kernels.rng import below, uniform
 from simulator.core.params import Param, ParamSet
 from simulator.kamoul.vocabulary.codes import (
-    DECK_MEAN_VALUE, POWER_KING, POWER_PEEK_OPP, POWER_PEEK_OWN, POWER_SWAP, SNAP_NONE, SNAP_OTHER, SNAP_OWN,
+    POWER_KING, POWER_PEEK_OPP, POWER_PEEK_OWN, POWER_SWAP, SNAP_NONE, SNAP_OTHER, SNAP_OWN,
 )
 from simulator.kamoul.vocabulary.legal import (
     WHO_ALL, WHO_OPPONENTS, WHO_OWN, keep_choices, look_targets, own_cards, snap_targets, swap_targets, turn_actions,
 )
-from simulator.kamoul.vocabulary.views import own_estimate  # noqa: F401  (ANSWERS)
 
 PARAMS = ParamSet((
     Param("snap_prob", "float", 0.1, "probability of trying a snap in each window", 0.0, 1.0),
@@ -30,21 +29,6 @@ PARAMS = ParamSet((
 RP = indices("RandomParams", PARAMS.names())
 """Parameter positions in ``prm`` (``prm[RP.snap_prob]``), from ``PARAMS``."""
 
-ANSWERS = {
-    "peeks": "peeks(prm, me, n, occ, nslots, rng, tmp, out)",
-    "turn": "turn(prm, me, can_call, can_contre, can_take, rng, tmp)",
-    "take_slot": "take_slot(prm, me, occ, nslots, rng, tmp)",
-    "keep": "keep(prm, me, occ, nslots, rng, tmp)",
-    "power": "power(prm, me, kind, occ, nslots, faceup, locked, own_vs_opp, rng, tmp, out)",
-    "king_swap": "king_swap(prm, rng)",
-    "snap": "snap(prm, me, occ, nslots, faceup, allow_others, locked, rng, tmp, out)",
-    "estimate": "own_estimate(me, know_me, occ, nslots, DECK_MEAN_VALUE)",
-    "forget": "0.0",
-    "memory_noise": "0.0",
-    "speed": "prm[RP.speed]",
-}
-"""How ``random`` answers each decision of the contract, in the engine's arguments (``strategies.kamoul.policy``
-compiles the dispatch from it): it never forgets, and values an unseen card at the deck's mean."""
 
 
 @njit(inline="llvm")

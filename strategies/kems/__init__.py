@@ -1,6 +1,6 @@
 """Kem's strategies: the registry maps each name users type to a kernel id and declared parameters.
 
-Adding a strategy: one module with its decision functions, one branch per decision in ``policy``, one entry
+Adding a strategy: one module with its decision functions, one branch per decision in ``dispatch``, one entry
 here. A preset is an entry of an existing family with other defaults. Every family declares the common
 parameters of :mod:`strategies.kems.common` first.
 """

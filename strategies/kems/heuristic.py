@@ -28,7 +28,7 @@ from simulator.kems.vocabulary.codes import EMPTY, LOC_UNKNOWN
 from simulator.kems.vocabulary.views import (
     N_RANKS, PUB_KNOWN, PUB_N_KNOWN, PUB_UNKNOWN, W_AVAIL, W_CNT, W_RIVAL, W_TAB, rank_tables, team,
 )
-from strategies.kems.common import COMMON, P_FIRST_OWN, contre_on_sign, param  # noqa: F401  (ANSWERS)
+from strategies.kems.common import COMMON, P_FIRST_OWN, param
 
 H_SWITCH, H_BLOCK, H_THETA, H_SILENCE = range(P_FIRST_OWN, P_FIRST_OWN + 4)
 PARAMS = ParamSet(COMMON + (
@@ -253,15 +253,3 @@ def contre_horizon(prm, me, players, hand, loc, pub, last_swap, work):
     if x > 1e15:
         return NEVER
     return np.int64(np.ceil(x)) - 2
-
-
-ANSWERS = {
-    "propose": "propose(prm, me, players, hand_me, seen, loc, pub, multi, mem, work, out)",
-    "infer_contre": "infer_contre(prm, me, players, hand_me, loc, pub, silence, work)",
-    "sign": "True",
-    "call": "True",
-    "contre": "contre_on_sign(prm, can_call, rng)",
-}
-"""How the heuristic family answers each decision of the contract, in the engine's arguments
-(``strategies.kems.policy`` compiles the dispatch from it): it signs at every chance the model gives (σ), calls on
-every partner's sign it sees, and contres on an opponent's sign with probability ``contre_prob``."""

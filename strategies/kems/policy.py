@@ -1,9 +1,9 @@
 """One entry point per Kem's decision: the built-in families' dispatch on the kernel id, and the contract that
 sends a user's seat to its file (:mod:`simulator.core.contract.decisions`).
 
-``builtin_<name>(sid, prm, *engine_args)`` answers for the built-in families; it is generated from
-:data:`FAMILIES`, each family module's ``ANSWERS`` (one expression per decision, in the engine's arguments).
-``decide_<name>(seats, me, *rest)`` is what the numba engine calls, :func:`ask` what the reference engine calls:
+The built-in families answer through :mod:`strategies.kems.dispatch` (one function per decision, by kernel id).
+``decide_<name>(seats, c)`` is what the numba engine calls, :func:`ask` what the reference engine calls (``c``: the
+decision's context, :mod:`simulator.kems.vocabulary.contract`):
 both go to the built-ins for a built-in id and to the user's file otherwise, and check the answer against the
 contract (:mod:`simulator.kems.vocabulary.contract`, :mod:`simulator.kems.vocabulary.answers`). Each decision receives only the
 deciding player's information set (:mod:`simulator.kems.vocabulary.views`).
@@ -23,29 +23,18 @@ A user's seat makes no such promise (0: always asked), nor is its proposal reuse
 
 from __future__ import annotations
 
-from simulator.core.contract.decisions import Contract, ReferenceDispatch, builtin_dispatch, compiled_decision
+from simulator.core.contract.decisions import Contract, ReferenceDispatch, compiled_decision
 from simulator.core.contract.seats import USER_KERNEL_BASE
 from simulator.core.kernels.jit import njit
 from simulator.core.kernels.rng import NEVER
 from simulator.kems.vocabulary import answers
-from simulator.kems.vocabulary.contract import ARG_TYPES, DECISIONS, PlayerView
-from strategies.kems import heuristic, random_play
+from simulator.kems.vocabulary.contract import ARG_TYPES, DECISIONS
+from strategies.kems import heuristic
+from strategies.kems.dispatch import BUILTIN, FAMILIES, HEURISTIC, RANDOM
 
-RANDOM, HEURISTIC = 0, 1
-FAMILIES = {RANDOM: random_play, HEURISTIC: heuristic}
-"""The built-in families by kernel id (the registry's ``StrategyDef.kernel_id``)."""
 BUILTIN_IDS = tuple(FAMILIES)
-
-BUILTIN = builtin_dispatch("kems", FAMILIES, DECISIONS, inline="call")
-propose = BUILTIN["propose"]
-infer_contre = BUILTIN["infer_contre"]
-CONTRACT = Contract(
-    game="kems", decisions=DECISIONS, builtin=BUILTIN, builtin_ids=BUILTIN_IDS, describe=answers.describe,
-    view=PlayerView, arg_types=ARG_TYPES,
-    env={"PlayerView": PlayerView, "legal_propose": answers.legal_propose, "legal_accuse": answers.legal_accuse,
-         "legal_contre": answers.legal_contre},
-    families=FAMILIES,
-)
+CONTRACT = Contract(game="kems", decisions=DECISIONS, builtin=BUILTIN, builtin_ids=BUILTIN_IDS,
+                    describe=answers.describe, arg_types=ARG_TYPES, inline="numba")
 
 decide_propose = compiled_decision(CONTRACT, "propose")
 decide_infer_contre = compiled_decision(CONTRACT, "infer_contre")

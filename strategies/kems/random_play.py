@@ -12,7 +12,7 @@ from simulator.core.kernels.jit import njit
 from simulator.core.kernels.rng import below, uniform
 from simulator.core.params import ParamSet
 from simulator.kems.vocabulary.codes import EMPTY
-from strategies.kems.common import COMMON, P_FIRST_OWN, contre_on_sign, param  # noqa: F401  (ANSWERS)
+from strategies.kems.common import COMMON, P_FIRST_OWN, param
 
 P_PASS = P_FIRST_OWN
 PARAMS = ParamSet(COMMON + (
@@ -41,14 +41,3 @@ def propose(prm, seen, rng, out):
                 return 1
             pick -= 1
     return 0
-
-
-ANSWERS = {
-    "propose": "propose(prm, seen, rng, out)",
-    "infer_contre": "-1",
-    "sign": "True",
-    "call": "True",
-    "contre": "contre_on_sign(prm, can_call, rng)",
-}
-"""How ``random`` answers each decision of the contract, in the engine's arguments (``strategies.kems.policy``
-compiles the dispatch from it)."""

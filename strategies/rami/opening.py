@@ -148,18 +148,3 @@ def discard_seeing_sizes(params, hand_me, fits, me, opened, sizes, forbid_fits):
 def claim(params):
     """R10: claim every playable discard offered (the engine asks only when the claim is allowed)."""
     return True
-
-
-ANSWERS = {
-    "draw": "draw(prm, opened[me] != 0, can_take, take_points, own_turn, stock_n)",
-    "open": "open_(prm, points, can_open, can_sec, own_turn, stock_n)",
-    "open_with": "opening_choice(prm, styles, n_styles)",
-    "lay": "lay(prm)",
-    "hold": "hold(prm, left)",
-    "layoff": "layoff(prm, moves, n_moves, forced)",
-    "discard": "discard_seeing_sizes(prm, hand_me, fits, me, opened, sizes, forbid_fits)",
-    "claim": "claim(prm)",
-    "speed": "prm[PARAM.speed]",
-}
-"""How the opening family answers each decision of the contract, in the engine's arguments
-(``strategies.rami.policy`` compiles the dispatch from it)."""

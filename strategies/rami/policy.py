@@ -1,11 +1,9 @@
 """One entry point per Rami decision: the built-in families' dispatch on the kernel id, and the contract that
-sends a user's seat to its file (:mod:`simulator.core.contract.decisions`).
+sends a user's seat to its file (:mod:`simulator.core.contract.decisions`); ``c`` is the decision's context
+(:mod:`simulator.rami.vocabulary.contract`).
 
-``builtin_<name>(sid, prm, *engine_args)`` answers for the built-in families; it is generated from
-:data:`FAMILIES`, each family module's ``ANSWERS`` (one expression per decision, in the engine's arguments), and a
-family that misses a decision is refused when this module is imported: a new family is one module, one line here
-and its registry entries. ``decide_<name>(seats, me, *rest)`` is what
-the numba engine calls, :func:`ask` what the reference engine calls: both go to the built-ins for a built-in id
+The built-in families answer through :mod:`strategies.rami.dispatch` (one function per decision, by kernel id).
+``decide_<name>(seats, c)`` is what the numba engine calls, :func:`ask` what the reference engine calls: both go to the built-ins for a built-in id
 and to the user's file otherwise, and check the answer against the contract (:mod:`simulator.rami.vocabulary.contract`,
 :mod:`simulator.rami.vocabulary.answers`). Each decision receives only the deciding player's information set
 (:mod:`simulator.rami.vocabulary.views`); random strategies draw from the game's own stream ``rng``.
@@ -25,30 +23,15 @@ Decisions, in the order of a turn (R4):
 
 from __future__ import annotations
 
-from simulator.core.contract.decisions import Contract, ReferenceDispatch, builtin_dispatch, compiled_decision
+from simulator.core.contract.decisions import Contract, ReferenceDispatch, compiled_decision
 from simulator.rami.vocabulary import answers
-from simulator.rami.vocabulary.codes import DRAW_STOCK, LAY_NONE, OPEN_NONE
-from simulator.rami.vocabulary.contract import ARG_TYPES, DECISIONS, PlayerView
-from strategies.rami import opening, random_play
+from simulator.rami.vocabulary.contract import ARG_TYPES, DECISIONS
+from strategies.rami.dispatch import BUILTIN, FAMILIES, OPENING, RANDOM  # noqa: F401  (the ids, re-exported)
 
-RANDOM, OPENING = 0, 1
-FAMILIES = {RANDOM: random_play, OPENING: opening}
-"""The built-in families by kernel id (the registry's ``StrategyDef.kernel_id``)."""
 BUILTIN_IDS = tuple(FAMILIES)
-
-
-# a call from the kernel, not inlined into it, as the hand-written dispatch it replaces was (the same code)
-BUILTIN = builtin_dispatch("rami", FAMILIES, DECISIONS, inline="call")
-CONTRACT = Contract(
-    game="rami", decisions=DECISIONS, builtin=BUILTIN, builtin_ids=BUILTIN_IDS, describe=answers.describe,
-    view=PlayerView, arg_types=ARG_TYPES,
-    env={"PlayerView": PlayerView, "legal_draw": answers.legal_draw, "legal_open": answers.legal_open,
-         "legal_lay": answers.legal_lay, "legal_open_with": answers.legal_open_with, "legal_layoff": answers.legal_layoff, "legal_discard": answers.legal_discard,
-         "legal_rate": answers.legal_rate, "layoff_fallback": answers.layoff_fallback,
-         "first_legal_discard": answers.first_legal_discard, "DRAW_STOCK": DRAW_STOCK, "OPEN_NONE": OPEN_NONE,
-         "LAY_NONE": LAY_NONE},
-    families=FAMILIES,
-)
+# the dispatch is a call from the kernel, not inlined into it
+CONTRACT = Contract(game="rami", decisions=DECISIONS, builtin=BUILTIN, builtin_ids=BUILTIN_IDS,
+                    describe=answers.describe, arg_types=ARG_TYPES, inline="numba")
 
 decide_draw = compiled_decision(CONTRACT, "draw")
 decide_open = compiled_decision(CONTRACT, "open")

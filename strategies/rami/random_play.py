@@ -76,19 +76,3 @@ def discard(params, hand_me, fits, forbid_fits, rng):
 @njit(refcount=False, inline="always")
 def claim(params, rng):
     return uniform(rng) < params[PARAM.claim_prob]
-
-
-ANSWERS = {
-    "draw": "draw(prm, can_take, rng)",
-    "open": "open_(prm, can_open, can_sec, rng)",
-    "open_with": "styles[0]",
-    "lay": "lay(prm, rng)",
-    "hold": "False",
-    "layoff": "layoff(prm, n_moves, forced, rng)",
-    "discard": "discard(prm, hand_me, fits, forbid_fits, rng)",
-    "claim": "claim(prm, rng)",
-    "speed": "prm[PARAM.speed]",
-}
-"""How ``random`` answers each decision of the contract, in the engine's arguments (``strategies.rami.policy``
-compiles the dispatch from it). It lays the best opening and every meld of its lay-down, drawing nothing: a draw there
-would change every random game played before those choices existed."""

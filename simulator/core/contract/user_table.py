@@ -19,7 +19,7 @@ from __future__ import annotations
 
 import re
 import warnings
-from functools import lru_cache, partial
+from functools import lru_cache
 from pathlib import Path
 from typing import NamedTuple
 
@@ -72,22 +72,9 @@ class KernelSeats(NamedTuple):
 
 
 def decision_signature(contract, name: str):
-    """The numba signature of decision ``name``'s function in a user's file: its arguments are the contract's
-    ``user_call`` with every engine argument replaced by its type (``contract.arg_types``) and the view by its
-    named-tuple type (a view is a ``NamedTuple`` class of ``contract.view`` or ``contract.env``); it returns
-    :data:`RETURN_TYPES` ``[kind]``."""
-    decision = contract.decisions[name]
-    env = {n: t for n, t in contract.arg_types.items()}
-    env["prm"] = PRM_TYPE
-    for view in (contract.view, *contract.env.values()):  # the views: the contract's named tuples
-        if isinstance(view, type) and issubclass(view, tuple) and hasattr(view, "_fields"):
-            env[view.__name__] = partial(_named_tuple_type, view)
-    arg_types = eval(f"({decision.user_call},)", {"__builtins__": {}}, env)  # the contract's own text, not input
-    return RETURN_TYPES[decision.kind](*arg_types)
-
-
-def _named_tuple_type(view: type, *fields):
-    return types.NamedTuple(fields, view)
+    """The numba signature of decision ``name``'s function in a user's file
+    (:meth:`simulator.core.contract.decisions.Decision.signature`: the context fields' types, ``contract.arg_types``)."""
+    return contract.decisions[name].signature(contract.arg_types)
 
 
 _SIGNATURES: dict[str, tuple] = {}

@@ -34,6 +34,7 @@ from simulator.kamoul.vocabulary.codes import (
     POWER_NAMES, POWER_NONE, POWER_PEEK_OPP, POWER_PEEK_OWN, POWER_SWAP, POWER_USES, RANK_CODES, RANK_POWER, SNAP_NONE,
     SNAP_OWN, TRACE_SEED, WRONG_RANKS, misremembered,
 )
+from simulator.kamoul.vocabulary.contract import Keep, KingSwap, Me, Peeks, Power, Snap, Table, TakeSlot, Turn
 from simulator.kamoul.vocabulary.rules import Rules
 from strategies.kamoul import policy
 
@@ -287,8 +288,8 @@ class Hand(Narrated):
         for k in range(1, P + 1):
             p = (dealer + k) % P
             seat = self.seats[p]
-            chosen = policy.ask("peeks", seat, p, r.initial_peeks, self.know[p], self.occ, self.nslots, self.faceup,
-                                self.rng, self.tmp, self.out)
+            chosen = policy.ask("peeks", seat, Peeks(p, r.initial_peeks, self.know[p], self.occ, self.nslots,
+                                                     self.faceup, self.rng, self.tmp, self.out))
             for i in range(chosen):
                 s = int(self.out[i])
                 self.know[p, p, s] = self.hand[p, s]
@@ -336,16 +337,16 @@ class Hand(Narrated):
         top = self.discard[-1] if self.discard else -1
         au_ge = self.r.au_score_30 == "ge"
         own = self.own(p)
-        act = policy.ask("turn", seat, p, self.know[p], self.occ, self.nslots, self.faceup, own, top, can_call,
-                                 in_final, can_take, self.cum[p], au_ge, self.rng, self.tmp)
+        act = policy.ask("turn", seat, Turn(p, self.know[p], self.occ, self.nslots, self.faceup, own, top, can_call,
+                                            in_final, can_take, self.cum[p], au_ge, self.rng, self.tmp))
         if force is None:
             return act
         self.record_focal(p, force, act)
         if force[FC_MODE] == MODE_CALL:
             return ACT_CALL
         if force[FC_MODE] == MODE_PLAY_ON and act == ACT_CALL:
-            return policy.ask("turn", seat, p, self.know[p], self.occ, self.nslots, self.faceup, own, top, False,
-                                      in_final, can_take, self.cum[p], au_ge, self.rng, self.tmp)
+            return policy.ask("turn", seat, Turn(p, self.know[p], self.occ, self.nslots, self.faceup, own, top, False,
+                                                 in_final, can_take, self.cum[p], au_ge, self.rng, self.tmp))
         return act
 
     def contre(self, p: int, turns: int, contres: list[int]) -> None:
@@ -394,7 +395,7 @@ class Hand(Narrated):
 
     def estimate_text(self, p: int) -> str:
         seat = self.seats[p]
-        est, unknown = policy.ask("estimate", seat, p, self.know[p], self.occ, self.nslots, self.faceup)
+        est, unknown = policy.ask("estimate", seat, Table(p, self.know[p], self.occ, self.nslots, self.faceup))
         return f"{est:.1f} with {unknown} unseen"
 
     def memory_lapses(self, p: int) -> None:
@@ -404,8 +405,8 @@ class Hand(Narrated):
         saw :func:`codes.misremembered` of it, one of the 12 other ranks drawn uniformly. Only ``know[p]``
         changes: the cards stay where they are."""
         seat = self.seats[p]
-        f = policy.ask("forget", seat, p)
-        m = policy.ask("memory_noise", seat, p)
+        f = policy.ask("forget", seat, Me(p))
+        m = policy.ask("memory_noise", seat, Me(p))
         if f <= 0 and m <= 0:
             return
         for q in range(self.P):
@@ -425,7 +426,7 @@ class Hand(Narrated):
     def call(self, p: int, own_turn: int, turns: int, res: HandResult) -> None:
         """K8: KAMOUL at the start of one's turn; checked at once only with ``false_call_mode=tamalou``."""
         seat = self.seats[p]
-        est, unknown = policy.ask("estimate", seat, p, self.know[p], self.occ, self.nslots, self.faceup)
+        est, unknown = policy.ask("estimate", seat, Table(p, self.know[p], self.occ, self.nslots, self.faceup))
         self.trace(EV_CALL, p, own_turn)
         self.say(f"T{turns} P{p}: KAMOUL! (believes {est:.1f} with {unknown} unseen; true {self.total(p)})")
         if self.r.false_call_mode == "tamalou" and self.classify(p, self.cum[p]) == CLS_FALSE:
@@ -441,8 +442,8 @@ class Hand(Narrated):
         card = self.stock.pop()
         self.trace(EV_DRAW, p, card)
         self.stuck_cards(p, self.stock)
-        slot = policy.ask("keep", seat, p, card, self.power_kind(card), self.know[p], self.occ, self.nslots,
-                          self.faceup, self.own(p), self.rng, self.tmp)
+        slot = policy.ask("keep", seat, Keep(p, card, self.power_kind(card), self.know[p], self.occ, self.nslots,
+                                             self.faceup, self.own(p), self.rng, self.tmp))
         if slot >= 0:
             old = int(self.hand[p, slot])
             self.hand[p, slot] = card
@@ -464,8 +465,8 @@ class Hand(Narrated):
     def turn_take(self, p: int, turns: int) -> None:
         """K4(d): take the top discard and swap it into a position (compulsory); its identity stays public."""
         seat = self.seats[p]
-        slot = policy.ask("take_slot", seat, p, self.know[p], self.occ, self.nslots, self.faceup, self.own(p),
-                          self.rng, self.tmp)
+        slot = policy.ask("take_slot", seat, TakeSlot(p, self.know[p], self.occ, self.nslots, self.faceup, self.own(p),
+                                                      self.rng, self.tmp))
         card = self.discard.pop()
         self.stuck_cards(p, self.discard)
         old = int(self.hand[p, slot])
@@ -494,10 +495,8 @@ class Hand(Narrated):
         seat = self.seats[p]
         locked = self.caller if (r.caller_immune and self.caller >= 0) else -1
         out = self.out
-        used = policy.ask(
-            "power", seat, p, kind, self.know[p], self.occ, self.nslots, self.faceup, locked,
-            r.swap_scope == "own_vs_opponent", self.rng, self.tmp, out,
-        )
+        used = policy.ask("power", seat, Power(p, kind, self.know[p], self.occ, self.nslots, self.faceup, locked,
+                                               r.swap_scope == "own_vs_opponent", self.rng, self.tmp, out))
         if not used:
             return
         p1, s1 = int(out[0]), int(out[1])
@@ -526,8 +525,8 @@ class Hand(Narrated):
         c1, c2 = int(self.hand[p1, s1]), int(self.hand[p2, s2])
         self.know[p, p1, s1] = c1
         self.know[p, p2, s2] = c2
-        swap = policy.ask("king_swap", seat, p, self.know[p], self.occ, self.nslots, self.faceup, p1, c1, p2, c2,
-                          self.rng)
+        swap = policy.ask("king_swap", seat, KingSwap(p, self.know[p], self.occ, self.nslots, self.faceup, p1, c1, p2,
+                                                      c2, self.rng))
         self.trace(EV_POWER, p, kind, (p1 * 256 + s1) * 65536 + p2 * 256 + s2)
         self.uses["red_king_looks" if IS_RED[card % 52] else "black_king_looks"] += 1
         if swap:
@@ -580,10 +579,8 @@ class Hand(Narrated):
                 seat = self.seats[q]
                 if self.skips_snap(seat, q, rank):
                     continue
-                kind = policy.ask(
-                    "snap", seat, q, rank, self.know[q], self.occ, self.nslots, self.faceup,
-                    r.snap_others, locked, self.rng, self.tmp, self.out,
-                )
+                kind = policy.ask("snap", seat, Snap(q, rank, self.know[q], self.occ, self.nslots, self.faceup,
+                                                     r.snap_others, locked, self.rng, self.tmp, self.out))
                 if kind != SNAP_NONE:
                     claims.append((q, kind, self.out.copy()))
             if not claims:
@@ -610,7 +607,7 @@ class Hand(Narrated):
     def race(self, claims: list) -> tuple:
         """0.2: several claimants; ``race_policy`` decides who acts (:func:`simulator.core.kernels.reference.race`)."""
         return claims[race(self.r.race_policy, len(claims),
-                           lambda i: policy.ask("speed", self.seats[claims[i][0]], claims[i][0]), self.rng)]
+                           lambda i: policy.ask("speed", self.seats[claims[i][0]], Me(claims[i][0])), self.rng)]
 
     def flip_own(self, q: int, rank: int, out: np.ndarray) -> bool:
         matched = False

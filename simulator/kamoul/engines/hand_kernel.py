@@ -30,6 +30,7 @@ from simulator.kamoul.vocabulary.codes import (
     POWER_PEEK_OWN, POWER_SWAP, RANK_POWER, SNAP_NONE, SNAP_OWN, STICK_MORE_PROB, TRACE_SEED, WRONG_RANKS,
     announcement_class, misremembered,
 )
+from simulator.kamoul.vocabulary.contract import Keep, KingSwap, Me, Peeks, Power, Snap, Table, TakeSlot, Turn
 from simulator.kamoul.vocabulary.rules import AU_SCORE_30, FALSE_CALL, KING_POWER, RACE, STOCK_EMPTY, SWAP_SCOPE
 from simulator.kamoul.vocabulary.views import OWN, card_value, nth_occupied, own_summary
 from strategies.kamoul.policy import (
@@ -199,8 +200,8 @@ def _power(p, card, rules, seats, state, work):
     know_me, occ, nslots, faceup = player_view(state, p)
     caller = state.scalars[ST.caller]
     locked = caller if (rules.caller_immune != 0 and caller >= 0) else -1
-    used = decide_power(seats, p, kind, know_me, occ, nslots, faceup, locked,
-                        rules.swap_scope == SWAP_SCOPE.own_vs_opponent, rng, tmp, out)
+    used = decide_power(seats, Power(p, kind, know_me, occ, nslots, faceup, locked,
+                                     rules.swap_scope == SWAP_SCOPE.own_vs_opponent, rng, tmp, out))
     if not used:
         return
     p1 = out[0]
@@ -228,7 +229,7 @@ def _power(p, card, rules, seats, state, work):
     c2 = np.int64(hand[p2, s2])
     believe(state, p, p1, s1, c1)
     believe(state, p, p2, s2, c2)
-    swap = decide_king_swap(seats, p, know_me, occ, nslots, faceup, p1, c1, p2, c2, rng)
+    swap = decide_king_swap(seats, KingSwap(p, know_me, occ, nslots, faceup, p1, c1, p2, c2, rng))
     _trace(trace, EV_POWER, p, kind, (p1 * 256 + s1) * 65536 + p2 * 256 + s2)
     if IS_RED[card]:
         scalars[ST.red_king_looks] += 1
@@ -301,11 +302,11 @@ def _race(n, rules, seats, claim_seat, rng):
         return below(rng, n)
     total = 0.0
     for i in range(n):
-        total += speed(seats, claim_seat[i])
+        total += speed(seats, Me(claim_seat[i]))
     u = uniform(rng) * total
     reached = 0.0
     for i in range(n):
-        reached += speed(seats, claim_seat[i])
+        reached += speed(seats, Me(claim_seat[i]))
         if u < reached:
             return i
     return n - 1
@@ -382,8 +383,8 @@ def _collect_claims(p, rank, caller, locked, always, rules, seats, state, scratc
         if not (asked >> q) & 1:
             continue
         know_me, occ, nslots, faceup = player_view(state, q)
-        kind = decide_snap(seats, q, rank, know_me, occ, nslots, faceup, rules.snap_others != 0, locked,
-                           scratch.rng, scratch.tmp, out)
+        kind = decide_snap(seats, Snap(q, rank, know_me, occ, nslots, faceup, rules.snap_others != 0, locked,
+                                       scratch.rng, scratch.tmp, out))
         if kind != SNAP_NONE:
             scratch.claim_seat[n] = q
             scratch.claim_kind[n] = kind
@@ -477,7 +478,7 @@ def _deal(dealer, rules, seats, state, work):
     p = first
     for _ in range(P):  # K2: initial peeks, from the dealer's left
         know_me, seen_occ, nslots, faceup = player_view(state, p)
-        chosen = decide_peeks(seats, p, rules.initial_peeks, know_me, seen_occ, nslots, faceup, rng, tmp, out)
+        chosen = decide_peeks(seats, Peeks(p, rules.initial_peeks, know_me, seen_occ, nslots, faceup, rng, tmp, out))
         for i in range(chosen):
             s = out[i]
             believe(state, p, p, s, hand[p, s])
@@ -500,8 +501,8 @@ def _turn_start(p, rules, seats, state, scratch):
                 _penalty(q, PENALTY_OUT_OF_TURN, rules, state, rng, trace)
     if state.scalars[ST.n_stock] == 0 and not _reshuffle(rules, state, rng, trace):
         return False
-    forget = forget_prob(seats, p)
-    noise = memory_noise_prob(seats, p)
+    forget = forget_prob(seats, Me(p))
+    noise = memory_noise_prob(seats, Me(p))
     if forget > 0 or noise > 0:
         _memory_lapses(p, forget, noise, state, rng, trace)
     return True
@@ -514,7 +515,7 @@ def _call(p, own_turn, rules, seats, state, work):
     rng, trace, cum = scratch.rng, scratch.trace, scratch.cum
     scalars = state.scalars
     know_me, occ, nslots, faceup = player_view(state, p)
-    e, unknown = estimate(seats, p, know_me, occ, nslots, faceup)
+    e, unknown = estimate(seats, Table(p, know_me, occ, nslots, faceup))
     _trace(trace, EV_CALL, p, own_turn, 0)
     if _is_false_now(p, rules, state, cum):
         _show_false(p, rules, state, rng, trace)
@@ -551,7 +552,8 @@ def _turn_stock(p, own, rules, seats, state, work):
         _stuck(p, PILE_STOCK, rules, state, rng, trace)
         own = own_summary(p, know[p], state.occ, state.nslots)
     know_me, occ, nslots, faceup = player_view(state, p)
-    slot = decide_keep(seats, p, card, _power_kind(rules, card), know_me, occ, nslots, faceup, own, rng, scratch.tmp)
+    slot = decide_keep(seats, Keep(p, card, _power_kind(rules, card), know_me, occ, nslots, faceup, own, rng,
+                                   scratch.tmp))
     if slot >= 0:
         old = np.int64(hand[p, slot])
         hand[p, slot] = card
@@ -573,7 +575,7 @@ def _turn_take(p, own, rules, seats, state, scratch):
     that lands on the discard. ``own``: ``p``'s summary (``views.own_summary``)."""
     hand, scalars = state.hand, state.scalars
     know_me, occ, nslots, faceup = player_view(state, p)
-    slot = decide_take_slot(seats, p, know_me, occ, nslots, faceup, own, scratch.rng, scratch.tmp)
+    slot = decide_take_slot(seats, TakeSlot(p, know_me, occ, nslots, faceup, own, scratch.rng, scratch.tmp))
     scalars[ST.n_discard] -= 1
     card = np.int64(state.discard[scalars[ST.n_discard]])
     if rules.p_stick > 0:
@@ -598,9 +600,8 @@ def _choose(p, own, forced, can_call, in_final, rules, seats, state, scratch):
     top = np.int64(state.discard[nd - 1]) if nd > 0 else np.int64(-1)
     while True:
         know_me, occ, nslots, faceup = player_view(state, p)
-        act = decide_turn(seats, p, know_me, occ, nslots, faceup, own, top, can_call, in_final, can_take,
-                          scratch.cum[p], rules.au_score_30 == AU_SCORE_30.ge, scratch.rng,
-                          scratch.tmp)
+        act = decide_turn(seats, Turn(p, know_me, occ, nslots, faceup, own, top, can_call, in_final, can_take,
+                                      scratch.cum[p], rules.au_score_30 == AU_SCORE_30.ge, scratch.rng, scratch.tmp))
         if not forced:
             return act
         forced = False

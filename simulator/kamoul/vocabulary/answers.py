@@ -28,9 +28,10 @@ from simulator.kamoul.vocabulary.codes import (
     SNAP_NONE, SNAP_OTHER, SNAP_OWN,
 )
 
-DECISION_ORDER = ("peeks", "turn", "take_slot", "keep", "power", "snap", "forget", "memory_noise", "speed")
+DECISION_ORDER = ("peeks", "turn", "take_slot", "keep", "power", "king_swap", "snap", "estimate", "forget",
+                  "memory_noise", "speed")
 D = {name: i + 1 for i, name in enumerate(DECISION_ORDER)}
-D_PEEKS, D_TURN, D_TAKE_SLOT, D_KEEP, D_POWER, D_SNAP, D_FORGET, D_MEMORY_NOISE, D_SPEED = range(1, 10)
+D_PEEKS, D_TURN, D_TAKE_SLOT, D_KEEP, D_POWER, D_KING_SWAP, D_SNAP, D_ESTIMATE, D_FORGET, D_MEMORY_NOISE, D_SPEED = range(1, 12)
 
 (R_COUNT, R_SLOT, R_ACTION, R_NOT_NOW, R_TARGET, R_FACE_UP, R_LOCKED, R_SAME, R_SCOPE, R_PEEK_SIDE, R_SNAP_KIND,
  R_OTHERS_OFF, R_SELF, R_GIVE, R_DUPLICATE, R_PROBABILITY, R_RATE) = range(1, 18)

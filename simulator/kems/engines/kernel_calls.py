@@ -14,6 +14,7 @@ from simulator.kems.engines.kernel_state import (
 from simulator.kems.vocabulary.codes import (
     CALL_CONTRE, CALL_KEMS, EV_CALL, EV_SIGN, OUT_CONTRE, OUT_DOUBLE, OUT_KEMS, OUT_WRONG_KEMS, WHY_FALSE, WHY_SIGN,
 )
+from simulator.kems.vocabulary.contract import Call, Contre, Sign
 from simulator.kems.vocabulary.rules import CONTRE_TARGET, DOUBLE_MODE, FLOAT_RULE, INT_RULE, WRONG_CONTRE
 from strategies.kems.policy import decide_call, decide_contre, decide_sign
 
@@ -26,7 +27,7 @@ def signs(manche, tick, P, int_rules, float_rules, seats, model):
     for hh in range(P):
         if next_sign[hh] != tick:
             continue
-        if not decide_sign(seats, hh, P, hands[hh], rng):  # the chance passes; the next one as after a sign
+        if not decide_sign(seats, Sign(hh, P, hands[hh], rng)):  # the chance passes; the next one as after a sign
             next_sign[hh] = after(tick, model[hh, S_SIGMA], rng)
             continue
         tm = team(hh, P)
@@ -37,7 +38,7 @@ def signs(manche, tick, P, int_rules, float_rules, seats, model):
         if uniform(rng) < model[q, S_ATT_P] * v:
             mask |= 1 << q
             manche.seen_partner[tm] += 1
-            if pend_due[q, CALL_KEMS] == NEVER and decide_call(seats, q, P, hands[q], hh, rng):
+            if pend_due[q, CALL_KEMS] == NEVER and decide_call(seats, Call(q, P, hands[q], hh, rng)):
                 schedule(manche, tick, q, CALL_KEMS, hh, WHY_SIGN, int_rules)
         for o in range(P):
             if team(o, P) == tm:
@@ -49,7 +50,7 @@ def signs(manche, tick, P, int_rules, float_rules, seats, model):
                 sightings[o, tm] += 1
                 manche.seen_opp[tm] += 1
                 can_call = not banned[o] and pend_due[o, CALL_CONTRE] == NEVER
-                if decide_contre(seats, o, P, hands[o], hh, can_call, rng):
+                if decide_contre(seats, Contre(o, P, hands[o], hh, can_call, rng)):
                     schedule(manche, tick, o, CALL_CONTRE, hh, WHY_SIGN, int_rules)
         trace(h, EV_SIGN, hh, mask, 0)
         next_sign[hh] = after(tick, model[hh, S_SIGMA], rng)

@@ -50,6 +50,7 @@ from simulator.kems.vocabulary.codes import (
     LOC_DEAD, LOC_TABLE, LOC_UNKNOWN, OUT_CAP, PH_OPEN, PH_SWEEP, PH_TURN_UP, TRACE_SEED, VISIBLE_BEFORE_DEAL,
     WHY_INFERENCE,
 )
+from simulator.kems.vocabulary.contract import InferContre, Propose
 from simulator.kems.vocabulary.records import GAME, GAME_FIXED, MANCHE, MANCHE_FIXED
 from simulator.kems.vocabulary.rules import FLOAT_RULE, INT_RULE, RACE
 from strategies.kems import policy
@@ -228,7 +229,7 @@ def _moves(manche, tick, P, int_rules, float_rules, seats, model):
                     state_pub(manche, state, P)
                 for q in range(P):
                     silence[q] = open_then - rec_last[k_state, q]
-                j = decide_infer_contre(seats, p, P, hands[p], loc_v, pub_v, silence, work)
+                j = decide_infer_contre(seats, InferContre(p, P, hands[p], loc_v, pub_v, silence, work))
                 if j >= 0:
                     schedule(manche, tick, p, CALL_CONTRE, j, WHY_INFERENCE, int_rules)
         if key >= 0 and cache_stamp[p] == key:
@@ -243,7 +244,8 @@ def _moves(manche, tick, P, int_rules, float_rules, seats, model):
             if key >= 0:
                 state_pub(manche, state, P)
             multi = int_rules[INT_RULE.multi_swap] != 0
-            n = decide_propose(seats, p, P, hands[p], seen_v, loc_v, pub_v, multi, mem[p], work, out, rng)
+            n = decide_propose(seats, Propose(p, P, hands[p], seen_v, loc_v, pub_v, multi, mem[p], work, out,
+                                                   rng))
             if int_rules[INT_RULE.multi_swap] == 0 and n > 1:  # KM5
                 n = 1
             for i in range(n):

@@ -43,6 +43,7 @@ from simulator.kems.vocabulary.codes import (
     OUT_WRONG_KEMS, OUTCOMES, PH_OPEN, PH_SWEEP, PH_TURN_UP, TRACE_SEED, VISIBLE_BEFORE_DEAL, WHY_FALSE, WHY_INFERENCE,
     WHY_SIGN, trace_py,
 )
+from simulator.kems.vocabulary.contract import Call, Contre, InferContre, Propose, Sign
 from simulator.kems.vocabulary.records import n_cols
 from simulator.kems.vocabulary.rules import ATTENTION_REF, HAND, TABLE, Rules, partner_of, team_of
 from simulator.kems.vocabulary.views import PUB_SIZE, summarise
@@ -331,13 +332,14 @@ class Manche:
                 continue
             view = self.view(tick, p)  # M-perception: every public input lag_ticks old
             if not self.banned[p] and self.pending[p][CALL_CONTRE] is None:  # KM10 inference contre
-                j = policy.ask("infer_contre", self.seats[p], p, P, self.hands[p], view.loc, view.pub, view.silence,
-                               self.work)
+                j = policy.ask("infer_contre", self.seats[p],
+                               InferContre(p, P, self.hands[p], view.loc, view.pub, view.silence, self.work))
                 if j >= 0:
                     self.schedule(tick, p, CALL_CONTRE, j, WHY_INFERENCE)
             seen = view.seen
-            n = policy.ask("propose", self.seats[p], p, P, self.hands[p], seen, view.loc, view.pub, bool(r.multi_swap),
-                           self.mem[p], self.work, self.out, self.rng)
+            n = policy.ask("propose", self.seats[p], Propose(p, P, self.hands[p], seen, view.loc, view.pub,
+                                                               bool(r.multi_swap), self.mem[p], self.work, self.out,
+                                                               self.rng))
             if r.race_policy == "speed_weighted":
                 when = self.next_move[p] - tick
             elif r.race_policy == "uniform":
@@ -401,7 +403,7 @@ class Manche:
         for h in range(P):
             if self.next_sign[h] != tick:
                 continue
-            if not policy.ask("sign", self.seats[h], h, P, self.hands[h], self.rng):
+            if not policy.ask("sign", self.seats[h], Sign(h, P, self.hands[h], self.rng)):
                 self.next_sign[h] = self.after(tick, self.model[h, S_SIGMA])  # the chance passes
                 continue
             tm = team_of(h, P)
@@ -412,8 +414,8 @@ class Manche:
             if uniform(self.rng) < self.model[q, S_ATT_P] * v:
                 seen_mask |= 1 << q
                 self.res.seen_partner[tm] += 1
-                if self.pending[q][CALL_KEMS] is None and policy.ask("call", self.seats[q], q, P, self.hands[q], h,
-                                                                     self.rng):
+                if self.pending[q][CALL_KEMS] is None and policy.ask("call", self.seats[q],
+                                                                     Call(q, P, self.hands[q], h, self.rng)):
                     self.schedule(tick, q, CALL_KEMS, h, WHY_SIGN)
             for o in range(P):
                 if team_of(o, P) == tm:
@@ -424,7 +426,7 @@ class Manche:
                     self.sightings[o, tm] += 1
                     self.res.seen_opp[tm] += 1
                     can_call = not self.banned[o] and self.pending[o][CALL_CONTRE] is None
-                    if policy.ask("contre", self.seats[o], o, P, self.hands[o], h, can_call, self.rng):
+                    if policy.ask("contre", self.seats[o], Contre(o, P, self.hands[o], h, can_call, self.rng)):
                         self.schedule(tick, o, CALL_CONTRE, h, WHY_SIGN)
             self.trace(EV_SIGN, h, seen_mask)
             who = ", ".join(f"P{x}" for x in range(P) if seen_mask >> x & 1) or "nobody"

@@ -34,6 +34,7 @@ from simulator.rami.vocabulary.codes import (
     EV_TAKE, LAY_KEEP_JOKERS, LAY_NONE, MAX_MELDS, MAX_MOVES, N_IDS, OPEN_OPEN, OPEN_SEC, OPENING_BEST, OUT_BLOCKED,
     OUT_CLAIM, OUT_NORMAL, OUT_RAMI_SEC, OUT_TURN_CAP, OUTCOMES, TRACE_SEED, trace_py,
 )
+from simulator.rami.vocabulary.contract import Claim, Discard, Draw, Hold, Layoff, Me, Open, OpenWith, Seen
 from simulator.rami.vocabulary.melds import MAX_OUT, SWAP_JOKER, opening_min_melds
 from simulator.rami.vocabulary.records import GAME_FIXED, ROUND_FIXED
 from simulator.rami.vocabulary.rules import Rules
@@ -148,8 +149,8 @@ class Round(Narrated, TableOps):
             jm = self.card_moves(JOKER)
             assert len(jm) > 0
             seat = self.seats[p]
-            k = policy.ask("layoff", seat, p, self.hands[p], self.opened, self.sizes,
-                           jm, len(jm), True, self.rng)
+            k = policy.ask("layoff", seat, Layoff(p, self.hands[p], self.opened, self.sizes, jm, len(jm), True,
+                                                  self.rng))
             self.apply_move(p, jm[k])
 
     def layoff_phase(self, p: int) -> None:
@@ -161,8 +162,8 @@ class Round(Narrated, TableOps):
             moves = self.legal_moves(p)
             if len(moves) == 0:
                 return
-            k = policy.ask("layoff", seat, p, self.hands[p], self.opened, self.sizes,
-                           moves, len(moves), False, self.rng)
+            k = policy.ask("layoff", seat, Layoff(p, self.hands[p], self.opened, self.sizes, moves, len(moves), False,
+                                                  self.rng))
             if k < 0:
                 return
             self.do_move(p, moves[k])
@@ -213,8 +214,8 @@ class Round(Narrated, TableOps):
                 src = DRAW_DISCARD  # the only way to draw: no decision
             else:
                 top = self.discard[-1] if self.discard else -1
-                src = policy.ask("draw", seat, p, self.hands[p], self.opened, self.sizes, top, can_take, take_points,
-                                   self.own_turns[p], len(self.stock), self.rng)
+                src = policy.ask("draw", seat, Draw(p, self.hands[p], self.opened, self.sizes, top, can_take,
+                                                    take_points, self.own_turns[p], len(self.stock), self.rng))
             if src == DRAW_DISCARD:
                     self.take_discard(p)
             else:
@@ -235,7 +236,8 @@ class Round(Narrated, TableOps):
         else:
             fits = self.fits()
             forbid = r.playable_discard == "forbidden"
-            card = policy.ask("discard", seat, p, self.hands[p], self.opened, self.sizes, fits, forbid, self.rng)
+            card = policy.ask("discard", seat, Discard(p, self.hands[p], self.opened, self.sizes, fits, forbid,
+                                                       self.rng))
         self.do_discard(p, card)
         if self.sizes[p] == 0:
             return self.going_out(p, laid_before)  # R11: the last card discarded
@@ -261,8 +263,8 @@ class Round(Narrated, TableOps):
             return
         moves = self.card_moves(c)
         seat = self.seats[p]
-        k = policy.ask("layoff", seat, p, self.hands[p], self.opened, self.sizes,
-                       moves, len(moves), True, self.rng)
+        k = policy.ask("layoff", seat, Layoff(p, self.hands[p], self.opened, self.sizes, moves, len(moves), True,
+                                              self.rng))
         self.apply_move(p, moves[k])
 
     def open_with(self, p: int, melds: list, points: int) -> None:
@@ -282,8 +284,8 @@ class Round(Narrated, TableOps):
         counts = self.hands[p].copy()
         can_open, points, melds = self.opening_melds(counts)
         sec = self.rami_sec_plan(p)
-        choice = policy.ask("open", seat, p, self.hands[p], self.opened, self.sizes, points, can_open, sec is not None,
-                            self.own_turns[p], len(self.stock), self.rng)
+        choice = policy.ask("open", seat, Open(p, self.hands[p], self.opened, self.sizes, points, can_open,
+                                               sec is not None, self.own_turns[p], len(self.stock), self.rng))
         if choice == OPEN_SEC:
             sec_melds, last = sec
             sec_points = self.melds_points(sec_melds)  # R12: 51 not needed, but recorded
@@ -297,7 +299,8 @@ class Round(Narrated, TableOps):
             return last
         if choice == OPEN_OPEN:  # the contract checked can_open (R7) and can_sec (R12)
             styles, n_styles = self.opening_styles(counts)  # counts: the hand, as opening_melds left it
-            style = policy.ask("open_with", seat, p, self.hands[p], self.opened, self.sizes, styles, n_styles, self.rng)
+            style = policy.ask("open_with", seat, OpenWith(p, self.hands[p], self.opened, self.sizes, styles, n_styles,
+                                                           self.rng))
             if style != OPENING_BEST:
                 points, melds = self.styled_opening(style, counts)
             self.open_with(p, melds, points)
@@ -307,7 +310,7 @@ class Round(Narrated, TableOps):
         """R8: new melds from the hand, chosen by the least-left lay-down (jokers kept in hand on request); the
         player lays or holds each."""
         seat = self.seats[p]
-        plan = policy.ask("lay", seat, p, self.hands[p], self.opened, self.sizes, self.rng)
+        plan = policy.ask("lay", seat, Seen(p, self.hands[p], self.opened, self.sizes, self.rng))
         if plan == LAY_NONE:
             return
         counts = self.hands[p].copy()
@@ -319,7 +322,7 @@ class Round(Narrated, TableOps):
             used -= len(physical(melds.pop()))
         left = self.sizes[p] - used
         for m in melds:  # R8: each may stay in hand this turn
-            if not policy.ask("hold", seat, p, self.hands[p], self.opened, self.sizes, m, left, self.rng):
+            if not policy.ask("hold", seat, Hold(p, self.hands[p], self.opened, self.sizes, m, left, self.rng)):
                 self.lay_meld(p, m)
 
     def do_discard(self, p: int, card: int) -> None:
@@ -363,7 +366,7 @@ class Round(Narrated, TableOps):
                 if r.notice_prob < 1.0 and uniform(self.rng) >= r.notice_prob:
                     continue
                 seat = self.seats[q]
-                if policy.ask("claim", seat, q, self.hands[q], self.opened, self.sizes, card, self.rng):
+                if policy.ask("claim", seat, Claim(q, self.hands[q], self.opened, self.sizes, card, self.rng)):
                     claimants.append(q)
             if not claimants:
                 return False
@@ -374,11 +377,12 @@ class Round(Narrated, TableOps):
             self.claims += 1
             self.trace(EV_CLAIM, q, card, len(claimants))
             self.say(f"  P{q} claims {name(card)} (claimants: {', '.join(f'P{x}' for x in claimants)})")
-            k = policy.ask("layoff", seat, q, self.hands[q], self.opened, self.sizes,
-                           moves, len(moves), True, self.rng)
+            k = policy.ask("layoff", seat, Layoff(q, self.hands[q], self.opened, self.sizes, moves, len(moves), True,
+                                                  self.rng))
             self.apply_move(q, moves[k])
             fits = self.fits()
-            card = policy.ask("discard", seat, q, self.hands[q], self.opened, self.sizes, fits, False, self.rng)
+            card = policy.ask("discard", seat, Discard(q, self.hands[q], self.opened, self.sizes, fits, False,
+                                                       self.rng))
             self.do_discard(q, card)
             if self.sizes[q] == 0:
                 self.winner, self.outcome = q, OUT_CLAIM  # R11, scored as R13
@@ -390,7 +394,7 @@ class Round(Narrated, TableOps):
         """The race policy (rule R10, ``race_policy``) among several claimants (listed in turn order from the
         discarder's next): :func:`simulator.core.kernels.reference.race`."""
         return claimants[race(self.r.race_policy, len(claimants),
-                              lambda i: policy.ask("speed", self.seats[claimants[i]], claimants[i]),
+                              lambda i: policy.ask("speed", self.seats[claimants[i]], Me(claimants[i])),
                               self.rng)]
 
     # ------------------------------------------------------------------ the round

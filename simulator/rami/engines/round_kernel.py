@@ -25,6 +25,7 @@ from simulator.rami.vocabulary.codes import (
     JOKERS_PER_DECK, LAY_KEEP_JOKERS, LAY_NONE, MAX_STEPS, MELD, MOVE, N_IDS, OPEN_OPEN, OPEN_SEC, OPENING_BEST,
     OUT_BLOCKED, OUT_CLAIM, OUT_NORMAL, OUT_RAMI_SEC, OUT_TURN_CAP, RAMI_SEC_HAND_FACTOR, TAKE_FROM_TURN,
 )
+from simulator.rami.vocabulary.contract import Claim, Discard, Draw, Hold, Layoff, Me, Open, OpenWith, Seen
 from simulator.rami.vocabulary.melds import SWAP_JOKER, least_left_nb, opening_value_nb
 from simulator.rami.vocabulary.rules import ELIGIBLE, JOKER_VALUE, PLAYABLE, RACE, SWAP
 from strategies.rami.policy import (
@@ -73,7 +74,7 @@ def _reshuffle(state):
 @njit(refcount=False)
 def _forced_layoff(p, moves, n, seats, state):
     """A lay-off the strategy must pick among the ``n`` rows of ``moves`` (a taken, claimed or swapped card)."""
-    k = decide_layoff(seats, p, state.hands[p], state.opened, state.sizes, moves, n, True, state.rng)
+    k = decide_layoff(seats, Layoff(p, state.hands[p], state.opened, state.sizes, moves, n, True, state.rng))
     apply_move(p, moves[k], state)
 
 
@@ -97,7 +98,7 @@ def _layoff_phase(p, rules, seats, state, scratch):
         n = legal_moves(p, rules, state, scratch)
         if n == 0:
             return
-        k = decide_layoff(seats, p, state.hands[p], state.opened, state.sizes, moves, n, False, state.rng)
+        k = decide_layoff(seats, Layoff(p, state.hands[p], state.opened, state.sizes, moves, n, False, state.rng))
         if k < 0:
             return
         _do_move(p, moves[k], rules, seats, state, scratch)
@@ -181,8 +182,8 @@ def _draw(p, first_turn, rules, seats, state, scratch):
     else:
         nd = scalars[SCALAR.n_discard]
         top = np.int64(state.discard[nd - 1]) if nd > 0 else -1
-        src = decide_draw(seats, p, state.hands[p], state.opened, state.sizes, top, can_take, take_points,
-                          state.own_turns[p], scalars[SCALAR.n_stock], state.rng)
+        src = decide_draw(seats, Draw(p, state.hands[p], state.opened, state.sizes, top, can_take, take_points,
+                                      state.own_turns[p], scalars[SCALAR.n_stock], state.rng))
     if src == DRAW_DISCARD:
         _take_discard(p, rules, seats, state, scratch)
     else:
@@ -211,16 +212,16 @@ def _unopened_phase(p, rules, seats, state, scratch):
     copy_hand(state.hands, p, scratch.counts)
     can_open, points, n = opening_melds(scratch.counts, rules, scratch)
     sec, n_sec, last = rami_sec_plan(p, rules, state, scratch)
-    choice = decide_open(seats, p, state.hands[p], state.opened, state.sizes, points, can_open, sec,
-                         state.own_turns[p], state.scalars[SCALAR.n_stock], state.rng)
+    choice = decide_open(seats, Open(p, state.hands[p], state.opened, state.sizes, points, can_open, sec,
+                                     state.own_turns[p], state.scalars[SCALAR.n_stock], state.rng))
     if choice == OPEN_SEC:
         _lay_rami_sec(p, n_sec, rules, state, scratch)
         return last
     if choice == OPEN_OPEN:
         copy_hand(state.hands, p, scratch.counts)  # the rami sec's plan changed the scratch counts
         n_styles = opening_styles(scratch.counts, rules, scratch)
-        style = decide_open_with(seats, p, state.hands[p], state.opened, state.sizes, scratch.styles, n_styles,
-                               state.rng)
+        style = decide_open_with(seats, OpenWith(p, state.hands[p], state.opened, state.sizes, scratch.styles,
+                                                 n_styles, state.rng))
         if style != OPENING_BEST:
             points, n = styled_opening(style, scratch.counts, rules, scratch)
         _open_with(p, n, points, state, scratch)
@@ -230,7 +231,7 @@ def _unopened_phase(p, rules, seats, state, scratch):
 @njit(refcount=False)
 def _lay_phase(p, rules, seats, state, scratch):
     """Round.lay_phase (R8, R11): the lay plan, then each meld of its lay-down laid or held."""
-    plan = decide_lay(seats, p, state.hands[p], state.opened, state.sizes, state.rng)
+    plan = decide_lay(seats, Seen(p, state.hands[p], state.opened, state.sizes, state.rng))
     if plan == LAY_NONE:
         return
     counts, out = scratch.counts, scratch.laydown
@@ -246,7 +247,7 @@ def _lay_phase(p, rules, seats, state, scratch):
         used -= np.int64(out[n, MELD.n_cards])
     left = state.sizes[p] - used
     for i in range(n):
-        if not decide_hold(seats, p, state.hands[p], state.opened, state.sizes, out[i], left, state.rng):
+        if not decide_hold(seats, Hold(p, state.hands[p], state.opened, state.sizes, out[i], left, state.rng)):
             lay_meld(p, out, i, state)
 
 
@@ -270,11 +271,11 @@ def _race(n, rules, seats, claimants, rng):
         return claimants[below(rng, n)]
     total = 0.0
     for i in range(n):
-        total += speed(seats, claimants[i])
+        total += speed(seats, Me(claimants[i]))
     u = uniform(rng) * total
     reached = 0.0
     for i in range(n):
-        reached += speed(seats, claimants[i])
+        reached += speed(seats, Me(claimants[i]))
         if u < reached:
             return claimants[i]
     return claimants[n - 1]
@@ -295,7 +296,7 @@ def _claimants(p, card, rules, seats, state, claimants):
             continue
         if notice < 1.0 and uniform(state.rng) >= notice:
             continue
-        if decide_claim(seats, q, state.hands[q], state.opened, state.sizes, card, state.rng):
+        if decide_claim(seats, Claim(q, state.hands[q], state.opened, state.sizes, card, state.rng)):
             claimants[nc] = q
             nc += 1
     return nc
@@ -322,8 +323,8 @@ def _claim_window(p, card, rules, seats, state, scratch):
         fold(state.trace, EV_CLAIM, q, card, nc)
         _forced_layoff(q, moves, n_moves, seats, state)
         fits(state, scratch)
-        card = np.int64(decide_discard(seats, q, state.hands[q], state.opened, state.sizes, scratch.fits, False,
-                                       state.rng))
+        card = np.int64(decide_discard(seats, Discard(q, state.hands[q], state.opened, state.sizes, scratch.fits,
+                                                      False, state.rng)))
         _do_discard(q, card, state)
         if state.sizes[q] == 0:
             scalars[SCALAR.winner] = q
@@ -367,8 +368,8 @@ def _turn(p, first_turn, rules, seats, state, scratch):
         card = sec_discard
     else:
         fits(state, scratch)
-        card = np.int64(decide_discard(seats, p, state.hands[p], state.opened, sizes, scratch.fits,
-                                       rules.playable_discard == PLAYABLE.forbidden, state.rng))
+        card = np.int64(decide_discard(seats, Discard(p, state.hands[p], state.opened, sizes, scratch.fits,
+                                                      rules.playable_discard == PLAYABLE.forbidden, state.rng)))
     _do_discard(p, card, state)
     if sizes[p] == 0:
         return _going_out(p, laid_before, rules, state)

@@ -29,9 +29,9 @@ from simulator.rami.vocabulary.codes import (
 )
 from simulator.rami.vocabulary.legal import every_held_card_fits
 
-DECISION_ORDER = ("draw", "open", "lay", "layoff", "discard", "speed", "open_with", "hold")
+DECISION_ORDER = ("draw", "open", "open_with", "lay", "hold", "layoff", "discard", "claim", "speed")
 D = {name: i + 1 for i, name in enumerate(DECISION_ORDER)}
-D_DRAW, D_OPEN, D_LAY, D_LAYOFF, D_DISCARD, D_SPEED, D_OPEN_WITH, D_HOLD = range(1, 9)
+D_DRAW, D_OPEN, D_OPEN_WITH, D_LAY, D_HOLD, D_LAYOFF, D_DISCARD, D_CLAIM, D_SPEED = range(1, 10)
 
 R_CHOICE, R_NOT_NOW, R_MOVE, R_MUST_LAY, R_NOT_HELD, R_FITS, R_RATE = range(1, 8)
 REASONS = {
