@@ -31,13 +31,12 @@ import polars as pl
 
 from analysis import metagame as mg
 from analysis.batches import batch_frames
-from analysis.tune import check_tune, plays_alike, tune as run_tune
+from analysis.tune import check_tune, same_player, tune as run_tune
 from simulator.core.contract.registry import get_game
 from simulator.core.errors import SpecError
 from simulator.core.run.batch import result_writer, run_batch
 from simulator.core.run.designs import tournament_batch
 from simulator.core.run.workdir import check_workdir, owned_workdir
-from simulator.core.storage.ledger import write_frame
 from simulator.core.storage.spec import parse_strategy
 
 GROW_FORMAT = "cardsim-grow/1"
@@ -140,7 +139,8 @@ def grow(spec: GrowSpec, data: dict, out: str | Path, *, threads=None, progress:
     """Run (or resume) the growth ``spec`` of the tournament ``data`` into ``out``; see the module doc."""
     inputs, cell = data["inputs"], data["cells"][0]["spec"]
     game, players, options = inputs["game"], int(cell["players"]), dict(inputs.get("options") or {})
-    with owned_workdir(out, META, spec.to_dict(), "growth", GROW_ALLOWED) as path:
+    with owned_workdir(out, META, spec.to_dict(), "growth", GROW_ALLOWED) as work:
+        path = work.path
         tournament = Path(spec.source)
         current = mg.metagame(tournament, bootstrap=spec.bootstrap, seed=spec.seed)
         rows = []
@@ -158,11 +158,13 @@ def grow(spec: GrowSpec, data: dict, out: str | Path, *, threads=None, progress:
                     return GrowRun(path, True, pl.DataFrame(rows))
                 newcomer = str((path / f"round-{k}" / "tune" / "best.toml").resolve())
                 population = list(current.names)
-                label = parse_strategy(get_game(game), newcomer).label()
-                if any(plays_alike(game, newcomer, member) for member in population):
+                plugin = get_game(game)
+                reply = parse_strategy(plugin, newcomer)
+                label = reply.label()
+                if any(same_player(plugin, reply, parse_strategy(plugin, member)) for member in population):
                     # the best reply found is a member (same kernel, same values): it cannot gain against the mixture
                     rows.append(_round_row(k, len(population), label, newcomer, (0.0, 0.0, 0.0), current))
-                    write_frame(path / ROUNDS, pl.DataFrame(rows))
+                    work.write_frame(ROUNDS, pl.DataFrame(rows))
                     break
                 batch = run_batch(tournament_batch(game, strategies=population + [newcomer], n=int(inputs["n"]),
                                                    seed=int(inputs["seed"]), players=players, level=inputs["level"],
@@ -178,7 +180,7 @@ def grow(spec: GrowSpec, data: dict, out: str | Path, *, threads=None, progress:
                                                spec.seed + k)
                 current = mg.metagame(path / f"round-{k}" / "tournament", bootstrap=spec.bootstrap, seed=spec.seed)
                 rows.append(_round_row(k, len(names), names[-1], newcomer, (gain, low, high), current))
-                write_frame(path / ROUNDS, pl.DataFrame(rows))
+                work.write_frame(ROUNDS, pl.DataFrame(rows))
                 if low <= 0:
                     break
         except KeyboardInterrupt:

@@ -40,6 +40,7 @@ import datetime
 import math
 import tomllib
 from dataclasses import dataclass, field, replace
+from functools import cached_property
 from pathlib import Path
 
 import numpy as np
@@ -56,10 +57,8 @@ from simulator.core.i18n import _, number, share_interval
 from simulator.core.params import parse_assignments
 from simulator.core.progress import progress as progress_of
 from simulator.core.run.designs import tournament_batch
-from simulator.core.run.workdir import check_workdir, owned_workdir
-from simulator.core.storage.ledger import write_frame
-from simulator.core.storage.spec import MAX_SEED, parse_strategy
-from simulator.core.storage.store import write_bytes_atomic
+from simulator.core.run.workdir import Workdir, check_workdir, owned_workdir
+from simulator.core.storage.spec import MAX_SEED, SeatStrategy, parse_strategy
 
 TUNE_FORMAT = "cardsim-tune/1"
 META, STORAGE, TRIALS, RACE, CONFIRM, BEST = ("_tune.json", "optuna.sqlite3", "trials.parquet", "race.parquet",
@@ -113,9 +112,19 @@ class TuneSpec:
     confirm_deals: int = CONFIRM_MAX
     weights: tuple[float, ...] | None = None
 
+    @cached_property
+    def plugin(self):
+        """The game (looked up once)."""
+        return get_game(self.game)
+
+    @cached_property
+    def opponents(self) -> tuple[SeatStrategy, ...]:
+        """``against`` parsed once: the opponents every evaluation compares a candidate with."""
+        return tuple(parse_strategy(self.plugin, text) for text in self.against)
+
     @property
     def level(self) -> str:
-        return get_game(self.game).judged_level
+        return self.plugin.judged_level
 
     def to_dict(self) -> dict:
         return {"format": TUNE_FORMAT, "game": self.game, "family": self.family, "fixed": self.fixed,
@@ -261,8 +270,9 @@ def evaluate(spec: TuneSpec, candidate: str, start: int, stop: int, seed: int, t
     deals it won, lost and tied, and its share (ties count half) with a 95% interval. ``cluster``: a connected
     :class:`~simulator.core.run.dask_backend.DaskBackend` that plays every opponent's deals at once (the same rows)."""
     jobs, played = [], []
-    for opponent in spec.against:
-        if not plays_alike(spec.game, candidate, opponent):  # one strategy in both seats: every deal is a tie
+    seat = parse_strategy(spec.plugin, candidate)
+    for opponent, parsed in zip(spec.against, spec.opponents):
+        if not same_player(spec.plugin, seat, parsed):  # one strategy in both seats: every deal is a tie
             batch = tournament_batch(spec.game, strategies=[candidate, opponent], n=stop, seed=seed,
                                      players=spec.players, level=spec.level, options=spec.options)
             jobs.append((batch.cells, start, stop))
@@ -276,12 +286,11 @@ def evaluate(spec: TuneSpec, candidate: str, start: int, stop: int, seed: int, t
     return rows
 
 
-def plays_alike(game: str, a: str, b: str) -> bool:
-    """Whether strategy texts ``a`` and ``b`` are one player: the same kernel with the same values (a family with a
-    preset's values plays as the preset)."""
-    strategies = get_game(game).strategies
-    seat_a, seat_b = (parse_strategy(get_game(game), text) for text in (a, b))
-    return strategies[seat_a.name].kernel_id == strategies[seat_b.name].kernel_id and seat_a.params == seat_b.params
+def same_player(plugin, a: SeatStrategy, b: SeatStrategy) -> bool:
+    """Whether parsed strategies ``a`` and ``b`` are one player of the game ``plugin``: the same kernel with the same
+    values (a family with a preset's values plays as the preset)."""
+    strategies = plugin.strategies
+    return strategies[a.name].kernel_id == strategies[b.name].kernel_id and a.params == b.params
 
 
 def share_row(opponent: str, won: int, lost: int, deals: int) -> dict:
@@ -329,33 +338,33 @@ def tune(spec: TuneSpec, out: str | Path, *, threads: int | None = None, progres
     """Run (or resume) the tuning ``spec`` into ``out``; see the module doc. ``command`` is recorded in
     ``best.toml`` (how to reproduce it). ``cluster``: a connected :class:`~simulator.core.run.dask_backend.DaskBackend`
     on which every evaluation is played (the same trials, race and confirmation as locally)."""
-    with owned_workdir(out, META, spec.to_dict(), "tuning", TUNE_ALLOWED) as path:
+    with owned_workdir(out, META, spec.to_dict(), "tuning", TUNE_ALLOWED) as work:
         try:
-            study = _trials(spec, path, threads, progress, cluster)
-            race = _race(spec, path, study, threads, progress, cluster)
+            study = _trials(spec, work, threads, progress, cluster)
+            race = _race(spec, work, study, threads, progress, cluster)
             best = _best(spec, study, race)
-            confirm = _confirm(spec, path, best["strategy"], threads, progress, cluster)
+            confirm = _confirm(spec, work, best["strategy"], threads, progress, cluster)
         except KeyboardInterrupt:
-            return TuneRun(path, True)
-        _write_best(spec, path, best, confirm, command)
-        return TuneRun(path, False, best, {"trials": read_frame(path / TRIALS), "race": race, "confirm": confirm})
+            return TuneRun(work.path, True)
+        _write_best(spec, work, best, confirm, command)
+        return TuneRun(work.path, False, best, {"trials": work.read_frame(TRIALS), "race": race, "confirm": confirm})
 
 
-def _study(spec: TuneSpec, path: Path, trial_number: int):
+def _study(spec: TuneSpec, work: Workdir, trial_number: int):
     import optuna
 
     optuna.logging.set_verbosity(optuna.logging.WARNING)
     sampler = optuna.samplers.TPESampler(seed=sampler_seed(spec.seed, trial_number),
                                          n_startup_trials=min(STARTUP_TRIALS, max(1, spec.budget // 4)))
-    return optuna.create_study(study_name="tune", storage=f"sqlite:///{path / STORAGE}", direction="maximize",
+    return optuna.create_study(study_name="tune", storage=f"sqlite:///{work / STORAGE}", direction="maximize",
                                sampler=sampler, load_if_exists=True)
 
 
-def _trials(spec: TuneSpec, path: Path, threads, progress: bool, cluster=None):
+def _trials(spec: TuneSpec, work: Workdir, threads, progress: bool, cluster=None):
     """Every trial of the budget, finished (a trial a kill left running is played again with its parameters)."""
     import optuna
 
-    study = _study(spec, path, 0)
+    study = _study(spec, work, 0)
     if not study.trials:  # a new study starts from the family's own presets among the population
         for params in starting_points(spec)[:spec.budget]:
             study.enqueue_trial(params)
@@ -363,7 +372,7 @@ def _trials(spec: TuneSpec, path: Path, threads, progress: bool, cluster=None):
     label = f"tune {spec.game} {spec.family} against {', '.join(spec.against)}"
     with progress_of(spec.budget, label, "trials", enabled=progress, initial=len(done)) as bar:
         while True:
-            study = _study(spec, path, len(study.trials))
+            study = _study(spec, work, len(study.trials))
             running = [t for t in study.trials if t.state == optuna.trial.TrialState.RUNNING]
             finished = sum(t.state == optuna.trial.TrialState.COMPLETE for t in study.trials)
             if running:
@@ -375,7 +384,7 @@ def _trials(spec: TuneSpec, path: Path, threads, progress: bool, cluster=None):
                 trial, values = asked.number, {d.name: d.suggest(asked) for d in spec.space}
             rows = evaluate(spec, spec.strategy(values), 0, spec.deals, spec.seed, threads, cluster)
             study.tell(trial, spec.score(rows))
-            _write_trials(spec, path, study)
+            _write_trials(spec, work, study)
             bar.update(1)
             bar.set_postfix_str(f"best {study.best_value:.1%}")
     return study
@@ -386,10 +395,9 @@ def starting_points(spec: TuneSpec) -> list[dict]:
     (in the order given, each inside the searched ranges), then the family's defaults. Without them TPE's random
     start rarely lands near a preset in a dozen dimensions: a 200-trial Kamoul run at 2 players never matched
     aggressive, one of its opponents and a point of its own space."""
-    plugin = get_game(spec.game)
+    plugin = spec.plugin
     points: list[dict] = []
-    for text in [*spec.against, spec.family]:
-        seat = parse_strategy(plugin, text)
+    for seat in [*spec.opponents, parse_strategy(plugin, spec.family)]:
         if (plugin.strategies[seat.name].family or seat.name) != spec.family:
             continue
         values = dict(seat.params)
@@ -401,7 +409,7 @@ def starting_points(spec: TuneSpec) -> list[dict]:
     return points
 
 
-def _write_trials(spec: TuneSpec, path: Path, study) -> None:
+def _write_trials(spec: TuneSpec, work: Workdir, study) -> None:
     import optuna
 
     rows = []
@@ -410,20 +418,16 @@ def _write_trials(spec: TuneSpec, path: Path, study) -> None:
         _rate, low, high = wilson(round(share * spec.deals), spec.deals)
         rows.append({"trial": t.number, **{d.name: t.params[d.name] for d in spec.space},
                      "deals": spec.deals, "share": share, "low": low, "high": high})
-    write_frame(path / TRIALS, pl.DataFrame(rows))
+    work.write_frame(TRIALS, pl.DataFrame(rows))
 
 
-def read_frame(file: Path) -> pl.DataFrame | None:
-    return pl.read_parquet(file) if file.is_file() else None
-
-
-def _race(spec: TuneSpec, path: Path, study, threads, progress: bool, cluster=None) -> pl.DataFrame:
+def _race(spec: TuneSpec, work: Workdir, study, threads, progress: bool, cluster=None) -> pl.DataFrame:
     """The :data:`RACE_TOP` best trials on fresh deals; each candidate's rows written as it finishes."""
     import optuna
 
     trials = sorted(study.get_trials(deepcopy=False, states=(optuna.trial.TrialState.COMPLETE,)),
                     key=lambda t: (-t.value, t.number))[:RACE_TOP]
-    previous = read_frame(path / RACE)
+    previous = work.read_frame(RACE)
     rows = previous.to_dicts() if previous is not None else []
     raced = {r["trial"] for r in rows}
     start, stop = spec.deals, spec.deals * (1 + RACE_FACTOR)
@@ -434,7 +438,7 @@ def _race(spec: TuneSpec, path: Path, study, threads, progress: bool, cluster=No
                 continue
             found = evaluate(spec, spec.strategy(dict(t.params)), start, stop, spec.seed, threads, cluster)
             rows += [{"trial": t.number, "trial_share": t.value, **r} for r in found]
-            write_frame(path / RACE, pl.DataFrame(rows))
+            work.write_frame(RACE, pl.DataFrame(rows))
             bar.update(1)
     return pl.DataFrame(rows).filter(pl.col("trial").is_in([t.number for t in trials]))
 
@@ -455,14 +459,15 @@ def _best(spec: TuneSpec, study, race: pl.DataFrame) -> dict:
             "race_share": float(means["race_share"][0]), "trial_share": float(means["trial_share"][0])}
 
 
-def _confirm(spec: TuneSpec, path: Path, best: str, threads, progress: bool, cluster=None) -> pl.DataFrame:
+def _confirm(spec: TuneSpec, work: Workdir, best: str, threads, progress: bool, cluster=None) -> pl.DataFrame:
     """``duel``'s paired sequential test of the tuned player against each opponent, on deals of ``seed + 1``."""
-    previous = read_frame(path / CONFIRM)
+    previous = work.read_frame(CONFIRM)
     rows = previous.to_dicts() if previous is not None else []
-    for opponent in spec.against:
+    seat = parse_strategy(spec.plugin, best)
+    for opponent, parsed in zip(spec.against, spec.opponents):
         if any(r["opponent"] == opponent for r in rows):
             continue
-        if plays_alike(spec.game, best, opponent):
+        if same_player(spec.plugin, seat, parsed):
             rows.append({"opponent": opponent, "decision": "within delta", "deals": 0, "duels": 0, "rate": math.nan,
                          "low": math.nan, "high": math.nan})
         else:
@@ -471,11 +476,11 @@ def _confirm(spec: TuneSpec, path: Path, best: str, threads, progress: bool, clu
                          progress=progress, cluster=cluster)
             rows.append({"opponent": opponent, "decision": r["decision"], "deals": r["deals"], "duels": r["duels"],
                          "rate": r["rate"], "low": r["low"], "high": r["high"]})
-        write_frame(path / CONFIRM, pl.DataFrame(rows))
+        work.write_frame(CONFIRM, pl.DataFrame(rows))
     return pl.DataFrame(rows)
 
 
-def _write_best(spec: TuneSpec, path: Path, best: dict, confirm: pl.DataFrame, command: str) -> None:
+def _write_best(spec: TuneSpec, work: Workdir, best: dict, confirm: pl.DataFrame, command: str) -> None:
     preset = {
         "game": spec.game, "family": spec.family, "params": dict(sorted(best["params"].items())),
         "doc": f"{spec.family} tuned against {', '.join(spec.against)} at {spec.players} players",
@@ -490,7 +495,7 @@ def _write_best(spec: TuneSpec, path: Path, best: dict, confirm: pl.DataFrame, c
             "date": datetime.date.today().isoformat(), "cardsim": __version__, "command": command,
         },
     }
-    write_bytes_atomic(path / BEST, tomli_w.dumps(preset).encode("utf-8"))
+    work.write_bytes(BEST, tomli_w.dumps(preset).encode("utf-8"))
 
 
 # --- the answer -------------------------------------------------------------------------------------------

@@ -11,10 +11,19 @@ import inspect
 import re
 from pathlib import Path
 
-import pytest
+from typing import NamedTuple
 
-from simulator.core.contract.decisions import python_twin
-from simulator.core.contract.seats import default_params
+import numba
+import numpy as np
+import pytest
+from numba import types
+
+from simulator.core.contract.decisions import Contract, Decision, ReferenceDispatch, compiled_decision, python_twin
+from simulator.core.contract.seats import USER_KERNEL_BASE, Seat, default_params
+from simulator.core.contract.user_strategies import UserStrategy
+from simulator.core.contract.user_table import NO_TABLE, KernelSeats, user_table
+from simulator.core.kernels.faults import StrategyError, new_fault, record
+from simulator.core.params import ParamSet
 
 GAMES = ("kamoul", "rami", "kems")
 ROOT = Path(__file__).resolve().parents[1]
@@ -108,3 +117,81 @@ def test_no_code_is_made_from_strings():
                 if re.search(r"(?<![\w.])exec\(", line):
                     found.append(f"{path.relative_to(ROOT)}:{number}")
     assert found == []
+
+
+# --- where a new decision goes: the whole path, on a toy game -------------------------------------------------
+
+
+class Double(NamedTuple):
+    """The toy decision's context: the seat and the number it is shown."""
+
+    me: int
+    x: int
+
+
+@numba.njit(inline="always")
+def ask_double(f, prm, c):
+    return f(prm, c.x)
+
+
+@numba.njit(inline="always")
+def check_double(fault, a, c):
+    if a < 0:
+        return record(fault, 1, c.me, 1, a, 0, 0, 0, 0, 0, 0)
+    return True
+
+
+@numba.njit(inline="always")
+def zero(c):
+    return 0
+
+
+@numba.njit
+def builtin_double(sid, prm, c):  # the toy's strategies/<g>/dispatch.py: one family, id 0
+    return 2 * c.x
+
+
+TOY = Contract(game="toy", decisions={"double": Decision(Double, ask_double, "a number, at least 0", check=check_double,
+                                                         fallback=zero, legal="0 or more", default="2 * x")},
+               builtin={"double": builtin_double}, builtin_ids=(0,),
+               describe=lambda fault, label: f"{label} answered {int(fault[3])}", arg_types={"me": types.int64,
+                                                                                             "x": types.int64})
+decide_double = compiled_decision(TOY, "double")
+
+
+@numba.njit
+def toy_kernel(seats, xs):
+    """The toy engine: asks every seat once, building the decision's context where it asks."""
+    return [decide_double(seats, Double(me, xs[me])) for me in range(xs.shape[0])]
+
+
+def _user(tmp_path, name, function):
+    path = tmp_path / f"{name}.py"
+    path.write_text(f"# the toy strategy {name}\n")  # its compiled function is cached by the file's content
+    return UserStrategy(name, "toy", ParamSet(()), "", {"double": numba.njit(function)}, str(path), name,
+                        compiled=True)
+
+
+def test_a_new_decision_is_one_declaration_both_engines_and_files_follow(tmp_path):
+    """A decision declared once (context, ask, kind, check, fallback) and a dispatch function: the kernel's
+    ``decide`` answers for a built-in seat and for a file's function through the table, casts and checks its answer
+    (an illegal one recorded, the fallback played); the reference engine asks the same and raises on the illegal
+    one; the file's signature is what ``ask`` hands it."""
+    decision = TOY.decisions["double"]
+    assert decision.user_signature == "prm, x" and str(decision.signature(TOY.arg_types)) == \
+        "(Array(float64, 1, 'C', True, aligned=True), int64) -> int64"
+    honest, liar = _user(tmp_path, "honest", lambda prm, x: x + 1), _user(tmp_path, "liar", lambda prm, x: -x)
+    xs = np.array([3, 4, 5], dtype=np.int64)
+    sids = np.array([0, USER_KERNEL_BASE, USER_KERNEL_BASE + 1], dtype=np.int64)
+    seats = KernelSeats(sids, np.zeros((3, 1)), user_table(TOY, [honest, liar]), new_fault(), np.zeros(3, np.bool_))
+    assert toy_kernel(seats, xs) == [6, 5, 0]  # built-in 2x; honest x + 1; liar's -5 illegal: the fallback 0
+    assert seats.fault[:4].tolist() == [1, 2, 1, -5]  # decision 1, seat 2, reason 1, answer -5
+    no_files = KernelSeats(sids[:1], np.zeros((1, 1)), NO_TABLE, new_fault(), np.zeros(1, np.bool_))
+    assert toy_kernel(no_files, xs[:1]) == [6]
+
+    reference = ReferenceDispatch(TOY)
+    prm = np.zeros(0)
+    assert reference.ask("double", Seat(0, prm, None, "builtin"), Double(0, 3)) == 6
+    assert reference.ask("double", Seat(USER_KERNEL_BASE, prm, honest, "honest"), Double(1, 4)) == 5
+    with pytest.raises(StrategyError, match="liar.py:liar answered -5"):
+        reference.ask("double", Seat(USER_KERNEL_BASE, prm, liar, "liar.py:liar"), Double(2, 5))

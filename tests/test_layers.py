@@ -198,6 +198,21 @@ def test_no_vocabulary_file_imports_strategies():
     assert not bad, bad
 
 
+WRITERS = ("write_frame", "write_bytes_atomic", "write_json_atomic", "write_text_atomic", "DirLock")
+
+
+def test_analysis_writes_no_file_itself():
+    """analysis/ computes and the run layer writes: a tuning, a growth or a study's part files are written through
+    their directory's ``Workdir`` (simulator/core/run/workdir.py), never with the storage layer's writers or
+    locks imported into analysis/."""
+    bad = []
+    for path in sorted((ROOT / "analysis").rglob("*.py")):
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            if isinstance(node, ast.ImportFrom) and (node.module or "").startswith("simulator.core.storage"):
+                bad += [f"{path.relative_to(ROOT)}: {a.name}" for a in node.names if a.name in WRITERS]
+    assert not bad, bad
+
+
 def test_no_import_cycle():
     """No two modules import each other, directly or through others, at module level or inside a function."""
     cycles = import_cycles(import_graph())

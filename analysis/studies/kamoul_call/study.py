@@ -40,7 +40,8 @@ from simulator.core.run.plan import (
     Part, Plan, Step, check_games, check_players, check_study_rules, check_study_settings, check_study_strategies,
     load_study_file,
 )
-from simulator.core.storage.ledger import checked_files, frame_is_recorded, write_frame
+from simulator.core.run.workdir import Workdir
+from simulator.core.storage.ledger import checked_files
 from simulator.core.storage.spec import build_spec, parse_strategy
 from simulator.games import get_game
 from simulator.kamoul.engines.counterfactual import COLUMNS, Situation, advise_kernel, sample_kernel
@@ -240,18 +241,17 @@ def _run_samples(out, players: int, n: int, seed: int, threads, progress: bool, 
     """Sample games ``[0, n)`` of ``strategy`` at ``players`` under the rule ``options`` into part files of
     :data:`CHUNK` games (resumable)."""
     rules, seats = _rules_and_seats(players, strategy, options)
-    folder = sample_dir(out, players, folder)
-    folder.mkdir(parents=True, exist_ok=True)
+    parts = Workdir(sample_dir(out, players, folder))
+    parts.path.mkdir(parents=True, exist_ok=True)
     starts = range(0, n, CHUNK)
     try:
         with progress_of(n, _("{study} rollouts {players}p {strategy}").format(study=STUDY_NAME, players=players, strategy=strategy), "manches", enabled=progress,
                          nested=True) as bar:
             for start in starts:
                 stop = min(n, start + CHUNK)
-                path = folder / f"part-{start:010d}-{stop:010d}.parquet"
-                if not frame_is_recorded(path):  # missing, damaged or never recorded
-                    rows = sample_kernel(rules, seats, seed, start, stop, threads)
-                    write_frame(path, sample_frame(rows))
+                part = f"part-{start:010d}-{stop:010d}.parquet"
+                if not parts.is_written(part):  # missing, damaged or never recorded
+                    parts.write_frame(part, sample_frame(rows=sample_kernel(rules, seats, seed, start, stop, threads)))
                 bar.update(stop - start)
     except KeyboardInterrupt:
         return False
