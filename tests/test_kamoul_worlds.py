@@ -4,6 +4,8 @@ depends on a card the player does not know."""
 
 from __future__ import annotations
 
+import copy
+
 import numba
 import numpy as np
 import pytest
@@ -11,6 +13,7 @@ import pytest
 from simulator.core.contract.game import seats_of
 from simulator.core.kernels.rng import shuffle_py, stream_state
 from simulator.core.storage.spec import build_spec
+from simulator.kamoul.engines.engine import rules_of
 from simulator.kamoul.engines.hand import Hand
 from simulator.kamoul.engines.kernel_state import ST, new_state
 from simulator.kamoul.engines.world_reference import sample_world as reference_world
@@ -173,3 +176,30 @@ def test_both_engines_sample_the_same_worlds(players, n_decks):
         assert mirror.stock == world.stock[: world.scalars[ST.n_stock]].tolist()
         assert np.array_equal(mirror.know, world.know[:players, :players, :S])
         assert mirror.discard == hand.discard and mirror.log is None
+
+
+@pytest.mark.parametrize("strategy,options", [("balanced", {}), ("random", {"snap_others": "true"}),
+                                              ("aggressive", {"false_call_mode": "tamalou"})])
+def test_a_hand_stopped_before_a_turn_and_copied_plays_on_as_the_hand_itself(strategy, options):
+    """The reference engine's hand resumable from a turn (what a searching player's rollouts play on from): stopped
+    before turn k, the copy of the hand and of where its turns stand ends exactly as the uninterrupted hand
+    (its result, its trace, the stream after it), and so does the original played on."""
+    spec = build_spec("kamoul", n=1, seed=0, players=4, strategies=[strategy], options=options)
+    rules, seats = rules_of(spec), seats_of(spec)
+    stopped = 0
+    for game in range(12):
+        whole = Hand(rules, seats, stream_state(8, game))
+        expected = whole.play(game % 4, [0, 10, 20, 30])
+        for k in (2, 7, 15):
+            hand = Hand(rules, seats, stream_state(8, game))
+            loop = hand.begin(game % 4, [0, 10, 20, 30])
+            if not hand.play_turns(loop, stop_before=k):
+                assert hand.finish(loop) == expected  # the hand ended before turn k
+                continue
+            stopped += 1
+            copy_hand, copy_loop = copy.deepcopy((hand, loop))
+            copy_hand.play_turns(copy_loop)
+            assert copy_hand.finish(copy_loop) == expected and np.array_equal(copy_hand.rng, whole.rng)
+            hand.play_turns(loop)
+            assert hand.finish(loop) == expected
+    assert stopped >= 12  # not vacuous

@@ -12,7 +12,7 @@ piles are never passed to them.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 import numpy as np
 
@@ -80,6 +80,21 @@ class HandResult:
     black_king_looks: int = 0
     king_swaps: int = 0
     trace: int = 0
+
+
+@dataclass
+class TurnLoop:
+    """Where a hand's turns stand (what :meth:`Hand.play_turns` carries from turn to turn): the result being
+    filled, whose turn is next, the turns played (in all and each player's own), the contres called in turn order,
+    the final round's turns left after a call, and the counterfactual ``force`` (``None`` for ordinary play)."""
+
+    res: HandResult
+    current: int
+    own_turns: list[int]
+    turns: int = 0
+    contres: list[int] = field(default_factory=list)
+    final_left: int = 0
+    force: np.ndarray | None = None
 
 
 class Hand(Narrated):
@@ -205,7 +220,13 @@ class Hand(Narrated):
     def play(self, dealer: int, cum: list[int], force: np.ndarray | None = None) -> HandResult:
         """Play the hand. ``force`` (``int64[codes.FC_LEN]``) makes its focal player call or play on at one own
         turn, possibly with an imposed layout, and receives what that player believed there (``counterfactual``)."""
-        r, P = self.r, self.P
+        loop = self.begin(dealer, cum, force)
+        self.play_turns(loop)
+        return self.finish(loop)
+
+    def begin(self, dealer: int, cum: list[int], force: np.ndarray | None = None) -> TurnLoop:
+        """The hand dealt (K1, K2), its turns not begun: where :meth:`play_turns` starts."""
+        P = self.P
         if force is not None:
             force[FC_REACHED:FC_IMPOSE_FAILED + 1] = 0
             force[FC_FIRST] = force[FC_LAST] = -1
@@ -217,49 +238,69 @@ class Hand(Narrated):
         self.cum = cum
         self.deal(dealer)
         res = HandResult(dealer=dealer, points=[0] * P, cum_after=list(cum), outcome=OUT_NO_CALL, winner=-1)
-        own_turns = [0] * P
-        contres: list[int] = []
-        final_left = 0
-        current = (dealer + 1) % P  # K3: the player left of the dealer starts
-        turns = 0
-        while True:
-            if self.caller >= 0 and final_left == 0:
-                break  # K8: everyone has had their final turn: reveal
-            if turns >= r.max_turns_per_hand:
-                self.say(f"turn cap of {r.max_turns_per_hand} reached: the hand ends without a winner")
-                self.aborted = True
-                break  # K14 guard: a pending call is void
-            p = current
+        return TurnLoop(res, current=(dealer + 1) % P, own_turns=[0] * P, force=force)  # K3: left of the dealer
+
+    def play_turns(self, loop: TurnLoop, stop_before: int | None = None) -> bool:
+        """Play turns from where ``loop`` stands to the hand's end (K4–K9, K14); returns ``False`` then. With
+        ``stop_before``: stops before turn number ``stop_before`` begins and returns ``True`` (the hand, copied,
+        can be played on from there: a searching player's rollouts)."""
+        while not self.hand_over(loop):
+            if stop_before is not None and loop.turns + 1 >= stop_before:
+                return True
+            p = loop.current
             if not self.turn_start(p):
                 self.aborted = True
                 break  # K14 on_stock_empty=end_hand (or nothing left to reshuffle)
-            turns += 1
-            own_turns[p] += 1
+            loop.turns += 1
+            loop.own_turns[p] += 1
             in_final = self.caller >= 0
-            can_call = not in_final and own_turns[p] - 1 >= r.min_turns_before_call
-            forced, can_call, failed = self.focal_turn(force, p, own_turns[p], can_call)
+            can_call = not in_final and loop.own_turns[p] - 1 >= self.r.min_turns_before_call
+            forced, can_call, failed = self.focal_turn(loop.force, p, loop.own_turns[p], can_call)
             if failed:
                 self.aborted = True
                 break
-            act = self.choose(p, force if forced else None, can_call, in_final)
-            if act == ACT_CALL:
-                self.call(p, own_turns[p], turns, res)
-                if self.caller >= 0:
-                    final_left = P - 1
-            elif act == ACT_CONTRE:
-                self.contre(p, turns, contres)
-            elif act == ACT_STOCK:
-                self.turn_stock(p, turns)
-            else:
-                self.turn_take(p, turns)
-            if self.ultime >= 0:
-                break  # K7: the hand ends at once
-            if r.p_reorder > 0 and self.count(p) >= 2 and uniform(self.rng) < r.p_reorder:
-                self.reorder(p)
-            if in_final:
-                final_left -= 1
-            current = (p + 1) % P
-        res.turns, res.snaps, res.wrong_snaps, res.penalty_cards = turns, self.snaps, self.wrong_snaps, self.penalties
+            act = self.choose(p, loop.force if forced else None, can_call, in_final)
+            if not self.act(loop, p, act, in_final):
+                break
+        return False
+
+    def hand_over(self, loop: TurnLoop) -> bool:
+        """Whether the hand ends before another turn: the final round is over (K8: reveal) or the turn cap is
+        reached (K14 guard: a pending call is void)."""
+        if self.caller >= 0 and loop.final_left == 0:
+            return True
+        if loop.turns >= self.r.max_turns_per_hand:
+            self.say(f"turn cap of {self.r.max_turns_per_hand} reached: the hand ends without a winner")
+            self.aborted = True
+            return True
+        return False
+
+    def act(self, loop: TurnLoop, p: int, act: int, in_final: bool) -> bool:
+        """Player ``p``'s turn after it chose ``act``; returns whether the hand goes on (K7: an ULTIME ends it)."""
+        if act == ACT_CALL:
+            self.call(p, loop.own_turns[p], loop.turns, loop.res)
+            if self.caller >= 0:
+                loop.final_left = self.P - 1
+        elif act == ACT_CONTRE:
+            self.contre(p, loop.turns, loop.contres)
+        elif act == ACT_STOCK:
+            self.turn_stock(p, loop.turns)
+        else:
+            self.turn_take(p, loop.turns)
+        if self.ultime >= 0:
+            return False  # K7: the hand ends at once
+        if self.r.p_reorder > 0 and self.count(p) >= 2 and uniform(self.rng) < self.r.p_reorder:
+            self.reorder(p)
+        if in_final:
+            loop.final_left -= 1
+        loop.current = (p + 1) % self.P
+        return True
+
+    def finish(self, loop: TurnLoop) -> HandResult:
+        """K10–K12: the reveal and the hand's result."""
+        res, contres = loop.res, loop.contres
+        res.turns, res.snaps, res.wrong_snaps, res.penalty_cards = loop.turns, self.snaps, self.wrong_snaps, \
+            self.penalties
         for name, count in self.uses.items():
             setattr(res, name, count)
         res.contre_mask = sum(1 << q for q in contres)
