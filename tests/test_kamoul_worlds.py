@@ -62,6 +62,12 @@ def table(players: int, n_decks: int, seed: int):
     for o in range(1, players):
         state.know[o, o, 0] = state.hand[o, 0]
         state.know[o, 0, 1] = state.hand[0, 1]  # o looked at player 0's second card
+    for o in range(players):  # the snap index of those memories, as the engine keeps it (beliefs.believe)
+        for x in range(state.nslots[o]):
+            if state.know[o, o, x] >= 0:
+                rank = state.know[o, o, x] % 13
+                state.held[o, rank] += 1
+                state.holders[rank] |= 1 << o
     return t
 
 

@@ -141,8 +141,8 @@ class Contract:
 
 
 def _jit(function, inline: str = "numba"):
-    """``function`` compiled for ``inline`` (:data:`INLINING`); not cached on
-    its own (a closure): it lives in its callers' cached code."""
+    """``function`` compiled for ``inline`` (:data:`INLINING`); not cached on its own (a closure): it lives in its
+    callers' cached code."""
     options = {"numba": {"inline": "always"}, "llvm": {"forceinline": True}, "call": {}}[inline]
     return numba.njit(_nrt=False, nogil=True, **options)(function)
 
@@ -268,37 +268,37 @@ def compiled_decision(contract: Contract, name: str):
     return _jit(decide, contract.inline)
 
 
-_CASTS = {}
+def _as_int(a):
+    if type(a) is int:
+        return a
+    if isinstance(a, (bool, np.bool_)) or not isinstance(a, (int, np.integer, float, np.floating)) or a != int(a):
+        raise TypeError(a)
+    return int(a)
 
 
-def _cast(kind: str):
-    def as_int(a):
-        if type(a) is int:
-            return a
-        if isinstance(a, (bool, np.bool_)) or not isinstance(a, (int, np.integer, float, np.floating)) \
-                or a != int(a):
-            raise TypeError(a)
-        return int(a)
+def _as_bool(a):
+    if type(a) is bool:
+        return a
+    if not isinstance(a, (bool, np.bool_, int, np.integer)) or a not in (0, 1):
+        raise TypeError(a)
+    return bool(a)
 
-    def as_bool(a):
-        if type(a) is bool:
-            return a
-        if not isinstance(a, (bool, np.bool_, int, np.integer)) or a not in (0, 1):
-            raise TypeError(a)
-        return bool(a)
 
-    def as_float(a):
-        if type(a) is float:
-            return a
-        if isinstance(a, (bool, np.bool_)) or not isinstance(a, (int, np.integer, float, np.floating)):
-            raise TypeError(a)
-        return float(a)
+def _as_float(a):
+    if type(a) is float:
+        return a
+    if isinstance(a, (bool, np.bool_)) or not isinstance(a, (int, np.integer, float, np.floating)):
+        raise TypeError(a)
+    return float(a)
 
-    def as_estimate(pair):
-        total, unknown = pair
-        return as_float(total), as_int(unknown)
 
-    return {"int": as_int, "bool": as_bool, "float": as_float, "estimate": as_estimate}[kind]
+def _as_estimate(pair):
+    total, unknown = pair
+    return _as_float(total), _as_int(unknown)
+
+
+_CASTS = {"int": _as_int, "bool": _as_bool, "float": _as_float, "estimate": _as_estimate}
+"""The reference engine's cast of an answer by its decision's kind (``TypeError`` when it is not of that kind)."""
 
 
 class ReferenceDispatch:
@@ -314,7 +314,6 @@ class ReferenceDispatch:
         self._announced = False  # the compile notice, said once
         self._ask = {name: python_twin(d.ask) for name, d in contract.decisions.items()}
         self._check = {name: python_twin(d.check) for name, d in contract.decisions.items() if d.check is not None}
-        self._cast = {name: _cast(d.kind) for name, d in contract.decisions.items()}
 
     def ask(self, name: str, seat, c):
         """Decision ``name`` for ``seat`` (a :class:`~simulator.core.contract.seats.Seat`) in context ``c``."""
@@ -341,7 +340,7 @@ class ReferenceDispatch:
     def checked(self, name: str, seat, a, c):
         """``a`` cast to decision ``name``'s type, if legal in context ``c``; else :class:`StrategyError`."""
         try:
-            a = self._cast[name](a)
+            a = _CASTS[self.contract.decisions[name].kind](a)
         except (TypeError, ValueError, OverflowError):
             decision = self.contract.decisions[name]
             raise StrategyError(f"strategy {seat.label or f'kernel id {seat.sid}'!r} (seat {c.me}) answered {name} "

@@ -17,9 +17,9 @@ positions and the stock leaves every world the same (``tests/test_kamoul_worlds.
 
 from __future__ import annotations
 
-from simulator.core.cards import N_RANKS
 from simulator.core.kernels.jit import njit
 from simulator.core.kernels.rng import shuffle
+from simulator.kamoul.engines.beliefs import believe
 from simulator.kamoul.engines.kernel_state import ST
 
 CARD_CODES = 52
@@ -113,25 +113,13 @@ def sample_world(state, p, n_decks, rng, world, counts, pool):
 
 @njit(refcount=False)
 def _remember(state, p, world):
-    """The players' memories in ``world``: ``p``'s its own; every other player's the world's card wherever it
-    remembers one in ``state``; the snap index (``held``, ``holders``) rebuilt from them."""
-    P = state.players
-    for o in range(P):
+    """The other players' memories in ``world``: each the world's card wherever it remembers one in ``state``
+    (through :func:`~simulator.kamoul.engines.beliefs.believe`, which keeps the snap index copied with the table);
+    ``p``'s memory stays its own."""
+    for o in range(state.players):
         if o == p:
             continue
-        for q in range(P):
+        for q in range(state.players):
             for s in range(state.nslots[q]):
-                if state.know[o, q, s] >= 0:
-                    world.know[o, q, s] = world.hand[q, s] if state.occ[q, s] else state.know[o, q, s]
-    for o in range(P):
-        for rank in range(N_RANKS):
-            world.held[o, rank] = 0
-    for rank in range(N_RANKS):
-        world.holders[rank] = 0
-    for o in range(P):
-        for s in range(state.nslots[o]):
-            card = world.know[o, o, s]
-            if card >= 0:
-                rank = card % N_RANKS
-                world.held[o, rank] += 1
-                world.holders[rank] |= 1 << o
+                if state.know[o, q, s] >= 0 and state.occ[q, s]:
+                    believe(world, o, q, s, world.hand[q, s])
