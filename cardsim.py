@@ -288,16 +288,19 @@ def strategies_text(game: str, *, full: bool = False) -> str:
     plugin = get_game(game)
     lines = [f"{game} strategies (use --strategy NAME or NAME:param=value,...; default: {default_players_text(plugin)})"]
     shown: list = []  # the families listed in full so far
+    listed: list = []  # every strategy listed so far (a family may take a preset's values as its defaults)
     for s in plugin.strategies.values():
         family = plugin.strategies.get(s.family)
+        listed.append(s)
         if full or family is None or family is s:
             lines.append(f"\n{s.name}: {s.doc}")
             names = {p.name: p for p in s.params.params}
-            built_on = next((f for f in shown if f.params.params and all(
+            built_on = next((f for f in shown + listed[:-1] if f.params.params and all(
                 q.name in names and names[q.name].default == q.default for q in f.params.params)), None)
             own = [p for p in s.params.params if built_on is None or p.name not in built_on.params.by_name]
             if built_on is not None and not full:
-                lines.append(f"    the parameters of {built_on.name} (above, same defaults), and:")
+                values = "same defaults" if built_on in shown else "its values"
+                lines.append(f"    the parameters of {built_on.name} (above, {values}), and:")
             lines += [f"    {p.describe()}" for p in (s.params.params if full else own)]
             shown.append(s)
             continue

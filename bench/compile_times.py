@@ -13,7 +13,8 @@ and to lower and optimise (``native_lowering``, which runs LLVM on the function'
 ``user-file`` (the Kem's kernel that plays a strategy file at every seat through the function table), each with
 nothing else compiled before it in its process; ``rollouts-after-kamoul`` (the rollout kernels right after the Kamoul
 kernels, in one process: only the rollouts are timed) and ``kamoul-file-inlined`` (the Kamoul kernel compiled for a
-strategy file at every seat, ``CARDSIM_USER_KERNEL=inlined``). The default families are the first five. ``NUMBA_OPT`` is left as
+strategy file at every seat, ``CARDSIM_USER_KERNEL=inlined``) and ``kamoul-search`` (the Kamoul kernel for a table
+with a searching seat: the loop with the search and the rollouts' loop). The default families are the first five. ``NUMBA_OPT`` is left as
 a user has it (3). Prints a Markdown table for docs/architecture.md.
 """
 
@@ -30,7 +31,8 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
 
-FAMILIES = ("kamoul", "kamoul-rollouts", "rami", "kems", "user-file", "rollouts-after-kamoul", "kamoul-file-inlined")
+FAMILIES = ("kamoul", "kamoul-rollouts", "rami", "kems", "user-file", "rollouts-after-kamoul", "kamoul-file-inlined",
+            "kamoul-search")
 
 CHILD = r'''
 import json, sys, time
@@ -86,9 +88,11 @@ def compile_family():
             for extra in plugin.warm_extra:
                 extra.compile()
         return time.perf_counter() - began
-    game = {"user-file": "kems", "kamoul-file-inlined": "kamoul"}.get(family, family)
+    game = {"user-file": "kems", "kamoul-file-inlined": "kamoul", "kamoul-search": "kamoul"}.get(family, family)
     plugin = get_game(game)
     strategies = [USER_FILE] if family in ("user-file", "kamoul-file-inlined") else None
+    if family == "kamoul-search":
+        strategies = ["search"]
     spec = build_spec(game, n=1, seed=0, level=plugin.levels[0], strategies=strategies)
     began = time.perf_counter()
     with event.install_listener("numba:run_pass", Passes()), event.install_listener("numba:llvm_lock", llvm):

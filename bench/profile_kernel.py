@@ -6,7 +6,7 @@
 numba's machine code lives in anonymous memory, which ``perf report`` shows as bare addresses. After a warm-up
 call this script writes ``/tmp/perf-<pid>.map`` (the file perf reads for JIT code: start, size, name per line)
 with every function the process compiled or loaded from the cache, then plays ``--games`` games on one thread,
-so the report names ``simulator.kamoul.engines.hand_kernel.play_hand``, ``...score_kernel.score``... A function inlined
+so the report names ``simulator.kamoul.engines.turn_loop.play_hand``, ``...score_kernel.score``... A function inlined
 into another counts as its caller. Run it on an idle machine; a script, not a test.
 """
 
@@ -27,8 +27,8 @@ import simulator.games  # noqa: E402,F401  (registers the games)
 
 
 def readable(symbol: str) -> str:
-    """``simulator.kamoul.engines.hand_kernel.play_hand`` for numba's mangled
-    ``_ZN9simulator6kamoul11hand_kernel9play_handB3v...`` (the length-prefixed names, without the signature); any
+    """``simulator.kamoul.engines.turn_loop.play_hand`` for numba's mangled
+    ``_ZN9simulator6kamoul11turn_loop9play_handB3v...`` (the length-prefixed names, without the signature); any
     other symbol as it is."""
     if not symbol.startswith("_ZN"):
         return symbol

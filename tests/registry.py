@@ -25,11 +25,14 @@ def drawn_params(definition, rng) -> str:
     return ",".join(values)
 
 
-def registry_seatings(strategies: dict, filler: str, table: int = 4, seed: int = 2024) -> dict[str, list[str]]:
+def registry_seatings(strategies: dict, filler: str, table: int = 4, seed: int = 2024,
+                      apart: tuple[str, ...] = ()) -> dict[str, list[str]]:
     """Tables of ``table`` seats that play every strategy of ``strategies`` (a game's registry, name →
     definition), in registry order, then each family with all its parameters drawn in their declared ranges
-    (seeded). The last table is completed with ``filler``."""
+    (seeded). The last table is completed with ``filler``. The families ``apart`` are left out: they are tested
+    in a file of their own (a searching player replays hands: its cost grows with its parameters)."""
     rng = np.random.default_rng(seed)
+    strategies = {name: s for name, s in strategies.items() if s.family not in apart}
     families = [name for name, s in strategies.items() if s.family == name]
     seats = list(strategies) + [f"{name}:{drawn_params(strategies[name], rng)}" for name in families]
     seats += [filler] * (-len(seats) % table)

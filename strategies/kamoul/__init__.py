@@ -11,8 +11,8 @@ from pathlib import Path
 
 from simulator.core.contract.presets import shipped_presets
 from simulator.core.contract.seats import StrategyDef, params_array  # noqa: F401  (re-exported)
-from strategies.kamoul import call_table, heuristic, random_play
-from strategies.kamoul.policy import CALL_TABLE, HEURISTIC, RANDOM
+from strategies.kamoul import call_table, heuristic, random_play, search
+from strategies.kamoul.policy import CALL_TABLE, HEURISTIC, RANDOM, SEARCH
 
 
 STRATEGIES: dict[str, StrategyDef] = {
@@ -38,5 +38,9 @@ STRATEGIES: dict[str, StrategyDef] = {
     )
 }
 STRATEGIES.update({s.name: s for s in shipped_presets(Path(__file__).parent / "presets", STRATEGIES, "kamoul")})
+STRATEGIES["search"] = StrategyDef(
+    "search", SEARCH, search.params_over(STRATEGIES["tuned-4p"].params),
+    "searches each turn over sampled worlds, rolled out with its base player (defaults: tuned-4p's) at every seat",
+    "search")
 DEFAULT_STRATEGY = "balanced"
 

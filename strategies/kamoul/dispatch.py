@@ -13,14 +13,15 @@ from __future__ import annotations
 from simulator.core.kernels.jit import njit
 from simulator.kamoul.vocabulary.codes import DECK_MEAN_VALUE
 from simulator.kamoul.vocabulary.views import own_estimate, summary_worst
-from strategies.kamoul import call_table, heuristic, random_play
+from strategies.kamoul import call_table, heuristic, random_play, search
 from strategies.kamoul.call_table import CT
 from strategies.kamoul.heuristic import H
 from strategies.kamoul.random_play import RP
 
-RANDOM, HEURISTIC, CALL_TABLE = 0, 1, 2
-FAMILIES = {RANDOM: random_play, HEURISTIC: heuristic, CALL_TABLE: call_table}
-"""The built-in families by kernel id (the registry's ``StrategyDef.kernel_id``)."""
+RANDOM, HEURISTIC, CALL_TABLE, SEARCH = 0, 1, 2, 3
+FAMILIES = {RANDOM: random_play, HEURISTIC: heuristic, CALL_TABLE: call_table, SEARCH: search}
+"""The built-in families by kernel id (the registry's ``StrategyDef.kernel_id``). ``search`` answers here as its
+base player, the heuristic: the engines search its turns before asking (``simulator.kamoul.engines.search_seats``)."""
 
 
 @njit(inline="llvm")

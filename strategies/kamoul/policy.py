@@ -18,7 +18,7 @@ from simulator.core.contract.decisions import Contract, ReferenceDispatch, compi
 from simulator.core.kernels.jit import njit
 from simulator.kamoul.vocabulary import answers
 from simulator.kamoul.vocabulary.contract import ARG_TYPES, DECISIONS
-from strategies.kamoul.dispatch import BUILTIN, CALL_TABLE, FAMILIES, HEURISTIC, RANDOM  # noqa: F401  (the ids)
+from strategies.kamoul.dispatch import BUILTIN, CALL_TABLE, FAMILIES, HEURISTIC, RANDOM, SEARCH  # noqa: F401  (ids)
 
 BUILTIN_IDS = tuple(FAMILIES)
 BELIEF_SNAPPERS = np.array([sid in FAMILIES and bool(getattr(FAMILIES[sid], "SNAPS_ON_BELIEF", False))

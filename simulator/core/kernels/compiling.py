@@ -21,6 +21,9 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Callable
 
+import numba
+from numba.core.typing.typeof import Purpose
+
 from simulator.core.kernels.jit import cache_dir_for, cache_root
 from simulator.core.progress import compile_finished
 
@@ -42,6 +45,19 @@ def needs_compile(dispatcher) -> bool:
     cache_file = getattr(getattr(dispatcher, "_cache", None), "_cache_file", None)
     index = getattr(cache_file, "_index_path", None)
     return index is None or not os.path.exists(index)
+
+
+def needs_compile_for(dispatcher, args: tuple) -> bool:
+    """True when calling ``dispatcher`` with ``args`` will compile: no overload for their types in this process nor
+    in its on-disk cache's index (the index is numba's own file: keys ``(signature, target, code digests)``; a
+    cache numba cannot read counts as a compile)."""
+    signature = tuple(numba.typeof(a, Purpose.argument) for a in args)
+    if signature in dispatcher.overloads:
+        return False
+    try:
+        return not any(key[0] == signature for key in dispatcher._cache._cache_file._load_index())
+    except Exception:  # noqa: BLE001  (numba's private index: any failure to read it means no cached kernel)
+        return True
 
 
 MIN_COMPILE_SECONDS = 2.0
@@ -137,13 +153,15 @@ class KernelFamily:
 
 
 @contextmanager
-def compile_notice(dispatcher, label: str, seconds: int, line: str | None = None, key: str | None = None):
+def compile_notice(dispatcher, label: str, seconds: int, line: str | None = None, key: str | None = None,
+                   args: tuple | None = None):
     """Around the first call of ``dispatcher``: the compile notice and the time it took (see the module doc);
     ``label`` names the kernels ("Kamoul"), ``seconds`` is what they take to compile on the reference machine
     (the notice says what they last took on this one when known, :func:`estimate`). ``line``: a compile the cache
     check cannot see (a kernel compiled for a user's files), announced so. ``key``: what the time is remembered
-    under when the same kernels take different times in different cases (default ``label``)."""
-    if line is None and not needs_compile(dispatcher):
+    under when the same kernels take different times in different cases (default ``label``). ``args``: the call's
+    arguments, when the kernel may be cached for other types than theirs (:func:`needs_compile_for`)."""
+    if line is None and not (needs_compile(dispatcher) if args is None else needs_compile_for(dispatcher, args)):
         yield
         return
     key, code = key or label, code_of(dispatcher)

@@ -19,6 +19,7 @@ import inspect
 import os
 import re
 import sys
+import types
 import warnings
 from pathlib import Path
 
@@ -131,3 +132,21 @@ def njit(*args, refcount: bool = True, **kwargs):
     if args and callable(args[0]):
         return _jit(args[0], kwargs)
     return lambda func: _jit(func, kwargs)
+
+
+def second_copy(dispatcher, **replaced):
+    """Another numba function of ``dispatcher``'s Python code, its globals ``replaced`` by name (other copies), for
+    LLVM to inline into its callers (compiled with them, not cached on its own).
+
+    A function numba is still compiling cannot be compiled again from inside that compilation for another type:
+    numba then links the inner call through a placeholder symbol, which its on-disk cache cannot restore (the loaded
+    kernel calls address 0). A kernel that plays a loop inside that same loop (the searching player's rollouts)
+    calls copies instead."""
+    original = getattr(dispatcher, "py_func", dispatcher)  # a plain function under NUMBA_DISABLE_JIT
+    namespace = dict(original.__globals__)
+    namespace.update(replaced)
+    function = types.FunctionType(original.__code__, namespace, original.__name__, original.__defaults__,
+                                  original.__closure__)
+    function.__qualname__ = original.__qualname__
+    function.__doc__ = original.__doc__
+    return numba.njit(forceinline=True, _nrt=False, nogil=True)(function)

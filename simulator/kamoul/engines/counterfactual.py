@@ -30,7 +30,6 @@ from numba import prange
 
 from simulator.core.cards import DECK_SIZE
 from simulator.core.contract.game import seats_of
-from simulator.core.contract.seats import kernel_seats
 from simulator.core.kernels.block_kernel import block_games
 from simulator.core.kernels.blocks import block_count, first_fault_in_game_order
 from simulator.core.kernels.compiling import KernelFamily, code_of, compile_notice, estimate
@@ -41,8 +40,9 @@ from simulator.core.storage.spec import build_spec
 from simulator.kamoul.engines import kernels
 from simulator.kamoul.engines.engine import rules_of
 from simulator.kamoul.engines.hand import Hand
-from simulator.kamoul.engines.hand_kernel import play_hand
+from simulator.kamoul.engines.turn_loop import play_hand
 from simulator.kamoul.engines.kernel_state import ST, new_force, new_scratch, new_state, reset_force, scratch_of
+from simulator.kamoul.engines.search_seats import kamoul_seats
 from simulator.kamoul.vocabulary.answers import raise_fault
 from simulator.kamoul.vocabulary.codes import (
     FC_CARDS, FC_FIRST, FC_IMPOSE_FAILED, FC_KNOWN, FC_LAST, FC_MODE, FC_NATURAL_CALL, FC_N_KNOWN, FC_N_UNKNOWN,
@@ -253,7 +253,7 @@ def _rollout_blocks(mode, seed, start, stop, rules_table, seats, template, cum_f
 
 
 def _arrays(rules: Rules, seats) -> tuple:
-    return rules.kernel(), kernel_seats(seats)
+    return rules.kernel(), kamoul_seats(seats)
 
 
 def _labels(seats) -> list[str]:

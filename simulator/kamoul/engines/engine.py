@@ -11,9 +11,7 @@ import polars as pl
 
 from simulator.core.contract.game import seats_of  # noqa: F401  (seats_of re-exported for replay and tests)
 from simulator.core.contract.inlined import InlinedStrategies
-from simulator.core.contract.seats import (  # noqa: F401  (seats_of re-exported for replay and tests)
-    kernel_seats, runs_on_reference,
-)
+from simulator.core.contract.seats import runs_on_reference
 from simulator.core.kernels.blocks import first_fault_in_game_order, gather, play_in_blocks
 from simulator.core.kernels.buffers import reusable
 from simulator.core.kernels.compiling import compile_notice
@@ -21,6 +19,7 @@ from simulator.core.storage.spec import RunSpec, simulation_kernels
 from simulator.kamoul.engines import kernels
 from simulator.kamoul.engines.kernel_state import BlockRows
 from simulator.kamoul.engines.match import Game, play_games
+from simulator.kamoul.engines.search_seats import SearchSeats, kamoul_seats
 from simulator.kamoul.vocabulary import records
 from simulator.kamoul.vocabulary.answers import raise_fault
 from simulator.kamoul.vocabulary.records import LEVEL, LEVELS
@@ -28,6 +27,7 @@ from simulator.kamoul.vocabulary.rules import Rules
 
 KERNELS, COMPILE_SECONDS = "Kamoul", 62  # what the compile notice names, and its measured time (62.3 s, 2026-12-07)
 INLINED_COMPILE_SECONDS = 71  # the simulation kernel compiled for a run's strategy files (71.1 s measured, 2026-12-07)
+SEARCH_KERNELS, SEARCH_COMPILE_SECONDS = "Kamoul search", 230  # a table with a searching seat (229.8 s, 2026-12-08)
 
 # first guess of rows per game, per level and table; a block that overflows is re-run with more room
 _ROWS_PER_GAME = {
@@ -48,6 +48,11 @@ def reference_play(spec: RunSpec, index: int, log: list[str] | None, seats: list
     """Game ``index`` of ``spec`` played by the reference engine (play-by-play into ``log``; ``seats``: the spec's
     unless given); its hands' trace hashes."""
     return Game(rules_of(spec), seats or seats_of(spec), spec.seed, index, spec.level, log).play().traces
+
+
+_ROWS_TYPES = BlockRows(np.zeros((1, 1, 1), np.int64), np.zeros((1, 1)), np.zeros((1, 1), np.uint64),
+                        *(np.zeros((1, 1, 1), np.int64) for _ in range(3)), np.zeros((1, 1), np.int64))
+"""Arrays of :func:`run_rows`'s types (not its sizes): what the compile check types a call with."""
 
 
 def run_rows(n_blocks: int, caps: np.ndarray, n_cols: np.ndarray) -> BlockRows:
@@ -77,7 +82,7 @@ def raw_kernel(spec: RunSpec, start: int, stop: int, threads: int | None = None,
     rules = rules_of(spec).kernel()
     labels = [s.label() for s in spec.strategies]
     if seats is None:
-        seats = kernel_seats(seats_of(spec), kernels.simulate, spec.n * _ROWS_PER_GAME[spec.level][0])
+        seats = kamoul_seats(seats_of(spec), kernels.simulate, spec.n * _ROWS_PER_GAME[spec.level][0])
     level = LEVELS.index(spec.level)
     n_cols = np.array([records.n_cols(t, spec.players) for t in LEVELS], dtype=np.int64)
 
@@ -88,7 +93,10 @@ def raw_kernel(spec: RunSpec, start: int, stop: int, threads: int | None = None,
     line = (f"compiling a Kamoul kernel for {inlined.labels} (once per content of the files, about "
             f"{INLINED_COMPILE_SECONDS} s)…"
             if inlined is not None and not inlined.is_compiled(kernels.simulate) else None)
-    with compile_notice(kernels.simulate, KERNELS, COMPILE_SECONDS, line):
+    searching = isinstance(seats, SearchSeats)
+    with compile_notice(kernels.simulate, SEARCH_KERNELS if searching else KERNELS,
+                        SEARCH_COMPILE_SECONDS if searching else COMPILE_SECONDS, line,
+                        args=(spec.seed, start, stop, level, rules, seats, _ROWS_TYPES) if searching else None):
         outputs, counts = play_in_blocks(kernel, stop - start, threads, _ROWS_PER_GAME[spec.level])
     if line is not None:  # compiled just now (not found marked): mark it once, not after every chunk
         inlined.mark_compiled(kernels.simulate)

@@ -1,7 +1,7 @@
 """The Kamoul rulebook as plain Python, one hand (K2–K14): readable, slow, and the judge of the numba kernel.
 
 Every rule of docs/rules/kamoul.md is implemented here (or, for the match structure K15–K16, in ``match.py``)
-where its number is cited. The kernel (``hand_kernel.py``, ``score_kernel.py``, ``force_kernel.py``) follows the
+where its number is cited. The kernel (``turn_loop.py``, ``hand_kernel.py``, ``score_kernel.py``, ``force_kernel.py``) follows the
 same steps in the same order and draws the same random numbers, so for a given (seed, game index) both produce
 identical hand rows and an identical event trace hash.
 
@@ -22,6 +22,7 @@ from simulator.core.kernels.reference import Narrated, race
 from simulator.core.kernels.rng import (  # noqa: F401  (stream_state re-exported)
     below, shuffle_py, stream_state, uniform,
 )
+from simulator.kamoul.engines.search_reference import search_turn
 from simulator.kamoul.vocabulary.codes import (
     ACT_CALL, ACT_CONTRE, ACT_STOCK, AU_RESET_CUM, AU_SCORE_HIGH, AU_WIN_CUM, CALL_MAX, CARD_VALUE, CLS_AU, CLS_FALSE,
     CLS_NORMAL, DUTCH_FALSE_EXTRA, EV_CALL, EV_CONTRE, NORMAL_WIN_POINTS, STICK_MORE_PROB, ULTIME_POINTS,
@@ -259,7 +260,7 @@ class Hand(Narrated):
             if failed:
                 self.aborted = True
                 break
-            act = self.choose(p, loop.force if forced else None, can_call, in_final)
+            act = self.choose(loop, p, loop.force if forced else None, can_call, in_final)
             if not self.act(loop, p, act, in_final):
                 break
         return False
@@ -370,25 +371,32 @@ class Hand(Narrated):
             can_call = False  # the focal player has not called before the studied turn
         return forced, can_call, False
 
-    def choose(self, p: int, force: np.ndarray | None, can_call: bool, in_final: bool) -> int:
-        """K4: the turn's action (``ACT_*``) from ``p``'s strategy; ``force`` (a forced decision) records the
-        strategy's choice and overrides it."""
+    def choose(self, loop: TurnLoop, p: int, force: np.ndarray | None, can_call: bool, in_final: bool) -> int:
+        """K4: the turn's action (``ACT_*``) from ``p``'s strategy (:meth:`turn_answer`); ``force`` (a forced
+        decision) records the strategy's choice and overrides it."""
         seat = self.seats[p]
         can_take = bool(self.discard) and self.count(p) > 0
         top = self.discard[-1] if self.discard else -1
         au_ge = self.r.au_score_30 == "ge"
         own = self.own(p)
-        act = policy.ask("turn", seat, Turn(p, self.know[p], self.occ, self.nslots, self.faceup, own, top, can_call,
-                                            in_final, can_take, self.cum[p], au_ge, self.rng, self.tmp))
+        act = self.turn_answer(loop, seat, Turn(p, self.know[p], self.occ, self.nslots, self.faceup, own, top, can_call,
+                                                in_final, can_take, self.cum[p], au_ge, self.rng, self.tmp))
         if force is None:
             return act
         self.record_focal(p, force, act)
         if force[FC_MODE] == MODE_CALL:
             return ACT_CALL
         if force[FC_MODE] == MODE_PLAY_ON and act == ACT_CALL:
-            return policy.ask("turn", seat, Turn(p, self.know[p], self.occ, self.nslots, self.faceup, own, top, False,
-                                                 in_final, can_take, self.cum[p], au_ge, self.rng, self.tmp))
+            return self.turn_answer(loop, seat, Turn(p, self.know[p], self.occ, self.nslots, self.faceup, own, top,
+                                                     False, in_final, can_take, self.cum[p], au_ge, self.rng, self.tmp))
         return act
+
+    def turn_answer(self, loop: TurnLoop, seat, c: Turn) -> int:
+        """The turn's action of ``seat`` in context ``c``: searched over sampled worlds for a ``search`` seat
+        (``search_reference``, issue 63), else its strategy's answer."""
+        if seat.sid == policy.SEARCH and seat.user is None:
+            return policy.checked("turn", seat, search_turn(self, loop, c), c)
+        return policy.ask("turn", seat, c)
 
     def contre(self, p: int, turns: int, contres: list[int]) -> None:
         """K9: CONTRE KAMOUL at the start of one's final-round turn, instead of playing: an announcement."""

@@ -1,11 +1,12 @@
-"""The Kamoul hand engine in numba (K2–K14): one hand from the deal to the scores.
+"""The steps of a Kamoul hand in numba (K2–K14): the deal, a turn's start, its actions, the powers, the snaps.
 
-:func:`play_hand` follows ``simulator.kamoul.engines.hand.Hand.play`` step for step and draws the same random numbers in
-the same order, so both engines give identical rows and trace hashes. It reads the variant from ``rules``
-(a record of :data:`simulator.kamoul.vocabulary.rules.KERNEL_RULES`), the seats from ``sids``/``prm`` (``int64[P]`` strategy ids,
-``float64[P, K]`` parameters) and plays on one block's table (``state``, a
-:data:`~simulator.kamoul.engines.kernel_state.HAND_TABLE` record) and :class:`~simulator.kamoul.engines.kernel_state.Scratch`. The reveal's scoring is :mod:`simulator.kamoul.engines.score_kernel`, the
-study hooks :mod:`simulator.kamoul.engines.force_kernel`. Rule numbers are cited where each rule is applied.
+:mod:`simulator.kamoul.engines.turn_loop` plays them in the order of ``simulator.kamoul.engines.hand.Hand.play``,
+drawing the same random numbers in the same order. Each reads the variant from ``rules`` (a record of
+:data:`simulator.kamoul.vocabulary.rules.KERNEL_RULES`), the seats from ``seats`` and plays on one block's table
+(``state``, a :data:`~simulator.kamoul.engines.kernel_state.HAND_TABLE` record) and scratch (``work``, read through
+:func:`~simulator.kamoul.engines.kernel_state.scratch_of`). The reveal's scoring is
+:mod:`simulator.kamoul.engines.score_kernel`, the study hooks :mod:`simulator.kamoul.engines.force_kernel`. Rule
+numbers are cited where each rule is applied.
 """
 
 from __future__ import annotations
@@ -17,25 +18,23 @@ from simulator.core.kernels.jit import njit
 from simulator.core.kernels.rng import below, shuffle, uniform
 from simulator.core.kernels.trace import fold as _trace
 from simulator.kamoul.engines.beliefs import (
-    always_asked, askable, believe, everyone_believes, forget_all, only_owner_believes, swap_beliefs,
+    askable, believe, everyone_believes, forget_all, only_owner_believes, swap_beliefs,
 )
-from simulator.kamoul.engines.force_kernel import clear_outputs, focal_turn, record_focal
+from simulator.kamoul.engines.force_kernel import clear_outputs
 from simulator.kamoul.engines.kernel_state import ST, player_view, scratch_of
-from simulator.kamoul.engines.score_kernel import score
 from simulator.kamoul.vocabulary.codes import (
-    ACT_CALL, ACT_CONTRE, ACT_STOCK, CLS_FALSE, EV_CALL, EV_CONTRE, EV_DEAL, EV_DISCARD, EV_DRAW, EV_END,
-    EV_FALSE_SHOWN, EV_FORGET, EV_KEEP, EV_MISREMEMBER, EV_PEEK, EV_PENALTY, EV_POWER, EV_REORDER, EV_RESHUFFLE,
-    EV_SNAP_BAD, EV_SNAP_OK, EV_SWAP, EV_TAKE, EV_ULTIME, FC_MODE, MODE_CALL, MODE_PLAY_ON, PENALTY_FALSE,
-    PENALTY_OUT_OF_TURN, PENALTY_REORDER, PENALTY_SNAP, PENALTY_STUCK, POWER_KING, POWER_NONE, POWER_PEEK_OPP,
+    CLS_FALSE, EV_CALL, EV_CONTRE, EV_DEAL, EV_DISCARD, EV_DRAW, EV_FALSE_SHOWN, EV_FORGET, EV_KEEP,
+    EV_MISREMEMBER, EV_PEEK, EV_PENALTY, EV_POWER, EV_REORDER, EV_RESHUFFLE, EV_SNAP_BAD, EV_SNAP_OK, EV_SWAP, EV_TAKE,
+    EV_ULTIME, PENALTY_FALSE, PENALTY_OUT_OF_TURN, PENALTY_REORDER, PENALTY_SNAP, PENALTY_STUCK, POWER_KING, POWER_NONE, POWER_PEEK_OPP,
     POWER_PEEK_OWN, POWER_SWAP, RANK_POWER, SNAP_NONE, SNAP_OWN, STICK_MORE_PROB, TRACE_SEED, WRONG_RANKS,
     announcement_class, misremembered,
 )
-from simulator.kamoul.vocabulary.contract import Keep, KingSwap, Me, Peeks, Power, Snap, Table, TakeSlot, Turn
+from simulator.kamoul.vocabulary.contract import Keep, KingSwap, Me, Peeks, Power, Snap, Table, TakeSlot
 from simulator.kamoul.vocabulary.rules import AU_SCORE_30, FALSE_CALL, KING_POWER, RACE, STOCK_EMPTY, SWAP_SCOPE
-from simulator.kamoul.vocabulary.views import OWN, card_value, nth_occupied, own_summary
+from simulator.kamoul.vocabulary.views import card_value, nth_occupied, own_summary
 from strategies.kamoul.policy import (
-    decide_keep, decide_king_swap, decide_peeks, decide_power, decide_snap, decide_take_slot, decide_turn, estimate,
-    forget_prob, memory_noise_prob, speed,
+    decide_keep, decide_king_swap, decide_peeks, decide_power, decide_snap, decide_take_slot, estimate, forget_prob,
+    memory_noise_prob, speed,
 )
 
 PILE_STOCK, PILE_DISCARD = 0, 1
@@ -265,7 +264,7 @@ def _memory_lapses(p, forget, noise, state, rng, trace):
 
 
 @njit(refcount=False)
-def _reorder(p, rules, state, rng, trace):
+def reorder(p, rules, state, rng, trace):
     """K13 physical layer: swap two own positions; +1 card if another player had seen either."""
     know = state.know
     P = state.players
@@ -297,7 +296,7 @@ def _reorder(p, rules, state, rng, trace):
 def _race(n, rules, seats, claim_seat, rng):
     """K6, the race policy (rule 0.2) when a draw decides it: the index of the claimant who acts among ``n >= 2``
     under ``uniform`` or ``speed_weighted``. With one claimant, or ``turn_order``, the first acts without a draw
-    (:func:`_snap_window` does not call this then)."""
+    (:func:`snap_window` does not call this then)."""
     if rules.race_policy == RACE.uniform:
         return below(rng, n)
     total = 0.0
@@ -396,7 +395,7 @@ def _collect_claims(p, rank, caller, locked, always, rules, seats, state, scratc
 
 
 @njit(inline="llvm")
-def _snap_window(p, card, always, rules, seats, state, scratch):
+def snap_window(p, card, always, rules, seats, state, scratch):
     """K6: after a card lands on the discard, players may flip matching cards; K7 ULTIME. ``always``: the seats
     the snap index cannot skip (``beliefs.always_asked``)."""
     caller = state.scalars[ST.caller]
@@ -426,7 +425,7 @@ def _snap_window(p, card, always, rules, seats, state, scratch):
 
 # ------------------------------------------------------------------------------ the deal (K1–K3)
 @njit(inline="llvm")
-def _clear(state, estimate_out, force, trace):
+def clear_hand(state, estimate_out, force, trace):
     """Forget the previous hand: positions at or past ``nslots[p]`` were never used, only those are reset.
     Inlined into its one call site: a call would pass every array of the state, once per hand."""
     hand, occ, faceup, nslots, scalars = state.hand, state.occ, state.faceup, state.nslots, state.scalars
@@ -449,7 +448,7 @@ def _clear(state, estimate_out, force, trace):
 
 
 @njit(refcount=False)
-def _deal(dealer, rules, seats, state, work):
+def deal(dealer, rules, seats, state, work):
     """K1/K2: shuffle, deal one card at a time from the dealer's left, turn the top card; the initial peeks."""
     scratch = scratch_of(work)
     rng, trace, tmp, out = scratch.rng, scratch.trace, scratch.tmp, scratch.out
@@ -488,7 +487,7 @@ def _deal(dealer, rules, seats, state, work):
 
 # ------------------------------------------------------------------------------ a turn (K4, K8, K9)
 @njit(inline="llvm")
-def _turn_start(p, rules, seats, state, scratch):
+def turn_start(p, rules, seats, state, scratch):
     """Before ``p`` acts: others may play out of turn (K13), an empty stock is reshuffled (K14), memory lapses.
     Returns False when the hand ends here (K14: nothing left to draw). Inlined, as are the turn's other steps:
     a call would pass every array of the state and scratch, each turn."""
@@ -509,7 +508,7 @@ def _turn_start(p, rules, seats, state, scratch):
 
 
 @njit(refcount=False)
-def _call(p, own_turn, rules, seats, state, work):
+def call_kamoul(p, own_turn, rules, seats, state, work):
     """K8: KAMOUL; checked at once only with ``false_call_mode=tamalou`` (K12). Returns True when it stands."""
     scratch = scratch_of(work)
     rng, trace, cum = scratch.rng, scratch.trace, scratch.cum
@@ -529,7 +528,7 @@ def _call(p, own_turn, rules, seats, state, work):
 
 
 @njit(refcount=False)
-def _contre(p, rules, state, work):
+def call_contre(p, rules, state, work):
     """K9: CONTRE KAMOUL, an announcement (void at once if found false under ``tamalou``, K12). True if it stands."""
     scratch = scratch_of(work)
     _trace(scratch.trace, EV_CONTRE, p, 0, 0)
@@ -540,7 +539,7 @@ def _contre(p, rules, state, work):
 
 
 @njit(inline="llvm")
-def _turn_stock(p, own, rules, seats, state, work):
+def turn_stock(p, own, rules, seats, state, work):
     """K4(c): draw from the stock, keep the card in a position or discard it (power optional, K5). Returns the
     card that lands on the discard. ``own``: ``p``'s summary (``views.own_summary``), made again if cards stuck."""
     scratch = scratch_of(work)
@@ -570,7 +569,7 @@ def _turn_stock(p, own, rules, seats, state, work):
 
 
 @njit(inline="llvm")
-def _turn_take(p, own, rules, seats, state, scratch):
+def turn_take(p, own, rules, seats, state, scratch):
     """K4(d): take the top discard into a position (compulsory); its identity stays public. Returns the card
     that lands on the discard. ``own``: ``p``'s summary (``views.own_summary``)."""
     hand, scalars = state.hand, state.scalars
@@ -587,95 +586,3 @@ def _turn_take(p, own, rules, seats, state, scratch):
     _discard_push(state, old)
     _trace(scratch.trace, EV_TAKE, p, slot, card * 256 + old)
     return old
-
-
-@njit(inline="llvm")
-def _choose(p, own, forced, can_call, in_final, rules, seats, state, scratch):
-    """The turn's action (``ACT_*``); a forced decision (study hooks) records the natural choice and may ask a
-    second time. One call site: ``decide_turn`` is inlined. Nine arguments: the turn's flags and the block's
-    arrays (inlined into ``play_hand``)."""
-    force = scratch.force
-    nd = state.scalars[ST.n_discard]
-    can_take = nd > 0 and own[OWN.cards] > 0
-    top = np.int64(state.discard[nd - 1]) if nd > 0 else np.int64(-1)
-    while True:
-        know_me, occ, nslots, faceup = player_view(state, p)
-        act = decide_turn(seats, Turn(p, know_me, occ, nslots, faceup, own, top, can_call, in_final, can_take,
-                                      scratch.cum[p], rules.au_score_30 == AU_SCORE_30.ge, scratch.rng, scratch.tmp))
-        if not forced:
-            return act
-        forced = False
-        record_focal(force, p, state, act)
-        if force[FC_MODE] == MODE_CALL:
-            return ACT_CALL
-        if force[FC_MODE] == MODE_PLAY_ON and act == ACT_CALL:
-            can_call = False
-            continue
-        return act
-
-
-# ------------------------------------------------------------------------------ the hand
-@njit(refcount=False)
-def play_hand(dealer, rules, seats, state, work):
-    """One hand (K2–K14) from the cumulative scores ``scratch.cum``: fills ``scratch.points``/``cum_after``
-    (``int64[P]``) and the facts in ``state.scalars``. ``state``: the table (``kernel_state.HAND_TABLE``),
-    ``work``: the scratch record (``kernel_state.SCRATCH_TABLE``, read through ``scratch_of``).
-
-    ``scratch.force`` (``new_force()`` for ordinary play) can make the focal player call or play on at one own
-    turn and impose its layout there (``simulator.kamoul.engines.counterfactual``)."""
-    P = seats.sids.shape[0]
-    scratch = scratch_of(work)
-    scalars, own_turns = state.scalars, scratch.own_turns
-    _clear(state, scratch.estimate, scratch.force, scratch.trace)
-    _deal(dealer, rules, seats, state, work)
-    for p in range(P):
-        own_turns[p] = 0
-    always = always_asked(seats)
-    n_contres = 0
-    final_left = 0
-    current = (dealer + 1) % P  # K3
-    turns = 0
-    while True:
-        if scalars[ST.caller] >= 0 and final_left == 0:
-            break  # K8: reveal
-        if turns >= rules.max_turns_per_hand or not _turn_start(current, rules, seats, state, scratch):
-            scalars[ST.aborted] = 1
-            break  # K14: the turn cap or an empty stock; a pending call is void
-        p = current
-        turns += 1
-        own_turns[p] += 1
-        in_final = scalars[ST.caller] >= 0
-        can_call = (not in_final) and own_turns[p] - 1 >= rules.min_turns_before_call
-        forced, can_call, failed = focal_turn(scratch.force, p, own_turns[p], can_call, state, scratch.rng)
-        if failed:
-            scalars[ST.aborted] = 1
-            break
-        own = own_summary(p, state.know[p], state.occ, state.nslots)  # once per turn, for the decisions
-        act = _choose(p, own, forced, can_call, in_final, rules, seats, state, scratch)
-        snap_card = np.int64(-1)
-        if act == ACT_CALL:  # K8
-            if _call(p, own_turns[p], rules, seats, state, work):
-                final_left = P - 1
-        elif act == ACT_CONTRE:  # K9
-            if _contre(p, rules, state, work):
-                scratch.announcers[1 + n_contres] = p
-                n_contres += 1
-        elif act == ACT_STOCK:  # K4(c)
-            snap_card = _turn_stock(p, own, rules, seats, state, work)
-        else:  # K4(d)
-            snap_card = _turn_take(p, own, rules, seats, state, scratch)
-        # one call site for the three ways a card lands on the discard, so that the window is inlined once
-        if snap_card >= 0 and scalars[ST.ultime] < 0:
-            _snap_window(p, snap_card, always, rules, seats, state, scratch)
-        if scalars[ST.ultime] >= 0:
-            break  # K7
-        if rules.p_reorder > 0 and count_cards(p, state) >= 2 and uniform(scratch.rng) < rules.p_reorder:
-            _reorder(p, rules, state, scratch.rng, scratch.trace)
-        if in_final:
-            final_left -= 1
-        current = p + 1 if p + 1 < P else 0
-    scalars[ST.turns] = turns
-    scalars[ST.contres] = n_contres
-    scratch.announcers[0] = scalars[ST.caller]
-    score(rules, state, work)
-    _trace(scratch.trace, EV_END, scalars[ST.outcome], scalars[ST.winner], 0)

@@ -49,13 +49,18 @@ HAND_TABLE = np.dtype([
     ("discard", np.int16, (MAX_CARDS,)),                       # top = last; size scalars[ST.n_discard]
     ("occ", np.int8, (MAX_PLAYERS, MAX_CARDS)),                # 1 where a position holds a card (public)
     ("faceup", np.int8, (MAX_PLAYERS, MAX_CARDS)),             # 1 for a card lying face up
+    ("current", np.int64),                                     # whose turn it is, and
+    ("final_left", np.int64),                                  # the final round's turns left after a call
 ], align=True)
 """The table during a hand: one record, every array a field of fixed shape (the largest variant's), used for the
 first ``players`` seats and ``nslots[p]`` positions. The kernel's functions take the record, which numba passes as
 one pointer and indexes with constant strides; a table of separate arrays passed each array's nine or eleven
 words to every call that is not inlined, and read its strides from memory at each access. A strategy only ever
 sees :func:`player_view`; the engine reads ``held[p]`` and ``holders`` (made of ``know[p, p]``) to skip asking a
-player who cannot snap."""
+player who cannot snap. Where the turns stand (``scalars[ST.turns]``, ``scalars[ST.contres]``, ``current``,
+``final_left``) is kept in registers by the turn loop and written here where a search may copy the table, to play
+on from where it stands (``turn_loop.where_turns_stand``); the last two come last, leaving the other fields where
+they were (their offsets move the kernel's speed)."""
 
 
 @njit(inline="llvm")

@@ -2,7 +2,7 @@
 
 :func:`play_game` follows ``simulator.kamoul.engines.match.Game`` and writes each finished hand, manche, partie and TOP as
 a raw row of :mod:`simulator.kamoul.vocabulary.records` into the block's :class:`~simulator.kamoul.engines.kernel_state.BlockRows`.
-The hands themselves are :func:`simulator.kamoul.engines.hand_kernel.play_hand`.
+The hands themselves are :func:`simulator.kamoul.engines.turn_loop.play_hand`.
 
 :func:`play_partie`, :func:`play_manche` and :func:`_write_hand` have one call site each and are inlined into
 :func:`play_game`, and :func:`play_game` into :func:`play_block`, the one call each ``prange`` block makes: a numba
@@ -14,7 +14,7 @@ from __future__ import annotations
 
 from simulator.core.kernels.jit import njit
 from simulator.core.kernels.rng import seed_state
-from simulator.kamoul.engines.hand_kernel import play_hand
+from simulator.kamoul.engines.turn_loop import play_hand
 from simulator.kamoul.engines.kernel_state import COUNTER, ST, scratch_of
 from simulator.kamoul.vocabulary.codes import BEST_OF, DOUBLE_CREDIT, MANCHE_HIGH, MANCHE_LOW, WINS_NEEDED, ends_manche
 from simulator.kamoul.vocabulary.records import (

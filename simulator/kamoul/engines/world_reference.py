@@ -15,13 +15,13 @@ from collections import Counter
 import numpy as np
 
 from simulator.core.kernels.rng import shuffle_py
-from simulator.kamoul.engines.hand import Hand
 
 CARD_CODES = 52
 
 
-def sample_world(hand: Hand, p: int, rng: np.ndarray) -> Hand:
-    """A copy of ``hand`` redealt as one world of player ``p``, drawn from ``rng`` (one shuffle of the cards ``p``
+def sample_world(hand, p: int, rng: np.ndarray):
+    """A copy of ``hand`` (a :class:`~simulator.kamoul.engines.hand.Hand`: hand.py asks the search, which samples
+    here) redealt as one world of player ``p``, drawn from ``rng`` (one shuffle of the cards ``p``
     cannot place, as the kernel's :func:`~simulator.kamoul.engines.worlds.sample_world`)."""
     world = copy.copy(hand)
     world.hand, world.know = hand.hand.copy(), hand.know.copy()

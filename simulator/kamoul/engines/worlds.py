@@ -55,6 +55,8 @@ def copy_table(state, world):
     _copy1(world.discard, state.discard)
     _copy2(world.occ, state.occ)
     _copy2(world.faceup, state.faceup)
+    world.current = state.current
+    world.final_left = state.final_left
 
 
 FREE = -2

@@ -1,0 +1,63 @@
+"""The searching player's turn in the reference engine (issue 63): :mod:`simulator.kamoul.engines.turn_loop`'s search in
+plain Python, drawing the same numbers, so both engines play a ``search`` seat alike."""
+
+from __future__ import annotations
+
+import copy
+import dataclasses
+
+from simulator.core.contract.seats import Seat
+from simulator.core.kernels.rng import next_u64, stream_state
+from simulator.kamoul.engines.world_reference import sample_world
+from simulator.kamoul.vocabulary.codes import ACT_CALL, ACT_CONTRE, ACT_STOCK, ACT_TAKE
+from strategies.kamoul.policy import HEURISTIC
+from strategies.kamoul.search import S
+
+
+def turn_actions(c) -> list[int]:
+    """K4/K8/K9: the legal actions of the ``Turn`` context ``c``, in ``legal.turn_actions``'s order."""
+    return ([ACT_CALL] if c.can_call else []) + ([ACT_CONTRE] if c.can_contre else []) + [ACT_STOCK] + (
+        [ACT_TAKE] if c.can_take else [])
+
+
+def rollout(world, loop, p: int, act: int, in_final: bool, margin: bool, rng) -> float:
+    """Play ``act`` for ``p`` on a copy of ``world`` (a :class:`~simulator.kamoul.engines.hand.Hand` whose seats are
+    the base player's) and the hand on to its end from ``rng``; ``p``'s points, less the others' mean with
+    ``margin``."""
+    hand = copy.deepcopy(world)
+    hand.rng = rng
+    turns = copy.deepcopy(dataclasses.replace(loop, force=None))
+    if hand.act(turns, p, act, in_final):
+        hand.play_turns(turns)
+    points = hand.finish(turns).points
+    value = float(points[p])
+    if margin:
+        value -= sum(points[q] for q in range(len(points)) if q != p) / (len(points) - 1)
+    return value
+
+
+def search_values(hand, loop, c) -> tuple[list[int], list[float]]:
+    """The legal actions of seat ``c.me`` (its ``Turn`` context) at the turn ``loop`` stands in, and each one's
+    total over the sampled worlds (lower is better); no search, nothing drawn, with a single legal action."""
+    acts = turn_actions(c)
+    if len(acts) == 1:
+        return acts, [0.0]
+    p = c.me
+    prm = hand.seats[p].prm
+    key = int(next_u64(hand.rng))
+    base = [Seat(HEURISTIC, prm, label="base") for _ in range(hand.P)]
+    totals = [0.0] * len(acts)
+    for w in range(int(prm[S.worlds])):
+        rng = stream_state(key, w)
+        world = sample_world(hand, p, rng)
+        world.seats = base
+        for i, act in enumerate(acts):
+            totals[i] += rollout(world, loop, p, act, c.can_contre, prm[S.margin] > 0, rng.copy())
+    return acts, totals
+
+
+def search_turn(hand, loop, c) -> int:
+    """The action (``codes.ACT_*``) seat ``c.me`` of ``hand`` takes at the turn ``loop`` stands in: the best total
+    of :func:`search_values`, the first listed on a tie."""
+    acts, totals = search_values(hand, loop, c)
+    return acts[min(range(len(acts)), key=lambda i: (totals[i], i))]
