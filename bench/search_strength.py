@@ -19,7 +19,7 @@ import simulator.games  # noqa: F401  (registers the games)
 from analysis.duel import duel
 from simulator.core.storage.spec import build_spec
 from simulator.kamoul.engines.engine import raw_kernel
-from simulator.kamoul.vocabulary.records import H
+from simulator.kamoul.vocabulary.records import HAND
 
 
 def searched_turn_seconds(worlds: int, players: int, hands: int, threads: int) -> float:
@@ -36,7 +36,7 @@ def searched_turn_seconds(worlds: int, players: int, hands: int, threads: int) -
     began = time.perf_counter()
     raw_kernel(plain_spec, 0, hands, threads)
     plain = time.perf_counter() - began
-    turns = rows[:, H.turns].sum() / players
+    turns = rows[:, HAND.turns].sum() / players
     return (searched - plain) / turns
 
 

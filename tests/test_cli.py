@@ -105,14 +105,14 @@ def test_simulate_prints_a_summary_with_intervals(tmp_path, capsys):
 
 
 BAD_INPUTS = [
-    (["--strategy", "nope"], "--strategy", "balanced"),
+    (["--strategy", "nope"], "--strategy", "11 names, listed by `cardsim strategies kamoul`"),
     (["--option", "nope=1"], "--option", "28 names, listed by `cardsim rules kamoul`"),
     (["--option", "snap_chain=maybe"], "snap_chain", "true or false"),
     (["--option", "p_stick=2"], "p_stick", "[0.0, 1.0]"),
     (["--strategy", "balanced:call_threshold=99"], "call_threshold", "[0.0, 30.0]"),
     (["--strategy", "balanced:nope=1"], "parameter", "18 names, listed by `cardsim strategies kamoul`"),
     (["--strategy", "balanced:call_treshold=1"], "parameter", "did you mean call_threshold or contre_threshold?"),
-    (["--strategy", "balancd"], "--strategy", "did you mean balanced? allowed: random, heuristic"),
+    (["--strategy", "balancd"], "--strategy", "did you mean balanced? allowed: 11 names"),
     (["--option", "snap_chian=true"], "--option", "did you mean snap_chain? allowed: 28 names, listed by `cardsim rules kamoul`"),
     (["--players", "1"], "--players", "2 to 6"),
     (["--players", "9"], "--players", "2 to 6"),

@@ -22,6 +22,7 @@ from simulator.kamoul.vocabulary.codes import ACT_CALL, ACT_STOCK, ACT_TAKE
 from simulator.kamoul.vocabulary.contract import Turn
 from strategies.kamoul import STRATEGIES
 from strategies.kamoul.policy import SEARCH
+from strategies.kamoul.search import preferred
 
 OPTION_SETS = {
     "default": {},
@@ -114,7 +115,7 @@ def test_the_search_does_not_depend_on_a_card_its_player_does_not_know():
             h.stock = cards[len(hidden):]
             answers.append(search_values(h, loop, c))
         assert answers[0] == answers[1] == answers[2]
-        assert len(set(answers[0][1])) > 1  # the actions' totals differ: a comparison that could fail
+        assert len(set(answers[0][2])) > 1  # the actions' totals differ: a comparison that could fail
         checked += 1
     assert checked >= 3
 
@@ -123,7 +124,8 @@ def test_the_search_takes_the_action_its_worlds_score_best_where_its_base_player
     """Player 0 knows its whole layout (two red kings and two aces: 2 points), the discard shows the black king
     (15 points), and its base player calls only at 0 points: the base draws. In the search's worlds, calling wins
     the hand far more than drawing does, and taking the black king wins most: the ace it lets go is snapped by the
-    other ace, and the king, discarded, by both red kings (K7: ULTIME, -15). The search takes it."""
+    other ace, and the king, discarded, by both red kings (K7: ULTIME, -15). The search takes it, sure of it by
+    more than its ``min_z`` standard errors."""
     spec = build_spec("kamoul", n=1, seed=0, strategies=["search:worlds=8,call_threshold=0,contre_threshold=0",
                                                          "tuned-4p", "tuned-4p", "tuned-4p"],
                       options={"min_turns_before_call": "0"})
@@ -142,8 +144,21 @@ def test_the_search_takes_the_action_its_worlds_score_best_where_its_base_player
     base.seats[0].sid = STRATEGIES["heuristic"].kernel_id
     c = Turn(p, hand.know[p], hand.occ, hand.nslots, hand.faceup, hand.own(p), hand.discard[-1], True, False, True, 0,
              False, hand.rng, hand.tmp)
-    acts, totals = search_values(copy.deepcopy(hand), loop, c)
-    assert acts == [ACT_CALL, ACT_STOCK, ACT_TAKE]
-    assert totals[2] < totals[0] < totals[1]
+    acts, base_index, totals, _ = search_values(copy.deepcopy(hand), loop, c)
+    assert acts == [ACT_CALL, ACT_STOCK, ACT_TAKE] and base_index == 1  # totals: less the base's, the stock's
+    assert totals[2] < totals[0] < totals[1] == 0
     assert hand.choose(loop, p, None, True, False) == ACT_TAKE
     assert base.choose(loop, p, None, True, False) == ACT_STOCK
+
+
+@pytest.mark.parametrize("totals,squares,worlds,min_z,expected", [
+    ([0.0, -3.0, -1.0], [0.0, 1.0, 1.0], 9, 1.0, 1),      # -1/3 in every world: no spread, sure
+    ([0.0, -3.0, -1.0], [0.0, 90.0, 1.0], 9, 1.0, 0),     # the same mean, but a standard error of 1.05: the base
+    ([0.0, -3.0, -1.0], [0.0, 90.0, 1.0], 9, 0.0, 1),     # min_z = 0: the best mean, however noisy
+    ([0.0, -3.0, -3.0], [0.0, 1.0, 1.0], 9, 1.0, 1),      # a tie: the first listed
+    ([0.0, -1.0, 2.0], [0.0, 1.0, 4.0], 1, 1.0, 0),       # one world: no spread to judge by, the base
+])
+def test_the_search_leaves_its_base_player_only_when_sure(totals, squares, worlds, min_z, expected):
+    """``preferred``: the best mean difference to the base player's action (index 0 here), taken only when it is
+    below zero by ``min_z`` standard errors of the worlds' paired differences."""
+    assert preferred(np.array([2, 3, 0]), 3, 0, np.array(totals), np.array(squares), worlds, min_z) == expected

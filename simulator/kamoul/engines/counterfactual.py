@@ -42,7 +42,7 @@ from simulator.kamoul.engines.engine import rules_of
 from simulator.kamoul.engines.hand import Hand
 from simulator.kamoul.engines.turn_loop import play_hand
 from simulator.kamoul.engines.kernel_state import ST, new_force, new_scratch, new_state, reset_force, scratch_of
-from simulator.kamoul.engines.search_seats import kamoul_seats
+from simulator.kamoul.engines.search_seats import SearchSeats, kamoul_seats
 from simulator.kamoul.vocabulary.answers import raise_fault
 from simulator.kamoul.vocabulary.codes import (
     FC_CARDS, FC_FIRST, FC_IMPOSE_FAILED, FC_KNOWN, FC_LAST, FC_MODE, FC_NATURAL_CALL, FC_N_KNOWN, FC_N_UNKNOWN,
@@ -217,8 +217,15 @@ ROLLOUT_COMPILE_SECONDS = {True: 28, False: 68}
 the same process (their helpers are compiled already)."""
 
 
-def _rollout_notice():
-    """The compile notice of the rollout kernels, its estimate for the case at hand."""
+SEARCH_ROLLOUT_LABEL, SEARCH_ROLLOUT_COMPILE_SECONDS = "Kamoul search rollout", 230
+"""The rollout kernels of a table with a searching seat: as long as the simulation kernel's (229.8 s, 2026-12-08)."""
+
+
+def _rollout_notice(args: tuple):
+    """The compile notice of the rollout kernels called with ``args``, its estimate for the case at hand (a
+    searching seat is a kernel of its own: its compile is checked for the call's types)."""
+    if isinstance(args[5], SearchSeats):
+        return compile_notice(_rollout_blocks, SEARCH_ROLLOUT_LABEL, SEARCH_ROLLOUT_COMPILE_SECONDS, args=args)
     after = kernels.simulate.stats.cache_misses and any(kernels.simulate.stats.cache_misses.values())
     return compile_notice(_rollout_blocks, ROLLOUT_LABEL, ROLLOUT_COMPILE_SECONDS[bool(after)],
                           key=ROLLOUT_LABEL + (" after the Kamoul kernels" if after else ""))
@@ -267,9 +274,9 @@ def sample_kernel(rules: Rules, seats, seed: int, start: int, stop: int, threads
     n_blocks = block_count(stop - start, threads)
     cap = 16 * -(-(stop - start) // n_blocks)
     while True:
-        with _rollout_notice():
-            rows, counts = _rollout_blocks(SAMPLE, seed, start, stop, kernel_rules, seats, new_force(), 0, n_blocks,
-                                           cap)
+        args = (SAMPLE, seed, start, stop, kernel_rules, seats, new_force(), 0, n_blocks, cap)
+        with _rollout_notice(args):
+            rows, counts = _rollout_blocks(*args)
         first_fault_in_game_order(seats.fault, lambda: _rollout_blocks(
             SAMPLE, seed, start, stop, kernel_rules, seats, new_force(), 0, n_blocks, cap))
         raise_fault(seats.fault, _labels(seat_objects))
@@ -285,9 +292,9 @@ def advise_kernel(rules: Rules, seats, situation: Situation, seed: int, start: i
     kernel_rules, seats = _arrays(rules, seats)
     n_blocks = block_count(stop - start, threads)
     cap = -(-(stop - start) // n_blocks)
-    with _rollout_notice():
-        rows, counts = _rollout_blocks(ADVISE, seed, start, stop, kernel_rules, seats, situation.force(),
-                                       situation.cum, n_blocks, cap)
+    args = (ADVISE, seed, start, stop, kernel_rules, seats, situation.force(), situation.cum, n_blocks, cap)
+    with _rollout_notice(args):
+        rows, counts = _rollout_blocks(*args)
     first_fault_in_game_order(seats.fault, lambda: _rollout_blocks(
         ADVISE, seed, start, stop, kernel_rules, seats, situation.force(), situation.cum, n_blocks, cap))
     raise_fault(seats.fault, _labels(seat_objects))

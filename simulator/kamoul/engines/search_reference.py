@@ -6,12 +6,15 @@ from __future__ import annotations
 import copy
 import dataclasses
 
+import numpy as np
+
 from simulator.core.contract.seats import Seat
 from simulator.core.kernels.rng import next_u64, stream_state
 from simulator.kamoul.engines.world_reference import sample_world
 from simulator.kamoul.vocabulary.codes import ACT_CALL, ACT_CONTRE, ACT_STOCK, ACT_TAKE
+from strategies.kamoul import policy
 from strategies.kamoul.policy import HEURISTIC
-from strategies.kamoul.search import S
+from strategies.kamoul.search import S, preferred
 
 
 def turn_actions(c) -> list[int]:
@@ -36,28 +39,36 @@ def rollout(world, loop, p: int, act: int, in_final: bool, margin: bool, rng) ->
     return value
 
 
-def search_values(hand, loop, c) -> tuple[list[int], list[float]]:
-    """The legal actions of seat ``c.me`` (its ``Turn`` context) at the turn ``loop`` stands in, and each one's
-    total over the sampled worlds (lower is better); no search, nothing drawn, with a single legal action."""
+def search_values(hand, loop, c) -> tuple[list[int], int, list[float], list[float]]:
+    """The legal actions of seat ``c.me`` (its ``Turn`` context) at the turn ``loop`` stands in, the index of its
+    base player's among them, and for each action the sum over the sampled worlds of its result less the base
+    action's (lower is better), and of those differences' squares; no search, nothing drawn, with a single legal
+    action."""
     acts = turn_actions(c)
     if len(acts) == 1:
-        return acts, [0.0]
+        return acts, 0, [0.0], [0.0]
     p = c.me
     prm = hand.seats[p].prm
     key = int(next_u64(hand.rng))
-    base = [Seat(HEURISTIC, prm, label="base") for _ in range(hand.P)]
-    totals = [0.0] * len(acts)
+    base_seats = [Seat(HEURISTIC, prm, label="base") for _ in range(hand.P)]
+    base = acts.index(policy.ask("turn", base_seats[p], c))
+    totals, squares = [0.0] * len(acts), [0.0] * len(acts)
     for w in range(int(prm[S.worlds])):
         rng = stream_state(key, w)
         world = sample_world(hand, p, rng)
-        world.seats = base
-        for i, act in enumerate(acts):
-            totals[i] += rollout(world, loop, p, act, c.can_contre, prm[S.margin] > 0, rng.copy())
-    return acts, totals
+        world.seats = base_seats
+        values = [rollout(world, loop, p, act, c.can_contre, prm[S.margin] > 0, rng.copy()) for act in acts]
+        for i in range(len(acts)):
+            gap = values[i] - values[base]
+            totals[i] += gap
+            squares[i] += gap * gap
+    return acts, base, totals, squares
 
 
 def search_turn(hand, loop, c) -> int:
-    """The action (``codes.ACT_*``) seat ``c.me`` of ``hand`` takes at the turn ``loop`` stands in: the best total
-    of :func:`search_values`, the first listed on a tie."""
-    acts, totals = search_values(hand, loop, c)
-    return acts[min(range(len(acts)), key=lambda i: (totals[i], i))]
+    """The action (``codes.ACT_*``) seat ``c.me`` of ``hand`` takes at the turn ``loop`` stands in: the kernel's
+    choice (``strategies.kamoul.search.preferred``) over :func:`search_values`."""
+    acts, base, totals, squares = search_values(hand, loop, c)
+    prm = hand.seats[c.me].prm
+    return acts[preferred(np.array(acts), len(acts), base, np.array(totals), np.array(squares),
+                          np.int64(prm[S.worlds]), prm[S.min_z])]

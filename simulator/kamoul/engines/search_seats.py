@@ -45,7 +45,9 @@ class SearchSeats(NamedTuple):
     pool: np.ndarray       # int16[T, MAX_CARDS]   those cards, shuffled
     rng: np.ndarray        # uint64[T, 4]          a world's stream
     acts: np.ndarray       # int64[T, 4]           the legal actions
-    totals: np.ndarray     # float64[T, 4]         each action's total over the worlds
+    totals: np.ndarray     # float64[T, 4]         each action's total, less the base action's, over the worlds
+    squares: np.ndarray    # float64[T, 4]         and the sum of the squares of those differences
+    values: np.ndarray     # float64[T, 4]         each action's result on the world at hand
     base_prm: np.ndarray   # float64[T, P, K]      the rollouts' parameters: the searcher's at every seat
     base_sids: np.ndarray  # int64[P]              the rollouts' players: the heuristic at every seat
     no_snaps: np.ndarray   # bool[P]               no seat of the rollouts is a file
@@ -63,6 +65,7 @@ def kamoul_seats(seats: list, kernel=None, hands: int = 0):
                        np.zeros(T, dtype=SCRATCH_TABLE), np.zeros((T, CARD_CODES), dtype=np.int64),
                        np.zeros((T, MAX_CARDS), dtype=np.int16), np.zeros((T, 4), dtype=np.uint64),
                        np.zeros((T, MAX_ACTIONS), dtype=np.int64), np.zeros((T, MAX_ACTIONS), dtype=np.float64),
+                       np.zeros((T, MAX_ACTIONS), dtype=np.float64), np.zeros((T, MAX_ACTIONS), dtype=np.float64),
                        np.zeros((T, P, K), dtype=np.float64), np.full(P, HEURISTIC, dtype=np.int64),
                        np.zeros(P, dtype=np.bool_), NO_TABLE)
 

@@ -46,7 +46,7 @@ from simulator.kamoul.vocabulary.legal import turn_actions
 from simulator.kamoul.vocabulary.rules import AU_SCORE_30
 from simulator.kamoul.vocabulary.views import OWN, own_summary
 from strategies.kamoul.policy import SEARCH, decide_turn
-from strategies.kamoul.search import S
+from strategies.kamoul.search import S, preferred
 
 
 def turn_answer(rules, seats, state, work, c):
@@ -286,11 +286,13 @@ def rollout(p, act, own, in_final, margin, rules, seats, state, work):
 
 @njit(refcount=False)
 def search_turn(rules, seats, state, work, c):
-    """``int64``: the action (``codes.ACT_*``) seat ``c.me`` takes, searched (see the module docstring). ``seats``:
-    :class:`~simulator.kamoul.engines.search_seats.SearchSeats`; ``c``: the seat's ``Turn`` context;
-    ``state``/``work``: the real table and scratch records, read only but for one draw from the stream."""
+    """``int64``: the action (``codes.ACT_*``) seat ``c.me`` takes, searched (see the module docstring and
+    :func:`preferred`). ``seats``: :class:`~simulator.kamoul.engines.search_seats.SearchSeats`; ``c``: the seat's
+    ``Turn`` context; ``state``/``work``: the real table and scratch records, read only but for one draw from the
+    stream."""
     t = get_thread_id()
-    acts, totals, rng, counts, pool = seats.acts[t], seats.totals[t], seats.rng[t], seats.counts[t], seats.pool[t]
+    acts, totals, squares, values = seats.acts[t], seats.totals[t], seats.squares[t], seats.values[t]
+    rng, counts, pool = seats.rng[t], seats.counts[t], seats.pool[t]
     n = turn_actions(c.can_call, c.can_contre, c.can_take, acts)
     if n == 1:
         return acts[0]
@@ -298,19 +300,24 @@ def search_turn(rules, seats, state, work, c):
     key = next_u64(scratch_of(work).rng)
     worlds = np.int64(seats.prm[p, S.worlds])
     margin = seats.prm[p, S.margin] > 0
-    base = _base_seats(p, seats, t)
+    base_seats = _base_seats(p, seats, t)
+    natural = decide_turn(base_seats, c)  # the base player's answer (the heuristic's turn draws nothing)
+    base = 0
+    while acts[base] != natural:
+        base += 1
     world, roll, roll_work = seats.world[t], seats.roll[t], seats.roll_work[t]
     for i in range(n):
         totals[i] = 0.0
+        squares[i] = 0.0
     for w in range(worlds):
         seed_state(key, w, rng)
         sample_world(state, p, rules.n_decks, rng, world, counts, pool)
         for i in range(n):
             copy_table(world, roll)
             _copy_scratch(work, roll_work, rng)
-            totals[i] += rollout(p, acts[i], c.own, c.can_contre, margin, rules, base, roll, roll_work)
-    best = 0
-    for i in range(1, n):
-        if totals[i] < totals[best]:
-            best = i
-    return acts[best]
+            values[i] = rollout(p, acts[i], c.own, c.can_contre, margin, rules, base_seats, roll, roll_work)
+        for i in range(n):
+            gap = values[i] - values[base]
+            totals[i] += gap
+            squares[i] += gap * gap
+    return acts[preferred(acts, n, base, totals, squares, worlds, seats.prm[p, S.min_z])]
