@@ -8,19 +8,24 @@ import dataclasses
 
 import numpy as np
 
+from simulator.core.contract.decisions import python_twin
 from simulator.core.contract.seats import Seat
 from simulator.core.kernels.rng import next_u64, stream_state
 from simulator.kamoul.engines.world_reference import sample_world
-from simulator.kamoul.vocabulary.codes import ACT_CALL, ACT_CONTRE, ACT_STOCK, ACT_TAKE
+from simulator.kamoul.engines.search_seats import MAX_ACTIONS
+from simulator.kamoul.vocabulary import legal
 from strategies.kamoul import policy
 from strategies.kamoul.policy import HEURISTIC
 from strategies.kamoul.search import S, preferred
 
 
+_TURN_ACTIONS = python_twin(legal.turn_actions)
+
+
 def turn_actions(c) -> list[int]:
-    """K4/K8/K9: the legal actions of the ``Turn`` context ``c``, in ``legal.turn_actions``'s order."""
-    return ([ACT_CALL] if c.can_call else []) + ([ACT_CONTRE] if c.can_contre else []) + [ACT_STOCK] + (
-        [ACT_TAKE] if c.can_take else [])
+    """K4/K8/K9: the legal actions of the ``Turn`` context ``c`` (``legal.turn_actions``, as plain Python)."""
+    out = np.zeros(MAX_ACTIONS, dtype=np.int64)
+    return [int(a) for a in out[:_TURN_ACTIONS(c.can_call, c.can_contre, c.can_take, out)]]
 
 
 def rollout(world, loop, p: int, act: int, in_final: bool, margin: bool, rng) -> float:

@@ -1,13 +1,12 @@
-"""How the numba engine reaches the searching player (issue 63) without compiling a cycle.
+"""The seats of a run with a searching Kamoul player (issue 63), as the numba engine takes them.
 
 A searching seat plays each of its turn's actions on to the end of the hand, through the same turn loop, with its
 base player at every seat. numba cannot compile a function that reaches itself, so the loop with the search and the
 loop of the rollouts are two compilations told apart by the seats' type: a run with a ``search`` seat passes its
 seats as :class:`SearchSeats` (the fields of :class:`~simulator.core.contract.user_table.KernelSeats`, another
-class); each block turns them into :class:`SearchingSeats` with a workspace of its own (:func:`block_seats`), whose
-turn goes through :func:`turn_answer` to the search; the rollouts play ``KernelSeats``, whose turn is the plain
-decision. A run without a searching seat compiles and plays exactly what it did before.
-"""
+class, with the search's workspace), whose turn goes to the search
+(:func:`simulator.kamoul.engines.turn_loop.turn_answer`); the rollouts play ``KernelSeats``, whose turn is the
+plain decision. A run without a searching seat compiles and plays exactly what it did before."""
 
 from __future__ import annotations
 
@@ -20,9 +19,9 @@ from numba import types
 from simulator.core.contract.seats import kernel_seats
 from simulator.core.contract.user_table import NO_TABLE
 from simulator.kamoul.engines.kernel_state import HAND_TABLE, MAX_CARDS, SCRATCH_TABLE
+from simulator.kamoul.engines.worlds import CARD_CODES
 from strategies.kamoul.policy import HEURISTIC, SEARCH
 
-CARD_CODES = 52
 MAX_ACTIONS = 4
 """K4/K8/K9: KAMOUL, CONTRE, the stock, the discard."""
 
